@@ -1,0 +1,37 @@
+# Weft — top-level entry points. `make run` and `make test` work on a fresh Debian 12 machine.
+BUILD ?= build
+JOBS  ?= $(shell nproc)
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+.PHONY: all deps configure build run test install bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) $(if $(CI),-DWEFT_WERROR=ON,)
+
+configure: $(BUILD)/CMakeCache.txt
+
+build: deps configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/bin/weft info
+	OCL_ICD_VENDORS=$(CURDIR)/$(BUILD)/weft.icd $(BUILD)/bin/weft-demo
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	$(BUILD)/bin/weft bench
+
+install: build
+	cmake --install $(BUILD)
+	mkdir -p /etc/OpenCL/vendors
+	echo "$$(cmake -L -N $(BUILD) | sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p')/lib/libweft.so" > /etc/OpenCL/vendors/weft.icd
+
+clean:
+	rm -rf $(BUILD)

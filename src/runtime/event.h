@@ -1,0 +1,40 @@
+/* runtime/event.h — events: command status, user events, callbacks, profiling.
+ *
+ * Every command has an event (created by weft_command_new), whether or not the application
+ * asked for one. Status moves QUEUED -> SUBMITTED -> RUNNING -> COMPLETE (or a negative error);
+ * each change is timestamped (CLOCK_MONOTONIC ns), wakes waiters and fires the callbacks
+ * registered for that status, in a thread that is not the application's. */
+#ifndef WEFT_RUNTIME_EVENT_H
+#define WEFT_RUNTIME_EVENT_H
+
+#include <pthread.h>
+#include "runtime/object.h"
+
+struct weft_event_callback;
+
+struct _cl_event {
+    struct weft_object obj;
+    cl_context context;
+    cl_command_queue queue;          /* NULL for user events */
+    cl_command_type command_type;
+    atomic_int status;
+    cl_ulong time_queued, time_submit, time_start, time_end, time_complete;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    struct weft_event_callback *callbacks;
+    /* helpers may add fields below */
+};
+
+uint64_t weft_now_ns(void);
+/* A new event in CL_QUEUED state (user events: CL_SUBMITTED), refs = 1. */
+cl_event weft_event_new(cl_context ctx, cl_command_queue queue, cl_command_type type);
+/* Moves the event to `status` (CL_SUBMITTED/RUNNING/COMPLETE or < 0), stamps the time,
+ * wakes waiters and runs the callbacks due. Terminal states are final. */
+void weft_event_set_status(cl_event ev, cl_int status);
+/* Blocks until the event is complete or failed; returns its final status. */
+cl_int weft_event_wait(cl_event ev);
+/* Validates an event wait list against the spec's rules (CL_INVALID_EVENT_WAIT_LIST,
+ * CL_INVALID_CONTEXT for an event of another context). */
+cl_int weft_check_wait_list(cl_context ctx, cl_uint num_events, const cl_event *wait_list);
+
+#endif

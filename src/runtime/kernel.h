@@ -1,0 +1,40 @@
+/* runtime/kernel.h — kernel objects, and what the NDRange launch (ndrange.c) needs of them. */
+#ifndef WEFT_RUNTIME_KERNEL_H
+#define WEFT_RUNTIME_KERNEL_H
+
+#include <stdbool.h>
+#include "runtime/object.h"
+#include "weft/abi.h"
+
+struct weft_kernel_meta;   /* compiler/compiler.h */
+struct weft_kernel_args;   /* kernel.c: a snapshot of argument values */
+
+struct weft_variant {
+    weft_wg_fn fn;
+    size_t static_local_size;   /* bytes of the kernel's own __local variables */
+    size_t scratch_size;        /* bytes of private scratch per work-group */
+};
+
+/* Launch-relevant facts of a kernel (from its compiled metadata). */
+struct weft_kernel_launch_info {
+    size_t reqd_work_group_size[3];   /* all 0 when the kernel has no reqd_work_group_size */
+    size_t work_group_size_hint[3];
+    size_t max_work_group_size;       /* CL_KERNEL_WORK_GROUP_SIZE */
+    size_t preferred_multiple;        /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+};
+
+void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out);
+/* CL_INVALID_KERNEL_ARGS when an argument is not set; otherwise a snapshot of the current
+ * values that holds every memory object it refers to (for the command's lifetime). */
+cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out);
+/* The compiled variant for this local size and work dimension (compiled on first use and
+ * cached). Errors: CL_OUT_OF_RESOURCES / CL_OUT_OF_HOST_MEMORY / CL_INVALID_PROGRAM_EXECUTABLE. */
+cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
+                               struct weft_variant *out);
+/* Writes the __local argument offsets into the snapshot (after the variant's static locals)
+ * and returns the packed argument block and the total __local bytes a work-group needs. */
+const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_variant *v,
+                                  size_t *local_mem_total);
+void weft_kernel_args_free(struct weft_kernel_args *a);
+
+#endif

@@ -1,0 +1,52 @@
+/* runtime/queue.h — command queues and the one way to make and enqueue a command.
+ *
+ * Entry points that enqueue work (mem_commands.c, ndrange.c, markers...) never touch a
+ * queue's internals: they make a command with weft_command_new (which validates nothing but
+ * allocates the command, its event and a payload of `payload_size` bytes), fill the payload
+ * and `run`, then hand it to weft_command_enqueue. The queue's command thread runs `run`
+ * once every dependency (wait list; for in-order queues the previous command) is complete;
+ * `run` returns CL_SUCCESS or a negative error that becomes the event's status. `release`
+ * (optional) frees what the payload holds, after the command completed or was discarded.
+ * Commands whose wait list contains a failed event are not run: their event fails with
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. */
+#ifndef WEFT_RUNTIME_QUEUE_H
+#define WEFT_RUNTIME_QUEUE_H
+
+#include <stdbool.h>
+#include "runtime/object.h"
+
+struct weft_queue_impl;
+
+struct _cl_command_queue {
+    struct weft_object obj;
+    cl_context context;
+    cl_device_id device;
+    cl_command_queue_properties properties;
+    cl_queue_properties *prop_list;     /* as given to ...WithProperties, zero-terminated, or NULL */
+    size_t num_props;
+    struct weft_queue_impl *impl;       /* owned by queue.c */
+};
+
+struct weft_command {
+    cl_command_type type;
+    cl_command_queue queue;
+    cl_event event;
+    cl_uint num_deps;
+    cl_event *deps;                     /* held (weft_object_hold) until the command is freed */
+    cl_int (*run)(struct weft_command *cmd);
+    void (*release)(struct weft_command *cmd);
+    void *payload;                      /* payload_size bytes, zeroed, freed with the command */
+    struct weft_command *next;          /* queue.c's list link */
+};
+
+struct weft_command *weft_command_new(cl_command_queue queue, cl_command_type type,
+                                      cl_uint num_events, const cl_event *wait_list,
+                                      size_t payload_size);
+/* Enqueues; when `event_out` is not NULL gives the application a reference to the event;
+ * when `blocking`, waits for completion and returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+ * if the command (or a dependency) failed. */
+cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *event_out);
+/* Frees a command that was made but will not be enqueued. */
+void weft_command_discard(struct weft_command *cmd);
+
+#endif
