@@ -1,0 +1,46 @@
+/* compiler/transform/wgfunction.h — the whole kernel -> work-group function transformation
+ * (barrier canonicalization, sub-CFGs, privatization, work-item loops, __local layout),
+ * the one entry point the compiler driver (compiler/specialize.c) calls.
+ *
+ * Assumes: `kernel` is a function of `m` (the OpenCL kernel as clang emitted it, with the
+ * builtin library linked and every call inlined) in which the only calls left that matter are
+ * the work-item functions and barriers, by their Itanium-mangled OpenCL names:
+ *   _Z13get_global_idj _Z12get_local_idj _Z12get_group_idj _Z14get_local_sizej
+ *   _Z15get_global_sizej _Z14get_num_groupsj _Z12get_work_dimv _Z17get_global_offsetj
+ *   _Z23get_enqueued_local_sizej _Z20get_global_linear_idv _Z19get_local_linear_idv
+ *   _Z7barrierj _Z18work_group_barrierj _Z18work_group_barrierj12memory_scope
+ * and __local variables are module globals in address space 3 used only by this kernel.
+ *
+ * Guarantees: a new function named `weft_wg_<kernel name>` with the ABI of weft/abi.h that
+ * runs `group_count` work-groups from `first_group`, for the local size given (the variant is
+ * specialized for it); it unpacks the argument block (offsets per weft/abi.h) itself. The
+ * original kernel is left in place (the caller removes it). Returns false with a message in
+ * `diag` when the kernel cannot be transformed (e.g. a barrier in divergent control flow that
+ * cannot be proven uniform is still accepted; irreducible control flow around a barrier is not).
+ */
+#ifndef WEFT_TRANSFORM_WGFUNCTION_H
+#define WEFT_TRANSFORM_WGFUNCTION_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler/diag.h"
+
+struct weft_wg_options {
+    uint64_t local_size[3];      /* the specialized local size (1 for unused dimensions) */
+};
+
+struct weft_wg_result {
+    LLVMValueRef fn;             /* weft_wg_<kernel> */
+    uint64_t static_local_size;  /* bytes of the kernel's own __local variables in the arena */
+    uint64_t scratch_size;       /* bytes of per-work-group private scratch (privatized values) */
+};
+
+/* Per-argument facts the packing needs: index i of the kernel's parameters. */
+enum weft_arg_kind { WEFT_ARG_BY_VALUE, WEFT_ARG_GLOBAL_PTR, WEFT_ARG_CONSTANT_PTR, WEFT_ARG_LOCAL_PTR };
+
+bool weft_build_wg_function(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
+                            struct weft_wg_result *out, struct weft_diag *diag);
+
+#endif

@@ -1,0 +1,28 @@
+/* runtime/features.h — the optional OpenCL C features and extensions Weft supports, written
+ * once: the device queries report exactly these, and the frontend passes exactly these to
+ * clang (-cl-ext=-all,+...), so a kernel sees the same truth the host does. */
+#ifndef WEFT_RUNTIME_FEATURES_H
+#define WEFT_RUNTIME_FEATURES_H
+
+/* OpenCL C 3.0 feature macros (CL_DEVICE_OPENCL_C_FEATURES). */
+#define WEFT_OPENCL_C_FEATURES(X)            \
+    X(__opencl_c_int64, 3, 0, 0)             \
+    X(__opencl_c_fp64, 3, 0, 0)              \
+    X(__opencl_c_atomic_order_acq_rel, 3, 0, 0) \
+    X(__opencl_c_atomic_order_seq_cst, 3, 0, 0) \
+    X(__opencl_c_atomic_scope_device, 3, 0, 0)  \
+    X(__opencl_c_atomic_scope_all_devices, 3, 0, 0)
+
+/* Device extensions (CL_DEVICE_EXTENSIONS / _WITH_VERSION). */
+#define WEFT_DEVICE_EXTENSIONS(X)                     \
+    X(cl_khr_byte_addressable_store, 1, 0, 0)         \
+    X(cl_khr_fp64, 1, 0, 0)                           \
+    X(cl_khr_global_int32_base_atomics, 1, 0, 0)      \
+    X(cl_khr_global_int32_extended_atomics, 1, 0, 0)  \
+    X(cl_khr_local_int32_base_atomics, 1, 0, 0)       \
+    X(cl_khr_local_int32_extended_atomics, 1, 0, 0)   \
+    X(cl_khr_int64_base_atomics, 1, 0, 0)             \
+    X(cl_khr_int64_extended_atomics, 1, 0, 0)         \
+    X(cl_khr_icd, 1, 0, 0)
+
+#endif
