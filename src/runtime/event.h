@@ -8,6 +8,7 @@
 #define WEFT_RUNTIME_EVENT_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include "runtime/object.h"
 
 struct weft_event_callback;
@@ -23,6 +24,17 @@ struct _cl_event {
     pthread_cond_t cond;
     struct weft_event_callback *callbacks;
     /* helpers may add fields below */
+    struct weft_event_listener *listeners;  /* notified once the event is terminal (event.c) */
+    unsigned waiters;                        /* threads in weft_event_wait's cond wait (lock) */
+    atomic_bool user_status_set;             /* user events: clSetUserEventStatus was called */
+};
+
+/* A runtime party (a command waiting on this event as a dependency) that wants to know when
+ * the event reaches a terminal status. `notify` runs exactly once, without any event lock
+ * held, on the thread that finished the event. */
+struct weft_event_listener {
+    struct weft_event_listener *next;
+    void (*notify)(struct weft_event_listener *l, cl_int status);
 };
 
 uint64_t weft_now_ns(void);
@@ -36,5 +48,10 @@ cl_int weft_event_wait(cl_event ev);
 /* Validates an event wait list against the spec's rules (CL_INVALID_EVENT_WAIT_LIST,
  * CL_INVALID_CONTEXT for an event of another context). */
 cl_int weft_check_wait_list(cl_context ctx, cl_uint num_events, const cl_event *wait_list);
+/* Registers `l` on `ev`. Returns true when registered (notify will run later); false when `ev`
+ * is already terminal, in which case nothing is registered and *status gets its status. */
+bool weft_event_listen(cl_event ev, struct weft_event_listener *l, cl_int *status);
+/* True when status is terminal (CL_COMPLETE or an error). */
+static inline bool weft_event_status_is_final(cl_int status) { return status <= CL_COMPLETE; }
 
 #endif

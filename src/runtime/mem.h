@@ -2,9 +2,13 @@
 #ifndef WEFT_RUNTIME_MEM_H
 #define WEFT_RUNTIME_MEM_H
 
+#include <pthread.h>
+#include <stddef.h>
+
 #include "runtime/object.h"
 
 struct weft_mem_destructor;
+struct weft_mem_mapping;
 
 struct _cl_mem {
     struct weft_object obj;
@@ -22,6 +26,28 @@ struct _cl_mem {
     size_t num_properties;
     struct weft_mem_destructor *destructors;
     /* helpers may add fields below */
+    pthread_mutex_t lock;               /* guards destructors and, on a root buffer, mappings */
+    struct weft_mem_mapping *mappings;  /* root buffers only: active maps of it and its sub-buffers */
 };
+
+/* Storage alignment of every buffer Weft allocates (bytes); also CL_DEVICE_MEM_BASE_ADDR_ALIGN/8
+ * is expected to divide it, so sub-buffer storage keeps the kernels' vector alignment. */
+#define WEFT_MEM_ALIGN 128
+
+/* True when `p` is a live buffer object (the only kind of cl_mem this device makes). */
+bool weft_mem_is_buffer(const void *p);
+/* The buffer that owns the storage: the parent of a sub-buffer, else `m` itself. */
+cl_mem weft_mem_root(cl_mem m);
+
+/* Records an active mapping of [offset, offset+size) of `m` (offset relative to `m`) returned as
+ * `ptr`, and increments m->map_count. Fails with CL_INVALID_OPERATION when a mapping for
+ * writing would overlap another active mapping for writing of the same storage (the buffer, its
+ * parent or sibling sub-buffers), and with CL_OUT_OF_HOST_MEMORY. */
+cl_int weft_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map_flags flags);
+/* True when `ptr` is currently mapped from `m` (an unmap of it would be valid). */
+bool weft_mem_map_has(cl_mem m, void *ptr);
+/* Forgets one active mapping of `m` returned as `ptr` and decrements m->map_count; false when
+ * `ptr` is not a pointer currently mapped from `m`. */
+bool weft_mem_map_remove(cl_mem m, void *ptr);
 
 #endif

@@ -37,7 +37,14 @@ struct weft_command {
     void (*release)(struct weft_command *cmd);
     void *payload;                      /* payload_size bytes, zeroed, freed with the command */
     struct weft_command *next;          /* queue.c's list link */
+    unsigned flags;                     /* WEFT_COMMAND_* below; set before enqueueing */
 };
+
+/* Ordering flags for markers and barriers (sync_commands.c). In an in-order queue every
+ * command already waits for all previous ones and blocks all later ones; these flags give
+ * out-of-order queues the same behaviour for the commands that ask for it. */
+#define WEFT_COMMAND_WAITS_FOR_PREVIOUS 0x1u /* runs only once every earlier command completed */
+#define WEFT_COMMAND_BLOCKS_LATER 0x2u       /* no later command starts before this completed */
 
 struct weft_command *weft_command_new(cl_command_queue queue, cl_command_type type,
                                       cl_uint num_events, const cl_event *wait_list,
@@ -48,5 +55,8 @@ struct weft_command *weft_command_new(cl_command_queue queue, cl_command_type ty
 cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *event_out);
 /* Frees a command that was made but will not be enqueued. */
 void weft_command_discard(struct weft_command *cmd);
+
+/* True when `q` is a live command queue (weft_object_is with the queue type). */
+bool weft_is_queue(const void *q);
 
 #endif

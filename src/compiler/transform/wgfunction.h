@@ -43,4 +43,22 @@ enum weft_arg_kind { WEFT_ARG_BY_VALUE, WEFT_ARG_GLOBAL_PTR, WEFT_ARG_CONSTANT_P
 bool weft_build_wg_function(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
                             struct weft_wg_result *out, struct weft_diag *diag);
 
+/* The pipeline's stages, for tools that look at the IR in between (weft-opt). Stopping before
+ * WEFT_WG_STAGE_ALL leaves the intermediate work function weft_wi_<kernel> (the kernel's
+ * parameters, then ptr ctx, i64 gx, gy, gz) in the module and sets out->fn to it. */
+enum weft_wg_stage {
+    WEFT_WG_STAGE_WORKFN,       /* kernel and its callees inlined into the work function */
+    WEFT_WG_STAGE_WORKITEM,     /* work-item functions lowered (get_local_id remains) */
+    WEFT_WG_STAGE_BARRIERS,     /* barriers canonicalized */
+    WEFT_WG_STAGE_LOCALS,       /* __local variables laid out in ctx->local_mem */
+    WEFT_WG_STAGE_SUBCFGS,      /* sub-CFGs formed (blocks named barrier<i>); values demoted */
+    WEFT_WG_STAGE_PRIVATIZE,    /* cross-sub-CFG state in ctx->scratch arrays */
+    WEFT_WG_STAGE_WGLOOPS,      /* work-item loop nests and the dispatcher */
+    WEFT_WG_STAGE_ALL,          /* the ABI function weft_wg_<kernel>, work function inlined */
+};
+
+bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
+                                  enum weft_wg_stage last, struct weft_wg_result *out,
+                                  struct weft_diag *diag);
+
 #endif

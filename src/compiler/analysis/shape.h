@@ -1,0 +1,79 @@
+/* compiler/analysis/shape.h — what each value of a kernel looks like across the work-items of
+ * one work-group: uniform (the same for all), affine in the local id of one dimension with a
+ * stride (v = base + stride * get_local_id(dim), base and stride uniform), or varying.
+ *
+ * Roots: kernel arguments, globals and constants are uniform; get_local_id(d)/get_global_id(d)
+ * with a constant d are affine in d with stride 1; get_group_id, get_local_size,
+ * get_global_size, get_num_groups, get_work_dim, get_global_offset, get_enqueued_local_size are
+ * uniform (names as in compiler/transform/wgfunction.h). Callers may pin extra values
+ * (weft_shapes_seed), e.g. the induction variables of work-item loops.
+ * Rules (a forward fixed point; each value only moves unknown -> shape -> varying):
+ *   add/sub/or-disjoint: uniform+affine is affine; affine+affine in one dimension adds strides
+ *   (gid - lid is uniform); mul by a uniform value and shl by a constant scale the stride;
+ *   trunc/zext/sext keep affine values affine (assuming, like every OpenCL CPU compiler, that
+ *   index arithmetic does not wrap inside one work-group); GEPs give pointers affine in bytes.
+ *   div/rem/and/xor/shifts by non-constants/compares/fp ops/anything else of a non-uniform
+ *   operand is varying. In particular get_local_id(0)/32 is VARYING: it is equal for runs of 32
+ *   work-items, which no (uniform, affine) shape describes; claiming affine stride 0 or 1/32
+ *   would be wrong for a vectorizer or for recomputation.
+ *   phi/select: the common shape of the incoming values (uniform+affine is varying).
+ *   Loads are varying unless the address is uniform and the memory is __constant (address space
+ *   2) or a by-value (byval) kernel argument that the kernel never writes or lets escape.
+ *   Calls: work-item functions as above; a call to a function that does not access memory
+ *   (memory(none), e.g. math intrinsics) with uniform arguments is uniform; otherwise varying.
+ * Control divergence: a conditional branch or switch whose condition is not uniform is
+ *   divergent. Every phi in a block reachable from a divergent branch before its immediate
+ *   post-dominator, and in the post-dominator itself, is varying (sync dependence; a superset of
+ *   the exact join points, so sound). A loop with a divergent exiting branch makes every value
+ *   defined in it and used outside it varying (temporal divergence).
+ * Strides: integers use a stride of the value's type; pointers a byte stride of type i64. A
+ * stride is a constant, or an existing uniform value of the IR (e.g. `n` in lid*n); when a
+ * stride would need arithmetic on a non-constant value that is not in the IR, the value is
+ * varying instead (conservative). An affine value whose stride is 0, or whose dimension has a
+ * local size of 1 (weft_shapes_set_local_size), is reported uniform.
+ */
+#ifndef WEFT_ANALYSIS_SHAPE_H
+#define WEFT_ANALYSIS_SHAPE_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler/analysis/loops.h"
+
+enum weft_shape_kind { WEFT_SHAPE_UNIFORM, WEFT_SHAPE_AFFINE, WEFT_SHAPE_VARYING };
+
+struct weft_shape {
+    enum weft_shape_kind kind;
+    int dim;                 /* AFFINE: which local-id dimension */
+    LLVMValueRef stride;     /* AFFINE: stride per work-item, uniform (constant or not) */
+};
+
+struct weft_shapes;
+
+/* One call: create, run, return (NULL for a declaration). `loops` may be NULL (then the
+ * analysis builds its own CFG, dominators and loops); when given, it must describe `kernel`. */
+struct weft_shapes *weft_shapes_compute(LLVMValueRef kernel, const struct weft_loops *loops);
+
+/* Step by step, to seed values or give the local size first:
+ *     s = weft_shapes_create(kernel, loops);
+ *     weft_shapes_seed(s, iv, (struct weft_shape){WEFT_SHAPE_AFFINE, 0, one});
+ *     weft_shapes_run(s);                                                           */
+struct weft_shapes *weft_shapes_create(LLVMValueRef kernel, const struct weft_loops *loops);
+/* Pins v to `shape` (never changed by the rules or by divergence). Before weft_shapes_run. */
+void weft_shapes_seed(struct weft_shapes *s, LLVMValueRef v, struct weft_shape shape);
+/* Specialized local size (1 for unused dims): dims of size 1 make their local id uniform, and
+ * with sizes[1] == sizes[2] == 1 the linear ids are affine in dimension 0. Before run. */
+void weft_shapes_set_local_size(struct weft_shapes *s, const uint64_t sizes[3]);
+void weft_shapes_run(struct weft_shapes *s);
+
+struct weft_shape weft_shape_of(const struct weft_shapes *s, LLVMValueRef v);
+/* The stride of an affine shape as a constant, when it is one. */
+bool weft_shape_const_stride(struct weft_shape sh, int64_t *stride);
+/* Whether the terminator of bb is a divergent branch. */
+bool weft_shapes_branch_divergent(const struct weft_shapes *s, LLVMBasicBlockRef bb);
+void weft_shapes_free(struct weft_shapes *s);
+
+static inline bool weft_shape_is_uniform(struct weft_shape sh) { return sh.kind == WEFT_SHAPE_UNIFORM; }
+
+#endif

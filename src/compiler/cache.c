@@ -1,0 +1,215 @@
+/* compiler/cache.c — the disk cache of compiled variants (see cache.h), and the 64-bit hash
+ * used for its keys.
+ *
+ * Guarantees: a payload is returned only when its header matches (magic, format and ABI
+ * version, the requested key, the exact length) and its checksum verifies; anything else is
+ * a miss, and the caller rebuilds and overwrites the entry. Entries are written to a unique
+ * temporary file in the same directory and renamed, so concurrent writers (threads or
+ * processes) and readers never see partial files.
+ */
+#define _GNU_SOURCE
+#include "compiler/cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compiler/compiler.h"
+#include "weft/abi.h"
+
+#define CACHE_MAGIC "WEFTOBJ\x01"
+#define CACHE_FORMAT 1u
+
+struct entry_header {
+    char magic[8];
+    uint32_t format;
+    uint32_t abi;
+    uint64_t key;
+    uint64_t length;
+    uint64_t checksum;
+};
+
+/* ---- hash: 8 bytes per step with a strong finalizer (not cryptographic; collisions would
+ * need ~2^32 entries) -------------------------------------------------------------------- */
+
+static inline uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+static inline uint64_t fmix64(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return k;
+}
+
+uint64_t weft_hash64(const void *data, size_t n, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = seed ^ (n * 0x9E3779B97F4A7C15ULL);
+    const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t k;
+        memcpy(&k, p + i, 8);
+        k *= c1;
+        k = rotl64(k, 31);
+        k *= c2;
+        h ^= k;
+        h = rotl64(h, 27) * 5 + 0x52dce729;
+    }
+    uint64_t k = 0;
+    for (size_t s = 0; i < n; i++, s += 8)
+        k |= (uint64_t)p[i] << s;
+    k *= c1;
+    k = rotl64(k, 31);
+    k *= c2;
+    h ^= k;
+    return fmix64(h ^ n);
+}
+
+/* ---- directory ----------------------------------------------------------------------------- */
+
+char *weft_cache_dir(void)
+{
+    const char *env = getenv("WEFT_CACHE_DIR");
+    char buf[4096];
+    if (env) {
+        if (!*env || !strcmp(env, "off") || !strcmp(env, "0"))
+            return NULL;
+        snprintf(buf, sizeof buf, "%s", env);
+    } else {
+        const char *xdg = getenv("XDG_CACHE_HOME");
+        const char *home = getenv("HOME");
+        if (xdg && *xdg)
+            snprintf(buf, sizeof buf, "%s/weft", xdg);
+        else if (home && *home)
+            snprintf(buf, sizeof buf, "%s/.cache/weft", home);
+        else
+            return NULL;
+    }
+    return strdup(buf);
+}
+
+static bool mkdir_p(const char *dir)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+                return false;
+            *p = '/';
+        }
+    }
+    return mkdir(tmp, 0755) == 0 || errno == EEXIST;
+}
+
+bool weft_cache_entry_path(uint64_t key, char *path, size_t cap)
+{
+    char *dir = weft_cache_dir();
+    if (!dir)
+        return false;
+    int n = snprintf(path, cap, "%s/%016llx.wobj", dir, (unsigned long long)key);
+    free(dir);
+    return n > 0 && (size_t)n < cap;
+}
+
+/* ---- load/store -------------------------------------------------------------------------- */
+
+static bool read_all(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    while (n) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        p += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+static bool write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+bool weft_cache_load(uint64_t key, void **payload, size_t *size)
+{
+    char path[4200];
+    if (!weft_cache_entry_path(key, path, sizeof path))
+        return false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct entry_header h;
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && read_all(fd, &h, sizeof h) &&
+              !memcmp(h.magic, CACHE_MAGIC, 8) && h.format == CACHE_FORMAT &&
+              h.abi == WEFT_ABI_VERSION && h.key == key &&
+              (uint64_t)st.st_size == sizeof h + h.length && h.length > 0 && h.length < (1ull << 34);
+    void *data = NULL;
+    if (ok) {
+        data = malloc((size_t)h.length);
+        ok = data && read_all(fd, data, (size_t)h.length) &&
+             weft_hash64(data, (size_t)h.length, key) == h.checksum;
+    }
+    close(fd);
+    if (!ok) {
+        free(data);
+        return false;
+    }
+    *payload = data;
+    *size = (size_t)h.length;
+    return true;
+}
+
+bool weft_cache_store(uint64_t key, const void *payload, size_t size)
+{
+    char *dir = weft_cache_dir();
+    if (!dir)
+        return false;
+    bool ok = mkdir_p(dir);
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/%016llx.wobj", dir, (unsigned long long)key);
+    snprintf(tmp, sizeof tmp, "%s/.%016llx.XXXXXX", dir, (unsigned long long)key);
+    free(dir);
+    if (!ok)
+        return false;
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return false;
+    struct entry_header h;
+    memcpy(h.magic, CACHE_MAGIC, 8);
+    h.format = CACHE_FORMAT;
+    h.abi = WEFT_ABI_VERSION;
+    h.key = key;
+    h.length = size;
+    h.checksum = weft_hash64(payload, size, key);
+    ok = write_all(fd, &h, sizeof h) && write_all(fd, payload, size);
+    ok = (close(fd) == 0) && ok;
+    if (ok)
+        ok = rename(tmp, path) == 0;
+    if (!ok)
+        unlink(tmp);
+    return ok;
+}

@@ -1,0 +1,28 @@
+/* compiler/cache.h — the on-disk cache of compiled variants.
+ *
+ * An entry is a file <dir>/<key as 16 hex digits>.wobj holding a header (magic, format
+ * version, ABI version, key, payload length, payload checksum) and the payload. The caller
+ * computes the key (a hash of everything the payload depends on) and owns the payload format.
+ * A missing, foreign, truncated or corrupt entry reads as a miss; writes go to a temporary
+ * file renamed into place, so a reader never sees a partial entry. The directory is
+ * WEFT_CACHE_DIR, else $XDG_CACHE_HOME/weft, else ~/.cache/weft; WEFT_CACHE_DIR=off (or
+ * an empty value) disables the disk cache. Failures to write are silent: the cache is an
+ * optimization, never a requirement.
+ */
+#ifndef WEFT_COMPILER_CACHE_H
+#define WEFT_COMPILER_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The cache directory (malloc'd) or NULL when disabled. */
+char *weft_cache_dir(void);
+/* Reads entry `key` into a malloc'd payload; false on a miss (any kind). */
+bool weft_cache_load(uint64_t key, void **payload, size_t *size);
+/* Stores entry `key` atomically; false when it could not be written. */
+bool weft_cache_store(uint64_t key, const void *payload, size_t size);
+/* The path of entry `key` (for tests). */
+bool weft_cache_entry_path(uint64_t key, char *path, size_t cap);
+
+#endif

@@ -1,0 +1,335 @@
+/* compiler/codegen.c — from an optimized module to a callable function.
+ *
+ * Guarantees: code is generated for the host CPU and its features (never clang's generic
+ * "x86-64"); objects are linked by one process-wide ORC LLJIT whose symbol resolution sees
+ * the process (libm, libc) and the runtime's printf hooks; a symbol that is already defined
+ * (the same variant added twice) is reused, not redefined. The JIT is created on first use
+ * and guarded by a lock; everything else here works on caller-owned LLVM objects only.
+ */
+#include "compiler/codegen.h"
+
+#include <errno.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compiler/printf.h"
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static char *host_cpu, *host_features;
+
+static void init_targets(void)
+{
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    host_cpu = LLVMGetHostCPUName();
+    host_features = LLVMGetHostCPUFeatures();
+}
+
+const char *weft_codegen_host_cpu(void)
+{
+    pthread_once(&init_once, init_targets);
+    return host_cpu ? host_cpu : "x86-64";
+}
+
+const char *weft_codegen_host_features(void)
+{
+    pthread_once(&init_once, init_targets);
+    return host_features ? host_features : "";
+}
+
+LLVMTargetMachineRef weft_codegen_host_tm(bool optimize, struct weft_diag *diag)
+{
+    pthread_once(&init_once, init_targets);
+    char *triple = LLVMGetDefaultTargetTriple();
+    LLVMTargetRef target;
+    char *msg = NULL;
+    if (LLVMGetTargetFromTriple(triple, &target, &msg)) {
+        weft_diag_error(diag, "error: no LLVM target for %s: %s", triple, msg ? msg : "");
+        LLVMDisposeMessage(msg);
+        LLVMDisposeMessage(triple);
+        return NULL;
+    }
+    /* PIC + small code model: JITLink resolves external calls through stubs and GOT. */
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
+        target, triple, weft_codegen_host_cpu(), weft_codegen_host_features(),
+        optimize ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelLess, LLVMRelocPIC,
+        LLVMCodeModelSmall);
+    LLVMDisposeMessage(triple);
+    if (!tm)
+        weft_diag_error(diag, "error: cannot create a target machine for the host CPU '%s'",
+                        weft_codegen_host_cpu());
+    return tm;
+}
+
+void weft_codegen_set_host(LLVMModuleRef m, LLVMTargetMachineRef tm)
+{
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMSetTarget(m, triple);
+    LLVMDisposeMessage(triple);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    char *dl = LLVMCopyStringRepOfTargetData(td);
+    LLVMSetDataLayout(m, dl);
+    LLVMDisposeMessage(dl);
+    LLVMDisposeTargetData(td);
+
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    const char *cpu = weft_codegen_host_cpu(), *feat = weft_codegen_host_features();
+    static const char *const drop[] = {"target-cpu", "target-features", "tune-cpu", "frame-pointer"};
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
+            LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, drop[i],
+                                             (unsigned)strlen(drop[i]));
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateStringAttribute(ctx, "target-cpu", 10, cpu, (unsigned)strlen(cpu)));
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateStringAttribute(ctx, "target-features", 15, feat,
+                                                          (unsigned)strlen(feat)));
+    }
+}
+
+bool weft_codegen_run_passes(LLVMModuleRef m, const char *pipeline, LLVMTargetMachineRef tm,
+                             struct weft_diag *diag)
+{
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(m, pipeline, tm, opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if (err) {
+        char *msg = LLVMGetErrorMessage(err);
+        weft_diag_error(diag, "error: internal: pass pipeline '%s' failed: %s", pipeline, msg);
+        LLVMDisposeErrorMessage(msg);
+        return false;
+    }
+    return true;
+}
+
+bool weft_module_parse(LLVMContextRef ctx, const void *data, size_t size, LLVMModuleRef *out,
+                       struct weft_diag *diag)
+{
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(data, size, "weft", 0);
+    if (!buf) {
+        weft_diag_error(diag, "error: out of memory reading bitcode");
+        return false;
+    }
+    LLVMBool bad = LLVMParseBitcodeInContext2(ctx, buf, out);
+    LLVMDisposeMemoryBuffer(buf);
+    if (bad) {
+        weft_diag_error(diag, "error: invalid or corrupt LLVM bitcode");
+        *out = NULL;
+        return false;
+    }
+    return true;
+}
+
+bool weft_module_write(LLVMModuleRef m, struct weft_bitcode *out)
+{
+    LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
+    if (!buf)
+        return false;
+    size_t n = LLVMGetBufferSize(buf);
+    out->data = malloc(n ? n : 1);
+    if (!out->data) {
+        LLVMDisposeMemoryBuffer(buf);
+        return false;
+    }
+    memcpy(out->data, LLVMGetBufferStart(buf), n);
+    out->size = n;
+    LLVMDisposeMemoryBuffer(buf);
+    return true;
+}
+
+bool weft_codegen_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef m, struct weft_bitcode *obj,
+                              struct weft_diag *diag)
+{
+    char *msg = NULL;
+    LLVMMemoryBufferRef buf = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &buf)) {
+        weft_diag_error(diag, "error: internal: code generation failed: %s", msg ? msg : "");
+        LLVMDisposeMessage(msg);
+        return false;
+    }
+    size_t n = LLVMGetBufferSize(buf);
+    obj->data = malloc(n ? n : 1);
+    if (!obj->data) {
+        LLVMDisposeMemoryBuffer(buf);
+        weft_diag_error(diag, "error: out of memory");
+        return false;
+    }
+    memcpy(obj->data, LLVMGetBufferStart(buf), n);
+    obj->size = n;
+    LLVMDisposeMemoryBuffer(buf);
+    return true;
+}
+
+/* ---- the JIT ----------------------------------------------------------------------------- */
+
+static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
+static LLVMOrcLLJITRef jit;
+
+static void diag_llvm_error(struct weft_diag *diag, const char *what, LLVMErrorRef err)
+{
+    char *msg = LLVMGetErrorMessage(err);
+    weft_diag_error(diag, "error: internal: %s: %s", what, msg);
+    LLVMDisposeErrorMessage(msg);
+}
+
+/* Called with jit_lock held. */
+static bool jit_create(struct weft_diag *diag)
+{
+    if (jit)
+        return true;
+    pthread_once(&init_once, init_targets);
+    LLVMOrcLLJITRef j;
+    LLVMErrorRef err = LLVMOrcCreateLLJIT(&j, NULL);
+    if (err) {
+        diag_llvm_error(diag, "cannot create the JIT", err);
+        return false;
+    }
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(j);
+    LLVMOrcDefinitionGeneratorRef gen;
+    err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(j),
+                                                               NULL, NULL);
+    if (err) {
+        diag_llvm_error(diag, "cannot create the process symbol generator", err);
+        LLVMOrcDisposeLLJIT(j);
+        return false;
+    }
+    LLVMOrcJITDylibAddGenerator(jd, gen);
+    /* libm explicitly: when libweft is dlopen'ed RTLD_LOCAL (the ICD loader does), its libm
+     * is not visible through the process's global scope. */
+    err = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(&gen, "libm.so.6", LLVMOrcLLJITGetGlobalPrefix(j),
+                                                            NULL, NULL);
+    if (err)
+        LLVMConsumeError(err);
+    else
+        LLVMOrcJITDylibAddGenerator(jd, gen);
+
+    /* The runtime hooks that kernels call: not exported from libweft.so, so given as
+     * absolute addresses. */
+    struct {
+        const char *name;
+        void *addr;
+    } hooks[] = {
+        {WEFT_PRINTF_HOOK, (void *)weft_printf_hook},
+        {WEFT_PRINTF_ENTER_HOOK, (void *)weft_printf_hook_enter},
+    };
+    LLVMOrcCSymbolMapPair pairs[2];
+    for (size_t i = 0; i < 2; i++) {
+        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j, hooks[i].name);
+        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)hooks[i].addr;
+        pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+        pairs[i].Sym.Flags.TargetFlags = 0;
+    }
+    LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, 2);
+    err = LLVMOrcJITDylibDefine(jd, mu);
+    if (err) {
+        diag_llvm_error(diag, "cannot define the runtime hooks", err);
+        LLVMOrcDisposeLLJIT(j);
+        return false;
+    }
+    jit = j;
+    return true;
+}
+
+/* A lookup of a symbol that may not exist; consumes the error. Called with jit_lock held. */
+static void *jit_lookup(const char *symbol)
+{
+    LLVMOrcExecutorAddress addr = 0;
+    LLVMErrorRef err = LLVMOrcLLJITLookup(jit, &addr, symbol);
+    if (err) {
+        LLVMConsumeError(err);
+        return NULL;
+    }
+    return (void *)(uintptr_t)addr;
+}
+
+/* Symbols defined in the JIT so far (a lookup of an unknown symbol would go to the process
+ * generator and dlsym, so we remember our own). */
+static char **jit_symbols;
+static size_t jit_nsymbols, jit_capsymbols;
+
+static bool jit_has(const char *symbol)
+{
+    for (size_t i = 0; i < jit_nsymbols; i++)
+        if (!strcmp(jit_symbols[i], symbol))
+            return true;
+    return false;
+}
+
+bool weft_jit_add_object(const void *obj, size_t size, const char *symbol, void **addr,
+                         struct weft_diag *diag)
+{
+    pthread_mutex_lock(&jit_lock);
+    bool ok = false;
+    if (!jit_create(diag))
+        goto out;
+    if (jit_has(symbol)) {
+        *addr = jit_lookup(symbol);
+        ok = *addr != NULL;
+        if (!ok)
+            weft_diag_error(diag, "error: internal: JIT symbol '%s' vanished", symbol);
+        goto out;
+    }
+    if (jit_nsymbols == jit_capsymbols) {
+        size_t cap = jit_capsymbols ? jit_capsymbols * 2 : 64;
+        char **v = realloc(jit_symbols, cap * sizeof *v);
+        if (!v) {
+            weft_diag_error(diag, "error: out of memory");
+            goto out;
+        }
+        jit_symbols = v;
+        jit_capsymbols = cap;
+    }
+    char *name = strdup(symbol);
+    if (!name) {
+        weft_diag_error(diag, "error: out of memory");
+        goto out;
+    }
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, size, symbol);
+    LLVMErrorRef err = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), buf);
+    if (err) {
+        diag_llvm_error(diag, "cannot add the object to the JIT", err);
+        free(name);
+        goto out;
+    }
+    jit_symbols[jit_nsymbols++] = name;
+    LLVMOrcExecutorAddress a = 0;
+    err = LLVMOrcLLJITLookup(jit, &a, symbol);
+    if (err) {
+        /* Typically an unresolved external symbol of the object. */
+        diag_llvm_error(diag, "cannot link the compiled kernel", err);
+        goto out;
+    }
+    *addr = (void *)(uintptr_t)a;
+    ok = true;
+out:
+    pthread_mutex_unlock(&jit_lock);
+    return ok;
+}
+
+/* ---- WEFT_DUMP ---------------------------------------------------------------------------- */
+
+void weft_dump_module(LLVMModuleRef m, const char *tag, const char *stage)
+{
+    const char *dir = getenv("WEFT_DUMP");
+    if (!dir || !*dir)
+        return;
+    mkdir(dir, 0755);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.%s.ll", dir, tag, stage);
+    char *msg = NULL;
+    if (LLVMPrintModuleToFile(m, path, &msg))
+        fprintf(stderr, "weft: WEFT_DUMP: cannot write %s: %s\n", path, msg ? msg : "");
+    LLVMDisposeMessage(msg);
+}

@@ -1,0 +1,157 @@
+/* compiler/compiler.h — the kernel compiler as the runtime sees it (program.c, kernel.c).
+ *
+ * Programs move through three kinds of bitcode, all held as plain bytes so that no LLVM
+ * object ever crosses a thread or outlives one call (each call parses into its own
+ * LLVMContext):
+ *   - an OBJECT: one translation unit as clang emitted it (clCompileProgram);
+ *   - a LIBRARY: several objects linked, nothing else done (clLinkProgram -create-library);
+ *   - an EXECUTABLE: objects linked with the builtin library, everything but the kernels
+ *     internalized and inlined, checked (no undefined calls, no recursion, passable argument
+ *     types). An executable is what weft_image_create() turns into kernel metadata and what
+ *     variants are compiled from.
+ * Every function that can fail returns a cl_int and appends its explanation to a weft_diag
+ * (the build log). All functions are thread-safe.
+ */
+#ifndef WEFT_COMPILER_COMPILER_H
+#define WEFT_COMPILER_COMPILER_H
+
+#include <CL/cl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler/diag.h"
+#include "compiler/transform/wgfunction.h"
+
+/* ---- bitcode buffers -------------------------------------------------------------------- */
+
+struct weft_bitcode {
+    unsigned char *data;   /* malloc'd */
+    size_t size;
+};
+
+void weft_bitcode_free(struct weft_bitcode *bc);
+
+/* ---- build options -------------------------------------------------------------------- */
+
+/* The user's options, parsed once. Everything clang must see goes to `clang_args`. */
+struct weft_build_options {
+    char **clang_args;       /* NULL-terminated, owned */
+    size_t num_clang_args;
+    char cl_std[16];         /* "CL1.2" unless -cl-std= given */
+    bool kernel_arg_info;    /* -cl-kernel-arg-info */
+    bool opt_disable;        /* -cl-opt-disable */
+    bool fast_math;          /* any of the relaxed-math flags */
+    bool create_library;     /* -create-library (clLinkProgram) */
+    bool enable_link_options;
+};
+
+enum weft_options_kind { WEFT_OPTIONS_COMPILE, WEFT_OPTIONS_LINK };
+
+/* CL_INVALID_BUILD_OPTIONS (compile: the caller maps it for clCompileProgram) with a message
+ * in `diag` for an unknown or malformed option. */
+cl_int weft_options_parse(const char *options, enum weft_options_kind kind,
+                          struct weft_build_options *out, struct weft_diag *diag);
+void weft_options_free(struct weft_build_options *o);
+
+/* ---- frontend (frontend.c) ------------------------------------------------------------- */
+
+struct weft_header {
+    const char *name;        /* include name as the program's source writes it */
+    const char *source;
+};
+
+/* Compiles OpenCL C `source` to an OBJECT. clang's diagnostics go to `diag` verbatim.
+ * CL_COMPILE_PROGRAM_FAILURE when clang fails; CL_OUT_OF_HOST_MEMORY /
+ * CL_COMPILER_NOT_AVAILABLE when clang cannot be run. */
+cl_int weft_frontend_compile(const char *source, const struct weft_build_options *opts,
+                             const struct weft_header *headers, size_t num_headers,
+                             struct weft_bitcode *out, struct weft_diag *diag);
+
+/* The clang binary used (WEFT_CLANG or the configured path). */
+const char *weft_frontend_clang_path(void);
+
+/* ---- link (link.c) --------------------------------------------------------------------- */
+
+/* Links `n` objects/libraries. With `executable`, also links the builtin library,
+ * internalizes, inlines and checks (undefined calls, recursion, argument types).
+ * CL_LINK_PROGRAM_FAILURE with a log on any problem (program.c maps it to
+ * CL_BUILD_PROGRAM_FAILURE for clBuildProgram). */
+cl_int weft_link(const struct weft_bitcode *inputs, size_t n, bool executable,
+                 const struct weft_build_options *opts, struct weft_bitcode *out,
+                 struct weft_diag *diag);
+
+/* ---- kernel metadata (metadata.c) -------------------------------------------------------- */
+
+struct weft_arg_meta {
+    char *name;                                /* NULL unless built with -cl-kernel-arg-info */
+    char *type_name;                           /* "float*", "int4", "S" */
+    cl_kernel_arg_address_qualifier address;
+    cl_kernel_arg_access_qualifier access;
+    cl_kernel_arg_type_qualifier type_qualifier;
+    enum weft_arg_kind kind;
+    size_t size;                               /* bytes the host passes to clSetKernelArg */
+    size_t offset;                             /* in the packed argument block */
+};
+
+struct weft_kernel_meta {
+    char *name;
+    cl_uint num_args;
+    struct weft_arg_meta *args;
+    size_t args_size;                          /* bytes of the packed argument block */
+    char *attributes;                          /* CL_KERNEL_ATTRIBUTES */
+    size_t reqd_work_group_size[3];            /* zeros when absent */
+    size_t work_group_size_hint[3];
+    size_t static_local_size;                  /* bytes of the kernel's own __local variables */
+    size_t private_size;                       /* estimate of private memory per work-item */
+    bool has_arg_names;
+};
+
+/* ---- executable images (specialize.c) -------------------------------------------------- */
+
+/* A built executable: its bitcode, options, kernel metadata and compiled variants. */
+struct weft_image {
+    struct weft_bitcode bitcode;
+    char *options;                             /* the build options string (cache key part) */
+    bool opt_disable;
+    cl_uint num_kernels;
+    struct weft_kernel_meta *kernels;
+    uint64_t bitcode_hash;
+    pthread_mutex_t lock;                      /* guards the variant list */
+    struct weft_variant_entry *variants;
+};
+
+/* Takes ownership of `bc`. Reads the kernel metadata. CL_INVALID_BINARY with a log when the
+ * bitcode cannot be read. */
+cl_int weft_image_create(struct weft_bitcode *bc, const char *options, bool kernel_arg_info,
+                         bool opt_disable, struct weft_image **out, struct weft_diag *diag);
+void weft_image_free(struct weft_image *img);
+/* Index of kernel `name`, or -1. */
+int weft_image_find_kernel(const struct weft_image *img, const char *name);
+
+struct weft_compiled_variant {
+    void (*fn)(const void *, const void *, uint64_t, uint64_t);  /* weft_wg_fn */
+    uint64_t static_local_size;
+    uint64_t scratch_size;
+};
+
+/* The variant of kernel `k` for `local_size` (compiled on first use: memory cache, disk
+ * cache, then JIT). CL_OUT_OF_RESOURCES with a log when compilation fails. */
+cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
+                              struct weft_compiled_variant *out, struct weft_diag *diag);
+
+/* ---- program binaries (specialize.c) --------------------------------------------------- */
+
+/* Serializes (type, options, bitcode) with a checked header. */
+cl_int weft_binary_write(cl_program_binary_type type, const char *options,
+                         const struct weft_bitcode *bc, unsigned char **out, size_t *out_size);
+/* CL_INVALID_BINARY when the blob is not a Weft binary, is truncated or its checksum fails. */
+cl_int weft_binary_read(const unsigned char *data, size_t size, cl_program_binary_type *type,
+                        char **options, struct weft_bitcode *bc);
+
+/* ---- hashing (cache.c) ------------------------------------------------------------------ */
+
+uint64_t weft_hash64(const void *data, size_t n, uint64_t seed);
+
+#endif

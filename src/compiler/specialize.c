@@ -1,0 +1,393 @@
+/* compiler/specialize.c — variants (kernel x local size) of a built program, executable
+ * images, and program binaries.
+ *
+ * Guarantees: a variant is compiled at most once per image and local size (memory cache),
+ * reused across processes through the disk cache (compiler/cache.h) when its key matches —
+ * the key covers the executable bitcode, the build options, the kernel, the local size, the
+ * host CPU and features, the Weft version and the ABI version — and otherwise compiled in a
+ * private LLVMContext, so compiles of different programs run concurrently. WEFT_DUMP=dir gets
+ * the IR after the work-group function is built and after optimization.
+ */
+#include "compiler/specialize.h"
+
+#include <llvm-c/Analysis.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cache.h"
+#include "compiler/codegen.h"
+#include "compiler/metadata.h"
+#include "compiler/printf.h"
+#include "weft/abi.h"
+
+#ifndef WEFT_VERSION_STRING
+#define WEFT_VERSION_STRING "0"
+#endif
+
+struct weft_variant_entry {
+    struct weft_variant_entry *next;
+    cl_uint kernel;
+    uint64_t local[3];
+    struct weft_compiled_variant v;
+};
+
+/* ---- the per-variant pipeline ---------------------------------------------------------- */
+
+/* Makes a printing work-group function set the thread's printf sink first: the body is
+ * renamed `<symbol>.body` and a wrapper named `symbol` calls the enter hook, then the body. */
+static LLVMValueRef wrap_for_printf(LLVMModuleRef m, LLVMValueRef fn, const char *symbol)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    char body_name[256];
+    snprintf(body_name, sizeof body_name, "%s.body", symbol);
+    LLVMSetValueName2(fn, body_name, strlen(body_name));
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+    LLVMValueRef w = LLVMAddFunction(m, symbol, fty);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+    LLVMTypeRef enter_ty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), &ptr, 1, 0);
+    LLVMValueRef enter = LLVMGetNamedFunction(m, WEFT_PRINTF_ENTER_HOOK);
+    if (!enter)
+        enter = LLVMAddFunction(m, WEFT_PRINTF_ENTER_HOOK, enter_ty);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
+    LLVMValueRef ctx_arg = LLVMGetParam(w, 1);
+    LLVMBuildCall2(b, enter_ty, enter, &ctx_arg, 1, "");
+    unsigned n = LLVMCountParams(w);
+    LLVMValueRef args[8];
+    for (unsigned i = 0; i < n && i < 8; i++)
+        args[i] = LLVMGetParam(w, i);
+    LLVMBuildCall2(b, fty, fn, args, n, "");
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return w;
+}
+
+/* spir_kernel is not a calling convention the x86 backend knows: every kernel left (and
+ * each call to one) becomes a plain internal C function. */
+static void demote_kernels(LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv)
+            continue;
+        LLVMSetFunctionCallConv(f, LLVMCCallConv);
+        if (!LLVMIsDeclaration(f))
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+        for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            if (LLVMIsACallInst(user))
+                LLVMSetInstructionCallConv(user, LLVMCCallConv);
+        }
+    }
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (LLVMGetFunctionCallConv(f) == LLVMSPIRFUNCCallConv)
+            LLVMSetFunctionCallConv(f, LLVMCCallConv);
+}
+
+cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
+                       bool opt_disable, const char *symbol, struct weft_specialize_result *out,
+                       struct weft_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    cl_int err = CL_OUT_OF_RESOURCES;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = NULL;
+    LLVMTargetMachineRef tm = NULL;
+    char tag[300];
+    snprintf(tag, sizeof tag, "%s.%llux%llux%llu", kernel, (unsigned long long)local_size[0],
+             (unsigned long long)local_size[1], (unsigned long long)local_size[2]);
+
+    if (!weft_module_parse(ctx, exe->data, exe->size, &m, diag))
+        goto done;
+    LLVMValueRef k = LLVMGetNamedFunction(m, kernel);
+    if (!k || !weft_is_kernel(k)) {
+        weft_diag_error(diag, "error: internal: kernel '%s' is missing from the program", kernel);
+        goto done;
+    }
+    tm = weft_codegen_host_tm(!opt_disable, diag);
+    if (!tm)
+        goto done;
+    /* The transformation and its analyses see the host's data layout and CPU. */
+    weft_codegen_set_host(m, tm);
+
+    struct weft_wg_options wopts;
+    memcpy(wopts.local_size, local_size, sizeof wopts.local_size);
+    struct weft_wg_result res = {0};
+    if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
+        if (!diag->errors)
+            weft_diag_error(diag, "error: kernel '%s' cannot be compiled for local size %llu x %llu x %llu",
+                            kernel, (unsigned long long)local_size[0], (unsigned long long)local_size[1],
+                            (unsigned long long)local_size[2]);
+        goto done;
+    }
+    LLVMValueRef fn = res.fn;
+    LLVMSetValueName2(fn, symbol, strlen(symbol));
+    LLVMSetLinkage(fn, LLVMExternalLinkage);
+    LLVMSetFunctionCallConv(fn, LLVMCCallConv);
+    demote_kernels(m);
+
+    /* printf -> the runtime's hook; the work-group function tells it where output goes. */
+    LLVMValueRef pf = LLVMGetNamedFunction(m, "printf");
+    if (pf && LLVMGetFirstUse(pf)) {
+        LLVMSetValueName2(pf, WEFT_PRINTF_HOOK, strlen(WEFT_PRINTF_HOOK));
+        fn = wrap_for_printf(m, fn, symbol);
+    }
+    /* Everything else is internal so that globaldce and the optimizer may take it apart. */
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (f != fn && !LLVMIsDeclaration(f))
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (!LLVMIsDeclaration(g))
+            LLVMSetLinkage(g, LLVMInternalLinkage);
+    weft_codegen_set_host(m, tm);   /* again: functions the transformation added */
+    weft_dump_module(m, tag, "wg-function");
+
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        weft_diag_error(diag, "error: internal: work-group function of '%s' is invalid: %s", kernel,
+                        msg ? msg : "");
+        LLVMDisposeMessage(msg);
+        goto done;
+    }
+    LLVMDisposeMessage(msg);
+    if (!weft_codegen_run_passes(m, opt_disable ? "globaldce,function(sroa,instcombine,simplifycfg)"
+                                                : "globaldce,default<O3>",
+                                 tm, diag))
+        goto done;
+    weft_dump_module(m, tag, "optimized");
+    if (!weft_codegen_emit_object(tm, m, &out->object, diag))
+        goto done;
+    out->static_local_size = res.static_local_size;
+    out->scratch_size = res.scratch_size;
+    err = CL_SUCCESS;
+done:
+    if (tm)
+        LLVMDisposeTargetMachine(tm);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    return err;
+}
+
+/* ---- images ----------------------------------------------------------------------------- */
+
+cl_int weft_image_create(struct weft_bitcode *bc, const char *options, bool kernel_arg_info,
+                         bool opt_disable, struct weft_image **out, struct weft_diag *diag)
+{
+    struct weft_image *img = calloc(1, sizeof *img);
+    if (!img)
+        return CL_OUT_OF_HOST_MEMORY;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m;
+    if (!weft_module_parse(ctx, bc->data, bc->size, &m, diag)) {
+        LLVMContextDispose(ctx);
+        free(img);
+        return CL_INVALID_BINARY;
+    }
+    bool ok = weft_metadata_read(m, kernel_arg_info, &img->kernels, &img->num_kernels, diag);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    if (!ok) {
+        free(img);
+        return CL_INVALID_BINARY;
+    }
+    img->options = strdup(options ? options : "");
+    img->bitcode = *bc;
+    img->opt_disable = opt_disable;
+    img->bitcode_hash = weft_hash64(bc->data, bc->size, 0x77656674);
+    pthread_mutex_init(&img->lock, NULL);
+    bc->data = NULL;
+    bc->size = 0;
+    *out = img;
+    return CL_SUCCESS;
+}
+
+void weft_image_free(struct weft_image *img)
+{
+    if (!img)
+        return;
+    /* JIT'd code stays mapped for the process: another program may share a variant. */
+    for (struct weft_variant_entry *e = img->variants, *n; e; e = n) {
+        n = e->next;
+        free(e);
+    }
+    weft_metadata_free(img->kernels, img->num_kernels);
+    weft_bitcode_free(&img->bitcode);
+    free(img->options);
+    pthread_mutex_destroy(&img->lock);
+    free(img);
+}
+
+int weft_image_find_kernel(const struct weft_image *img, const char *name)
+{
+    for (cl_uint i = 0; i < img->num_kernels; i++)
+        if (!strcmp(img->kernels[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static uint64_t variant_key(const struct weft_image *img, const char *kernel, const uint64_t local[3])
+{
+    uint64_t h = img->bitcode_hash;
+    h = weft_hash64(img->options, strlen(img->options), h);
+    h = weft_hash64(kernel, strlen(kernel) + 1, h);
+    h = weft_hash64(local, 3 * sizeof local[0], h);
+    const char *cpu = weft_codegen_host_cpu(), *feat = weft_codegen_host_features();
+    h = weft_hash64(cpu, strlen(cpu) + 1, h);
+    h = weft_hash64(feat, strlen(feat) + 1, h);
+    h = weft_hash64(WEFT_VERSION_STRING, sizeof WEFT_VERSION_STRING, h);
+    uint32_t abi = WEFT_ABI_VERSION;
+    h = weft_hash64(&abi, sizeof abi, h);
+    return h;
+}
+
+/* Disk payload: two 8-byte sizes, then the object. */
+struct payload_header {
+    uint64_t static_local_size;
+    uint64_t scratch_size;
+};
+
+cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
+                              struct weft_compiled_variant *out, struct weft_diag *diag)
+{
+    if (k >= img->num_kernels)
+        return CL_INVALID_KERNEL;
+    pthread_mutex_lock(&img->lock);
+    for (struct weft_variant_entry *e = img->variants; e; e = e->next) {
+        if (e->kernel == k && !memcmp(e->local, local_size, sizeof e->local)) {
+            *out = e->v;
+            pthread_mutex_unlock(&img->lock);
+            return CL_SUCCESS;
+        }
+    }
+    const char *name = img->kernels[k].name;
+    uint64_t key = variant_key(img, name, local_size);
+    char symbol[64];
+    snprintf(symbol, sizeof symbol, "weft_wg_%016llx", (unsigned long long)key);
+
+    struct payload_header ph;
+    void *payload = NULL;
+    size_t psize = 0;
+    const void *obj = NULL;
+    size_t obj_size = 0;
+    cl_int err = CL_SUCCESS;
+    struct weft_specialize_result sr = {0};
+    if (weft_cache_load(key, &payload, &psize) && psize > sizeof ph) {
+        memcpy(&ph, payload, sizeof ph);
+        obj = (const char *)payload + sizeof ph;
+        obj_size = psize - sizeof ph;
+    } else {
+        free(payload);
+        payload = NULL;
+        err = weft_specialize(&img->bitcode, name, local_size, img->opt_disable, symbol, &sr, diag);
+        if (err != CL_SUCCESS)
+            goto done;
+        ph.static_local_size = sr.static_local_size;
+        ph.scratch_size = sr.scratch_size;
+        obj = sr.object.data;
+        obj_size = sr.object.size;
+        payload = malloc(sizeof ph + obj_size);
+        if (payload) {
+            memcpy(payload, &ph, sizeof ph);
+            memcpy((char *)payload + sizeof ph, obj, obj_size);
+            weft_cache_store(key, payload, sizeof ph + obj_size);
+        }
+    }
+    void *addr = NULL;
+    if (!weft_jit_add_object(obj, obj_size, symbol, &addr, diag)) {
+        err = CL_OUT_OF_RESOURCES;
+        goto done;
+    }
+    struct weft_variant_entry *e = calloc(1, sizeof *e);
+    if (!e) {
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto done;
+    }
+    e->kernel = k;
+    memcpy(e->local, local_size, sizeof e->local);
+    e->v.fn = (void (*)(const void *, const void *, uint64_t, uint64_t))addr;
+    e->v.static_local_size = ph.static_local_size;
+    e->v.scratch_size = ph.scratch_size;
+    e->next = img->variants;
+    img->variants = e;
+    *out = e->v;
+done:
+    pthread_mutex_unlock(&img->lock);
+    free(payload);
+    weft_bitcode_free(&sr.object);
+    return err;
+}
+
+/* ---- program binaries -------------------------------------------------------------------- */
+
+#define BINARY_MAGIC "WEFTPRG\x01"
+#define BINARY_FORMAT 1u
+
+struct binary_header {
+    char magic[8];
+    uint32_t format;
+    uint32_t abi;
+    uint32_t type;
+    uint32_t options_len;
+    uint64_t bitcode_len;
+    uint64_t checksum;     /* of options + bitcode */
+};
+
+cl_int weft_binary_write(cl_program_binary_type type, const char *options,
+                         const struct weft_bitcode *bc, unsigned char **out, size_t *out_size)
+{
+    size_t olen = options ? strlen(options) : 0;
+    size_t n = sizeof(struct binary_header) + olen + bc->size;
+    unsigned char *p = malloc(n);
+    if (!p)
+        return CL_OUT_OF_HOST_MEMORY;
+    struct binary_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, BINARY_MAGIC, 8);
+    h.format = BINARY_FORMAT;
+    h.abi = WEFT_ABI_VERSION;
+    h.type = (uint32_t)type;
+    h.options_len = (uint32_t)olen;
+    h.bitcode_len = bc->size;
+    memcpy(p + sizeof h, options ? options : "", olen);
+    memcpy(p + sizeof h + olen, bc->data, bc->size);
+    h.checksum = weft_hash64(p + sizeof h, olen + bc->size, 0x62696e);
+    memcpy(p, &h, sizeof h);
+    *out = p;
+    *out_size = n;
+    return CL_SUCCESS;
+}
+
+cl_int weft_binary_read(const unsigned char *data, size_t size, cl_program_binary_type *type,
+                        char **options, struct weft_bitcode *bc)
+{
+    struct binary_header h;
+    if (!data || size < sizeof h)
+        return CL_INVALID_BINARY;
+    memcpy(&h, data, sizeof h);
+    if (memcmp(h.magic, BINARY_MAGIC, 8) || h.format != BINARY_FORMAT || h.abi != WEFT_ABI_VERSION)
+        return CL_INVALID_BINARY;
+    if (h.type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && h.type != CL_PROGRAM_BINARY_TYPE_LIBRARY &&
+        h.type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+        return CL_INVALID_BINARY;
+    if ((uint64_t)size - sizeof h != (uint64_t)h.options_len + h.bitcode_len || h.bitcode_len == 0)
+        return CL_INVALID_BINARY;
+    if (weft_hash64(data + sizeof h, size - sizeof h, 0x62696e) != h.checksum)
+        return CL_INVALID_BINARY;
+    char *o = malloc(h.options_len + 1);
+    unsigned char *b = malloc((size_t)h.bitcode_len);
+    if (!o || !b) {
+        free(o);
+        free(b);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    memcpy(o, data + sizeof h, h.options_len);
+    o[h.options_len] = 0;
+    memcpy(b, data + sizeof h + h.options_len, (size_t)h.bitcode_len);
+    *type = h.type;
+    *options = o;
+    bc->data = b;
+    bc->size = (size_t)h.bitcode_len;
+    return CL_SUCCESS;
+}

@@ -1,0 +1,22 @@
+/* compiler/specialize.h — one variant of one kernel: from the program's executable bitcode
+ * to an object file, specialized for a local size and the host CPU. */
+#ifndef WEFT_COMPILER_SPECIALIZE_H
+#define WEFT_COMPILER_SPECIALIZE_H
+
+#include "compiler/compiler.h"
+
+struct weft_specialize_result {
+    struct weft_bitcode object;      /* ELF object defining `symbol` */
+    uint64_t static_local_size;
+    uint64_t scratch_size;
+};
+
+/* Clones nothing shared: parses `exe` into a private LLVMContext, builds the work-group
+ * function of `kernel` for `local_size`, removes the other kernels, optimizes for the host
+ * (default<O3>, or a minimal pipeline with `opt_disable`) and emits an object whose only
+ * exported symbol is `symbol`. CL_OUT_OF_RESOURCES with a log on failure. */
+cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
+                       bool opt_disable, const char *symbol, struct weft_specialize_result *out,
+                       struct weft_diag *diag);
+
+#endif

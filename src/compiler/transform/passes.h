@@ -1,0 +1,110 @@
+/* compiler/transform/passes.h — the passes behind weft_build_wg_function, one file each, and the
+ * state they share: the "work function" being transformed.
+ *
+ * The pipeline (wgfunction.c runs it; weft-opt can stop after any stage):
+ *   1. workfn.c     weft_workfn_create: weft_wi_<k>(kernel params..., ptr ctx, i64 gx, gy, gz),
+ *                   one work-group's worth of the kernel: the kernel and every function it calls
+ *                   inlined into it (barriers in called functions become visible).
+ *   2. workitem.c   weft_workitem_lower: group ids, sizes, offsets, work_dim become parameters,
+ *                   constants (the specialized local size) or ctx loads; global ids and linear ids
+ *                   are rewritten over get_local_id, which stays as the per-work-item placeholder.
+ *   3. locals.c     weft_locals_layout: __local variables (addrspace(3) globals) become offsets in
+ *                   ctx->local_mem.
+ *   4. barriers.c   weft_canonicalize_barriers: every barrier alone in its block, implicit entry
+ *                   and exit barriers, a block of its own for the allocas.
+ *   5. subcfg.c     weft_subcfgs_form: barrier ids and the barrier-free sub-CFGs.
+ *   6. demote.c     weft_demote_values: (only with more than one sub-CFG) PHIs and values used
+ *                   outside their block go through stack slots, so blocks can be cloned freely.
+ *   7. privatize.c  weft_privatize: stack slots and private variables used in more than one
+ *                   sub-CFG become work-item-indexed arrays in ctx->scratch.
+ *   8. wgloops.c    weft_wgloops_build: one work-item loop nest per sub-CFG (dimension 0
+ *                   innermost, llvm.loop.parallel_accesses on it), a dispatcher switch on the next
+ *                   barrier id, get_local_id replaced by the loop variables.
+ *   9. wgfunction.c the ABI wrapper weft_wg_<k>(args, ctx, first_group, group_count).
+ */
+#ifndef WEFT_TRANSFORM_PASSES_H
+#define WEFT_TRANSFORM_PASSES_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler/diag.h"
+
+struct weft_subcfg {
+    int id;                        /* id of the barrier that starts it (0 = kernel entry) */
+    LLVMBasicBlockRef barrier;     /* that barrier block */
+    LLVMBasicBlockRef entry;       /* first block (the barrier's successor) */
+    LLVMBasicBlockRef *blocks;     /* every block of the sub-CFG, entry first */
+    unsigned nblocks;
+};
+
+#define WEFT_SUBCFG_EXIT_ID (-1)
+
+struct weft_subcfgs {
+    unsigned count;
+    struct weft_subcfg *s;         /* s[i].id == i */
+    LLVMBasicBlockRef exit_barrier;
+    LLVMBasicBlockRef *barriers;   /* barriers[id] for ids 0..count-1 */
+};
+
+/* The work function under transformation. */
+struct weft_workfn {
+    LLVMModuleRef m;
+    LLVMContextRef c;
+    LLVMValueRef kernel;           /* the original kernel (left untouched) */
+    LLVMValueRef fn;               /* weft_wi_<kernel> */
+    unsigned nparams;              /* the kernel's parameter count; ctx and group ids follow */
+    uint64_t local_size[3];
+    LLVMTypeRef ctx_type;          /* struct weft_wg_ctx as an LLVM struct */
+    uint64_t static_local_size;    /* set by weft_locals_layout */
+    uint64_t scratch_size;         /* set by weft_privatize */
+    unsigned privatized;           /* how many slots/variables became scratch arrays */
+    struct weft_subcfgs subcfgs;   /* set by weft_subcfgs_form */
+};
+
+static inline LLVMValueRef weft_workfn_ctx(const struct weft_workfn *wf)
+{
+    return LLVMGetParam(wf->fn, wf->nparams);
+}
+static inline LLVMValueRef weft_workfn_group_id(const struct weft_workfn *wf, unsigned d)
+{
+    return LLVMGetParam(wf->fn, wf->nparams + 1 + d);
+}
+static inline uint64_t weft_workfn_local_total(const struct weft_workfn *wf)
+{
+    return wf->local_size[0] * wf->local_size[1] * wf->local_size[2];
+}
+
+/* The LLVM type of struct weft_wg_ctx (weft/abi.h). */
+LLVMTypeRef weft_ctx_type(LLVMContextRef c);
+/* Loads field `field` (WEFT_CTX_FIELD_*), element `idx` for the 3-wide fields, at `b`. */
+LLVMValueRef weft_ctx_load(LLVMBuilderRef b, const struct weft_workfn *wf, unsigned field, LLVMValueRef idx);
+
+bool weft_workfn_create(struct weft_workfn *wf, LLVMModuleRef m, LLVMValueRef kernel,
+                        const uint64_t local_size[3], struct weft_diag *diag);
+void weft_workfn_dispose(struct weft_workfn *wf);   /* frees analysis state, not the IR */
+/* Marks every call of a defined function in `fn` always-inline and inlines, until none is
+ * left; fails on recursion. */
+bool weft_inline_all_calls(LLVMModuleRef m, LLVMValueRef fn, struct weft_diag *diag);
+
+/* get_local_id(d) placeholder call (constant 0 when that dimension's local size is 1), and the
+ * linear local id over those placeholders. */
+LLVMValueRef weft_build_local_id(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d);
+LLVMValueRef weft_build_local_linear_id(LLVMBuilderRef b, struct weft_workfn *wf);
+
+bool weft_workitem_lower(struct weft_workfn *wf, struct weft_diag *diag);
+bool weft_locals_layout(struct weft_workfn *wf, struct weft_diag *diag);
+/* Works on any function returning void (weft-opt runs it on the kernel itself). */
+bool weft_canonicalize_barriers(LLVMValueRef fn, struct weft_diag *diag);
+/* Needs canonical barriers. Names blocks "subcfg<id>..." / "barrier<id>" for readable output. */
+bool weft_subcfgs_form(LLVMValueRef fn, struct weft_subcfgs *out, struct weft_diag *diag);
+void weft_subcfgs_free(struct weft_subcfgs *s);
+/* Which sub-CFGs contain `bb` (bit i = sub-CFG i; ids >= 64 share bit 63, which errs toward
+ * "more than one"). */
+uint64_t weft_subcfgs_membership(const struct weft_subcfgs *s, LLVMBasicBlockRef bb);
+bool weft_demote_values(LLVMValueRef fn, struct weft_diag *diag);
+bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag);
+bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag);
+
+#endif

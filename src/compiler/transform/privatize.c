@@ -1,0 +1,186 @@
+/* compiler/transform/privatize.c — private state that lives across sub-CFGs becomes
+ * work-item-indexed arrays in ctx->scratch (DESIGN §3 stage 7, simple form).
+ *
+ * Assumes: sub-CFGs formed; values crossing blocks already demoted to entry-block allocas
+ * (demote.c), so every value live across a barrier is in an alloca.
+ * Guarantees: every entry-block alloca used in more than one sub-CFG, or whose address is
+ * stored to memory or turned into an integer (it could then be reached from another
+ * sub-CFG), is replaced by an array of local-size elements in ctx->scratch, each array
+ * 64-byte aligned, element stride a multiple of the alloca's alignment; each use indexes it by
+ * the linear local id. Allocas used within one sub-CFG stay (each work-item's use starts and
+ * ends within its own iteration of that sub-CFG's loop). wf->scratch_size is the total.
+ * Refinement still to come (needs the shape analysis): uniform values in one slot, affine
+ * values recomputed.
+ */
+#include "compiler/transform/irutil.h"
+#include "compiler/transform/passes.h"
+#include "weft/abi.h"
+
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCRATCH_ALIGN 64u
+
+struct uses_info {
+    uint64_t mask;
+    bool escapes;
+};
+
+static bool is_lifetime_call(LLVMValueRef i)
+{
+    if (!LLVMIsACallInst(i))
+        return false;
+    LLVMValueRef f = LLVMGetCalledValue(i);
+    if (!f || !LLVMIsAFunction(f))
+        return false;
+    size_t n = 0;
+    const char *name = LLVMGetValueName2(f, &n);
+    return n > 13 && strncmp(name, "llvm.lifetime", 13) == 0;
+}
+
+/* Follows the pointer `v` (derived from an alloca) through address computations. */
+static void collect_uses(LLVMValueRef v, const struct weft_vmap *membership, struct uses_info *info, int depth)
+{
+    if (depth > 32) {
+        info->escapes = true;
+        return;
+    }
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user)) {
+            info->escapes = true;
+            continue;
+        }
+        info->mask |= (uint64_t)(uintptr_t)weft_vmap_get(membership, LLVMGetInstructionParent(user));
+        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == v)
+            info->escapes = true;   /* the address itself is stored */
+        else if (LLVMIsAPtrToIntInst(user) || LLVMIsAPHINode(user))
+            info->escapes = true;
+        else if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) ||
+                 LLVMIsAAddrSpaceCastInst(user) || LLVMIsASelectInst(user))
+            collect_uses(user, membership, info, depth + 1);
+    }
+}
+
+static int popcount64(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
+{
+    const struct weft_subcfgs *sc = &wf->subcfgs;
+    struct weft_vmap membership;
+    weft_vmap_init(&membership);
+    for (unsigned i = 0; i < sc->count; i++)
+        for (unsigned k = 0; k < sc->s[i].nblocks; k++) {
+            LLVMBasicBlockRef bb = sc->s[i].blocks[k];
+            uint64_t m = (uint64_t)(uintptr_t)weft_vmap_get(&membership, bb);
+            m |= 1ull << (i < 63 ? i : 63);
+            if (!weft_vmap_put(&membership, bb, (void *)(uintptr_t)m)) {
+                weft_vmap_free(&membership);
+                weft_diag_error(diag, "out of memory");
+                return false;
+            }
+        }
+
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(wf->m);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(wf->fn);
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(wf->c);
+    LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(entry));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(wf->c);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(wf->c);
+    LLVMValueRef scratch = NULL;
+    uint64_t local_total = weft_workfn_local_total(wf);
+    uint64_t offset = wf->scratch_size;
+
+    for (LLVMValueRef a = LLVMGetFirstInstruction(entry); a;) {
+        LLVMValueRef next = LLVMGetNextInstruction(a);
+        if (!LLVMIsAAllocaInst(a)) {
+            a = next;
+            continue;
+        }
+        struct uses_info info = {0};
+        collect_uses(a, &membership, &info, 0);
+        bool widen = info.mask && (popcount64(info.mask) > 1 || info.escapes || (info.mask >> 63));
+        if (!widen) {
+            a = next;
+            continue;
+        }
+        LLVMTypeRef ty = LLVMGetAllocatedType(a);
+        LLVMValueRef count = LLVMGetOperand(a, 0);
+        uint64_t n = LLVMIsAConstantInt(count) ? LLVMConstIntGetZExtValue(count) : 0;
+        if (!n) {
+            weft_diag_error(diag, "a variable-sized private array lives across a barrier");
+            LLVMDisposeBuilder(b);
+            LLVMDisposeBuilder(eb);
+            weft_vmap_free(&membership);
+            return false;
+        }
+        uint64_t align = LLVMGetAlignment(a);
+        if (!align)
+            align = LLVMABIAlignmentOfType(td, ty);
+        uint64_t stride = weft_round_up(LLVMABISizeOfType(td, ty) * n, align ? align : 1);
+        offset = weft_round_up(offset, SCRATCH_ALIGN);
+        uint64_t base_off = offset;
+        offset += stride * local_total;
+        if (!scratch)
+            scratch = weft_ctx_load(eb, wf, WEFT_CTX_FIELD_SCRATCH, NULL);
+
+        size_t nl = 0;
+        const char *an = LLVMGetValueName2(a, &nl);
+        char name[96];
+        snprintf(name, sizeof name, "%.*s.priv", (int)(nl > 80 ? 80 : nl), an);
+
+        /* users first: rewriting changes the use list */
+        unsigned nu = 0;
+        for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
+            nu++;
+        LLVMValueRef *users = malloc((nu ? nu : 1) * sizeof *users);
+        if (!users) {
+            weft_diag_error(diag, "out of memory");
+            LLVMDisposeBuilder(b);
+            LLVMDisposeBuilder(eb);
+            weft_vmap_free(&membership);
+            return false;
+        }
+        nu = 0;
+        for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
+            users[nu++] = LLVMGetUser(u);
+        for (unsigned k = 0; k < nu; k++) {
+            LLVMValueRef user = users[k];
+            bool dup = false;
+            for (unsigned j = 0; j < k; j++)
+                dup |= users[j] == user;
+            if (dup)
+                continue;
+            if (is_lifetime_call(user)) {
+                LLVMInstructionEraseFromParent(user);
+                continue;
+            }
+            LLVMPositionBuilderBefore(b, user);
+            LLVMValueRef lin = weft_build_local_linear_id(b, wf);
+            LLVMValueRef byte = LLVMBuildAdd(b, LLVMBuildMul(b, lin, weft_i64(wf->c, stride), ""),
+                                             weft_i64(wf->c, base_off), "");
+            LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, scratch, &byte, 1, name);
+            int no = LLVMGetNumOperands(user);
+            for (int o = 0; o < no; o++)
+                if (LLVMGetOperand(user, (unsigned)o) == a)
+                    LLVMSetOperand(user, (unsigned)o, p);
+        }
+        free(users);
+        LLVMInstructionEraseFromParent(a);
+        wf->privatized++;
+        a = next;
+    }
+    wf->scratch_size = offset ? weft_round_up(offset, SCRATCH_ALIGN) : 0;
+    LLVMDisposeBuilder(b);
+    LLVMDisposeBuilder(eb);
+    weft_vmap_free(&membership);
+    return true;
+}

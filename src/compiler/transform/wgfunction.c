@@ -1,0 +1,228 @@
+/* compiler/transform/wgfunction.c — kernel -> work-group function: runs the passes of passes.h
+ * in order and wraps the result in the ABI of weft/abi.h.
+ *
+ * Guarantees: weft_wg_<kernel>(const void *args, const struct weft_wg_ctx *ctx,
+ * uint64_t first_group, uint64_t group_count) that, for each linear group g in
+ * [first_group, first_group + group_count), computes (gx, gy, gz) with dimension 0 fastest,
+ * and runs the work-group: arguments unpacked once per call from the packed block
+ * (arglayout.h), byval structs copied to aligned stack memory, __local arguments as
+ * ctx->local_mem + offset. The kernel itself stays in the module; the intermediate work
+ * function is deleted. The caller still runs an optimization pipeline (sroa first: the
+ * demoted stack slots and the per-call argument copies are meant to be promoted).
+ */
+#include "compiler/transform/wgfunction.h"
+
+#include "compiler/arglayout.h"
+#include "compiler/transform/irutil.h"
+#include "compiler/transform/passes.h"
+#include "weft/abi.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_param_attr(LLVMContextRef c, LLVMValueRef fn, unsigned idx, const char *name)
+{
+    unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(c, k, 0));
+}
+
+static bool build_abi_wrapper(struct weft_workfn *wf, const struct weft_arg_layout *lay,
+                              LLVMValueRef *out_fn, struct weft_diag *diag)
+{
+    LLVMContextRef c = wf->c;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(wf->m);
+    LLVMTypeRef params[] = {ptr, ptr, i64, i64};
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), params, 4, 0);
+    size_t klen = 0;
+    const char *kname = LLVMGetValueName2(wf->kernel, &klen);
+    char *name = malloc(klen + 16);
+    if (!name) {
+        weft_diag_error(diag, "out of memory");
+        return false;
+    }
+    snprintf(name, klen + 16, "weft_wg_%.*s", (int)klen, kname);
+    LLVMValueRef old = LLVMGetNamedFunction(wf->m, name);
+    if (old) {
+        weft_diag_error(diag, "%s already exists in the module", name);
+        free(name);
+        return false;
+    }
+    LLVMValueRef fn = LLVMAddFunction(wf->m, name, fty);
+    free(name);
+    add_param_attr(c, fn, LLVMAttributeFunctionIndex, "nounwind");
+    for (unsigned p = 1; p <= 2; p++) {
+        add_param_attr(c, fn, p, "noalias");
+        add_param_attr(c, fn, p, "readonly");
+        add_param_attr(c, fn, p, "nocapture");
+    }
+    LLVMValueRef args = LLVMGetParam(fn, 0), ctx = LLVMGetParam(fn, 1);
+    LLVMValueRef first = LLVMGetParam(fn, 2), count = LLVMGetParam(fn, 3);
+    LLVMSetValueName2(args, "args", 4);
+    LLVMSetValueName2(ctx, "ctx", 3);
+    LLVMSetValueName2(first, "first_group", 11);
+    LLVMSetValueName2(count, "group_count", 11);
+
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, fn, "entry");
+    LLVMBasicBlockRef groups = LLVMAppendBasicBlockInContext(c, fn, "group");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, fn, "done");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderAtEnd(b, entry);
+
+    /* ctx fields, addressed through the same struct type the work function uses */
+    LLVMValueRef ngp = LLVMBuildStructGEP2(b, wf->ctx_type, ctx, WEFT_CTX_FIELD_NUM_GROUPS, "");
+    LLVMValueRef ng0 = LLVMBuildLoad2(b, i64, ngp, "num_groups.x");
+    LLVMValueRef ng1p = LLVMBuildInBoundsGEP2(b, i64, ngp, (LLVMValueRef[]){weft_i64(c, 1)}, 1, "");
+    LLVMValueRef ng1 = LLVMBuildLoad2(b, i64, ng1p, "num_groups.y");
+    LLVMValueRef local_mem = NULL;
+
+    unsigned n = wf->nparams;
+    LLVMValueRef *call_args = calloc(n + 4, sizeof *call_args);
+    if (!call_args) {
+        LLVMDisposeBuilder(b);
+        weft_diag_error(diag, "out of memory");
+        return false;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const struct weft_arg_slot *a = &lay->args[i];
+        LLVMValueRef off = weft_i64(c, a->offset);
+        LLVMValueRef src = LLVMBuildInBoundsGEP2(b, i8, args, &off, 1, "");
+        char nm[32];
+        snprintf(nm, sizeof nm, "arg%u", i);
+        switch (a->kind) {
+        case WEFT_ARG_GLOBAL_PTR:
+        case WEFT_ARG_CONSTANT_PTR: {
+            LLVMValueRef v = LLVMBuildLoad2(b, a->type, src, nm);
+            LLVMSetAlignment(v, 8);
+            call_args[i] = v;
+            break;
+        }
+        case WEFT_ARG_LOCAL_PTR: {
+            if (!local_mem) {
+                LLVMValueRef lp = LLVMBuildStructGEP2(b, wf->ctx_type, ctx, WEFT_CTX_FIELD_LOCAL_MEM, "");
+                local_mem = LLVMBuildLoad2(b, ptr, lp, "local_mem");
+            }
+            LLVMValueRef o = LLVMBuildLoad2(b, i64, src, "");
+            LLVMSetAlignment(o, 8);
+            LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, local_mem, &o, 1, nm);
+            if (LLVMTypeOf(p) != a->type)
+                p = LLVMBuildAddrSpaceCast(b, p, a->type, "");
+            call_args[i] = p;
+            break;
+        }
+        case WEFT_ARG_BY_VALUE:
+            if (a->byval_type) {
+                /* the block is only 8-aligned: copy to memory with the struct's alignment */
+                LLVMValueRef tmp = LLVMBuildAlloca(b, a->byval_type, nm);
+                unsigned al = a->byval_align ? a->byval_align : LLVMABIAlignmentOfType(td, a->byval_type);
+                LLVMSetAlignment(tmp, al);
+                LLVMBuildMemCpy(b, tmp, al, src, WEFT_ARG_ALIGN, weft_i64(c, a->size));
+                call_args[i] = tmp;
+            } else {
+                LLVMValueRef v = LLVMBuildLoad2(b, a->type, src, nm);
+                unsigned al = LLVMABIAlignmentOfType(td, a->type);
+                LLVMSetAlignment(v, al < WEFT_ARG_ALIGN ? al : WEFT_ARG_ALIGN);
+                call_args[i] = v;
+            }
+            break;
+        }
+    }
+    LLVMValueRef end = LLVMBuildAdd(b, first, count, "end");
+    LLVMValueRef any = LLVMBuildICmp(b, LLVMIntNE, count, weft_i64(c, 0), "");
+    LLVMBuildCondBr(b, any, groups, done);
+
+    LLVMPositionBuilderAtEnd(b, groups);
+    LLVMValueRef g = LLVMBuildPhi(b, i64, "g");
+    LLVMValueRef gx = LLVMBuildURem(b, g, ng0, "gx");
+    LLVMValueRef t = LLVMBuildUDiv(b, g, ng0, "");
+    LLVMValueRef gy = LLVMBuildURem(b, t, ng1, "gy");
+    LLVMValueRef gz = LLVMBuildUDiv(b, t, ng1, "gz");
+    call_args[n] = ctx;
+    call_args[n + 1] = gx;
+    call_args[n + 2] = gy;
+    call_args[n + 3] = gz;
+    LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(wf->fn), wf->fn, call_args, n + 4, "");
+    free(call_args);
+    unsigned ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ai, 0));
+    LLVMValueRef g1 = LLVMBuildNUWAdd(b, g, weft_i64(c, 1), "");
+    LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, g1, end, "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+    LLVMBuildCondBr(b, more, groups, done);
+    LLVMAddIncoming(g, &first, &entry, 1);
+    LLVMAddIncoming(g, &g1, &latch, 1);
+
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    *out_fn = fn;
+    return true;
+}
+
+bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
+                                  enum weft_wg_stage last, struct weft_wg_result *out,
+                                  struct weft_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    struct weft_arg_layout lay;
+    if (!weft_arglayout_compute(kernel, &lay, diag))
+        return false;
+    struct weft_workfn wf;
+    bool ok = weft_workfn_create(&wf, m, kernel, opts->local_size, diag);
+    if (ok && last >= WEFT_WG_STAGE_WORKITEM)
+        ok = weft_workitem_lower(&wf, diag);
+    if (ok && last >= WEFT_WG_STAGE_BARRIERS)
+        ok = weft_canonicalize_barriers(wf.fn, diag);
+    if (ok && last >= WEFT_WG_STAGE_LOCALS)
+        ok = weft_locals_layout(&wf, diag);
+    if (ok && last >= WEFT_WG_STAGE_SUBCFGS) {
+        ok = weft_subcfgs_form(wf.fn, &wf.subcfgs, diag);
+        /* one sub-CFG is moved into its loop nest as it is: nothing to demote */
+        if (ok && wf.subcfgs.count > 1)
+            ok = weft_demote_values(wf.fn, diag);
+    }
+    if (ok && last >= WEFT_WG_STAGE_PRIVATIZE && wf.subcfgs.count > 1)
+        ok = weft_privatize(&wf, diag);
+    if (ok && last >= WEFT_WG_STAGE_WGLOOPS)
+        ok = weft_wgloops_build(&wf, diag);
+
+    LLVMValueRef wg = NULL;
+    if (ok && last >= WEFT_WG_STAGE_ALL) {
+        ok = build_abi_wrapper(&wf, &lay, &wg, diag);
+        if (ok) {
+            ok = weft_inline_all_calls(m, wg, diag);
+            LLVMDeleteFunction(wf.fn);
+            wf.fn = NULL;
+        }
+    }
+    if (ok) {
+        LLVMValueRef marker = LLVMGetNamedFunction(m, WEFT_IMPLICIT_BARRIER_NAME);
+        if (marker && !LLVMGetFirstUse(marker))
+            LLVMDeleteFunction(marker);
+        out->fn = wg ? wg : wf.fn;
+        out->static_local_size = wf.static_local_size;
+        out->scratch_size = wf.scratch_size;
+        if (LLVMVerifyFunction(out->fn, LLVMReturnStatusAction)) {
+            size_t n = 0;
+            weft_diag_error(diag, "internal error: the work-group function for %s is not valid IR",
+                            LLVMGetValueName2(kernel, &n));
+            ok = false;
+        }
+    } else if (wf.fn) {
+        /* leave the module as it was */
+        LLVMDeleteFunction(wf.fn);
+    }
+    weft_workfn_dispose(&wf);
+    weft_arglayout_free(&lay);
+    return ok;
+}
+
+bool weft_build_wg_function(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
+                            struct weft_wg_result *out, struct weft_diag *diag)
+{
+    return weft_build_wg_function_until(m, kernel, opts, WEFT_WG_STAGE_ALL, out, diag);
+}

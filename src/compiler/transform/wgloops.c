@@ -1,0 +1,378 @@
+/* compiler/transform/wgloops.c — wraps each sub-CFG in a work-item loop nest and chains the
+ * nests with a dispatcher (continuation-based synchronization, Meyer §3.3 steps 3-4).
+ *
+ * Assumes: sub-CFGs formed; with more than one sub-CFG, values demoted (no PHIs, no value used
+ * outside its block) and cross-sub-CFG state privatized.
+ * Guarantees afterwards:
+ *   - every sub-CFG i is cloned once into "subcfg<i>.*" blocks inside a loop nest over the
+ *     local ids: dimension 2 outermost, dimension 0 innermost; a dimension whose specialized
+ *     local size is 1 gets no loop (its id is 0). The loops are rotated (do-while): a
+ *     work-group has at least one work-item;
+ *   - get_local_id(d) in the clones is the loop variable of dimension d;
+ *   - the innermost loop's latch carries !llvm.loop with llvm.loop.parallel_accesses, and every
+ *     load/store/memory intrinsic of the sub-CFG body that does not address a stack slot of
+ *     the function is in that access group (stack slots shared by all work-items of a loop must
+ *     not be declared parallel: sroa removes them before vectorization anyway);
+ *   - with more than one sub-CFG, an i32 "next barrier" slot and a dispatcher block
+ *     ("dispatch": switch on it) select the loop nest to run next; each exit of a sub-CFG
+ *     towards barrier j stores j; the exit barrier's id (-1) leaves to the `ret`. With one
+ *     sub-CFG the nest runs straight from the entry to the `ret`;
+ *   - the original blocks and barrier calls are gone.
+ */
+#include "compiler/transform/irutil.h"
+#include "compiler/transform/passes.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct nest {
+    LLVMBasicBlockRef start;       /* where the dispatcher jumps */
+    LLVMBasicBlockRef body_pred;   /* block branching into the cloned entry */
+    LLVMBasicBlockRef latch;       /* innermost latch, or the exit target without loops */
+    LLVMValueRef iv[3];            /* loop variable per dimension (NULL: constant 0) */
+    LLVMValueRef inner_br;         /* innermost latch branch (NULL without loops) */
+};
+
+static LLVMBasicBlockRef new_block(LLVMValueRef fn, LLVMContextRef c, const char *fmt, int id, const char *tail)
+{
+    char name[160];
+    snprintf(name, sizeof name, fmt, id, tail);
+    return LLVMAppendBasicBlockInContext(c, fn, name);
+}
+
+/* Builds the loop nest skeleton (headers, latches) for sub-CFG `id`; `pred` is the block that
+ * will branch to nest->start, `exit_target` where the finished nest goes. */
+static void build_nest(struct weft_workfn *wf, int id, LLVMBasicBlockRef pred, LLVMBasicBlockRef exit_target,
+                       struct nest *nest)
+{
+    LLVMContextRef c = wf->c;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+    memset(nest, 0, sizeof *nest);
+    int dims[3], nd = 0;
+    for (int d = 2; d >= 0; d--)
+        if (wf->local_size[d] > 1)
+            dims[nd++] = d;
+    static const char *const dn[] = {"x", "y", "z"};
+
+    if (nd == 0) {
+        nest->start = nest->body_pred = new_block(wf->fn, c, "subcfg%d%s", id, "");
+        nest->latch = exit_target;
+        LLVMDisposeBuilder(b);
+        return;
+    }
+    LLVMBasicBlockRef headers[3], latches[3];
+    for (int j = 0; j < nd; j++) {
+        char tail[16];
+        snprintf(tail, sizeof tail, ".wi.%s", dn[dims[j]]);
+        headers[j] = new_block(wf->fn, c, "subcfg%d%s", id, tail);
+    }
+    for (int j = nd - 1; j >= 0; j--) {
+        char tail[16];
+        snprintf(tail, sizeof tail, ".latch.%s", dn[dims[j]]);
+        latches[j] = new_block(wf->fn, c, "subcfg%d%s", id, tail);
+    }
+    for (int j = 0; j < nd; j++) {
+        LLVMPositionBuilderAtEnd(b, headers[j]);
+        char nm[16];
+        snprintf(nm, sizeof nm, "lid.%s", dn[dims[j]]);
+        nest->iv[dims[j]] = LLVMBuildPhi(b, i64, nm);
+        if (j + 1 < nd)
+            LLVMBuildBr(b, headers[j + 1]);
+        /* the innermost header's branch into the body is added by the caller */
+    }
+    for (int j = nd - 1; j >= 0; j--) {
+        LLVMPositionBuilderAtEnd(b, latches[j]);
+        LLVMValueRef iv = nest->iv[dims[j]];
+        LLVMValueRef nx = LLVMBuildNUWAdd(b, iv, LLVMConstInt(i64, 1, 0), "");
+        LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, nx, LLVMConstInt(i64, wf->local_size[dims[j]], 0), "");
+        LLVMValueRef br = LLVMBuildCondBr(b, more, headers[j], j > 0 ? latches[j - 1] : exit_target);
+        if (j == nd - 1)
+            nest->inner_br = br;
+        LLVMValueRef zero = LLVMConstInt(i64, 0, 0);
+        LLVMBasicBlockRef from = j > 0 ? headers[j - 1] : pred;
+        LLVMAddIncoming(iv, &zero, &from, 1);
+        LLVMAddIncoming(iv, &nx, &latches[j], 1);
+    }
+    nest->start = headers[0];
+    nest->body_pred = headers[nd - 1];
+    nest->latch = latches[nd - 1];
+    LLVMDisposeBuilder(b);
+}
+
+/* Is `p` (a pointer operand) an address inside one of the function's own stack slots? */
+static bool addresses_alloca(LLVMValueRef p)
+{
+    for (int depth = 0; p && depth < 16; depth++) {
+        if (LLVMIsAAllocaInst(p))
+            return true;
+        if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
+            p = LLVMGetOperand(p, 0);
+        else
+            return false;
+    }
+    return false;
+}
+
+static void mark_parallel(LLVMValueRef i, unsigned ag_kind, LLVMValueRef ag)
+{
+    LLVMValueRef ptr = NULL;
+    if (LLVMIsALoadInst(i))
+        ptr = LLVMGetOperand(i, 0);
+    else if (LLVMIsAStoreInst(i))
+        ptr = LLVMGetOperand(i, 1);
+    else if (LLVMIsAMemIntrinsic(i))
+        ptr = LLVMGetOperand(i, 0);
+    else
+        return;
+    if ((LLVMIsAMemCpyInst(i) || LLVMIsAMemMoveInst(i)) && addresses_alloca(LLVMGetOperand(i, 1)))
+        return;
+    if (LLVMIsAStoreInst(i) || LLVMIsALoadInst(i)) {
+        if (LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || LLVMGetVolatile(i))
+            return;
+    }
+    if (addresses_alloca(ptr))
+        return;
+    LLVMSetMetadata(i, ag_kind, ag);
+}
+
+bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
+{
+    struct weft_subcfgs *sc = &wf->subcfgs;
+    LLVMContextRef c = wf->c;
+    LLVMValueRef fn = wf->fn;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+    LLVMBasicBlockRef exit = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(sc->exit_barrier), 0);
+    bool multi = sc->count > 1;
+    bool ok = true;
+
+    /* old blocks, to delete at the end */
+    unsigned nold = 0;
+    LLVMBasicBlockRef *old = weft_function_blocks(fn, &nold);
+    struct weft_vmap barrier_id;   /* barrier block -> id + 2 */
+    weft_vmap_init(&barrier_id);
+    for (unsigned i = 0; i < sc->count; i++)
+        weft_vmap_put(&barrier_id, sc->barriers[i], (void *)(uintptr_t)(i + 2));
+    weft_vmap_put(&barrier_id, sc->exit_barrier, (void *)(uintptr_t)1);
+
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMValueRef next_slot = NULL;
+    LLVMBasicBlockRef dispatch = NULL;
+    if (multi) {
+        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+        next_slot = LLVMBuildAlloca(b, i32, "next.barrier");
+        dispatch = LLVMAppendBasicBlockInContext(c, fn, "dispatch");
+    }
+    LLVMBasicBlockRef exit_target = multi ? dispatch : exit;
+    LLVMBasicBlockRef *starts = calloc(sc->count, sizeof *starts);
+    LLVMBasicBlockRef *stubs = calloc(sc->count + 1, sizeof *stubs);   /* [0] = exit */
+
+    /* access group: the uniqued empty node (see DESIGN §3 point 8) */
+    unsigned ag_kind = LLVMGetMDKindIDInContext(c, "llvm.access.group", 17);
+    unsigned loop_kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
+    LLVMMetadataRef ag_md = LLVMMDNodeInContext2(c, NULL, 0);
+    LLVMValueRef ag = LLVMMetadataAsValue(c, ag_md);
+
+    for (unsigned s = 0; ok && s < sc->count; s++) {
+        struct weft_subcfg *sub = &sc->s[s];
+        struct nest nest;
+        build_nest(wf, (int)s, multi ? dispatch : entry, exit_target, &nest);
+        starts[s] = nest.start;
+        memset(stubs, 0, (sc->count + 1) * sizeof *stubs);
+
+        struct weft_vmap map;
+        weft_vmap_init(&map);
+        LLVMBasicBlockRef *clones = malloc(sub->nblocks * sizeof *clones);
+        if (!clones) {
+            weft_vmap_free(&map);
+            weft_diag_error(diag, "out of memory");
+            ok = false;
+            break;
+        }
+        for (unsigned k = 0; k < sub->nblocks; k++) {
+            size_t nl = 0;
+            const char *bn = LLVMGetBasicBlockName(sub->blocks[k]);
+            nl = strlen(bn);
+            char tail[100];
+            snprintf(tail, sizeof tail, "%s%.*s", nl ? "." : "", (int)(nl > 80 ? 80 : nl), bn);
+            clones[k] = new_block(fn, c, "subcfg%d%s", (int)s, tail);
+            weft_vmap_put(&map, sub->blocks[k], clones[k]);
+        }
+        /* instructions (PHIs get their incoming lists after every value is mapped) */
+        for (unsigned k = 0; k < sub->nblocks; k++) {
+            LLVMPositionBuilderAtEnd(b, clones[k]);
+            for (LLVMValueRef i = LLVMGetFirstInstruction(sub->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+                LLVMValueRef ci;
+                size_t nl = 0;
+                const char *nm = LLVMGetValueName2(i, &nl);
+                if (LLVMIsAPHINode(i)) {
+                    ci = LLVMBuildPhi(b, LLVMTypeOf(i), "");
+                } else {
+                    ci = LLVMInstructionClone(i);
+                    LLVMInsertIntoBuilder(b, ci);
+                }
+                if (nl)
+                    LLVMSetValueName2(ci, nm, nl);
+                weft_vmap_put(&map, i, ci);
+            }
+        }
+        /* operands, successors, PHIs, local ids, access groups */
+        for (unsigned k = 0; k < sub->nblocks && ok; k++) {
+            LLVMValueRef oi = LLVMGetFirstInstruction(sub->blocks[k]);
+            for (LLVMValueRef ci = LLVMGetFirstInstruction(clones[k]); ci && ok;
+                 ci = LLVMGetNextInstruction(ci), oi = LLVMGetNextInstruction(oi)) {
+                if (LLVMIsAPHINode(ci)) {
+                    unsigned n = LLVMCountIncoming(oi);
+                    for (unsigned j = 0; j < n; j++) {
+                        LLVMValueRef v = LLVMGetIncomingValue(oi, j);
+                        LLVMValueRef mv = weft_vmap_get(&map, v);
+                        LLVMBasicBlockRef from = LLVMGetIncomingBlock(oi, j);
+                        LLVMBasicBlockRef mf = weft_vmap_get(&map, from);
+                        if (!mf && from == sub->barrier)
+                            mf = nest.body_pred;
+                        if (!mf)
+                            continue;   /* an edge from outside this sub-CFG cannot be taken here */
+                        LLVMValueRef val = mv ? mv : v;
+                        LLVMAddIncoming(ci, &val, &mf, 1);
+                    }
+                    continue;
+                }
+                int no = LLVMGetNumOperands(ci);
+                for (int o = 0; o < no; o++) {
+                    LLVMValueRef op = LLVMGetOperand(ci, (unsigned)o);
+                    if (!op || LLVMValueIsBasicBlock(op))
+                        continue;
+                    LLVMValueRef mv = weft_vmap_get(&map, op);
+                    if (mv)
+                        LLVMSetOperand(ci, (unsigned)o, mv);
+                }
+                if (LLVMIsATerminatorInst(ci)) {
+                    unsigned ns = LLVMGetNumSuccessors(ci);
+                    for (unsigned j = 0; j < ns; j++) {
+                        LLVMBasicBlockRef succ = LLVMGetSuccessor(ci, j);
+                        LLVMBasicBlockRef ms = weft_vmap_get(&map, succ);
+                        if (!ms) {
+                            uintptr_t bid = (uintptr_t)weft_vmap_get(&barrier_id, succ);
+                            if (!bid) {
+                                weft_diag_error(diag, "work-item loops: sub-CFG %u leaves to a block outside it", s);
+                                ok = false;
+                                break;
+                            }
+                            unsigned slot = (unsigned)(bid - 1);   /* 0 = exit, i+1 = barrier i */
+                            if (!stubs[slot]) {
+                                int target = slot == 0 ? WEFT_SUBCFG_EXIT_ID : (int)slot - 1;
+                                char tail[32];
+                                snprintf(tail, sizeof tail, ".to.%s%d", slot ? "barrier" : "exit", slot ? target : 0);
+                                stubs[slot] = new_block(fn, c, "subcfg%d%s", (int)s, slot ? tail : ".to.exit");
+                                LLVMBuilderRef sb = LLVMCreateBuilderInContext(c);
+                                LLVMPositionBuilderAtEnd(sb, stubs[slot]);
+                                if (multi)
+                                    LLVMBuildStore(sb, LLVMConstInt(i32, (unsigned long long)(long long)target, 1), next_slot);
+                                LLVMBuildBr(sb, nest.latch);
+                                LLVMDisposeBuilder(sb);
+                            }
+                            ms = stubs[slot];
+                        }
+                        LLVMSetSuccessor(ci, j, ms);
+                    }
+                    continue;
+                }
+                if (nest.inner_br)
+                    mark_parallel(ci, ag_kind, ag);
+            }
+        }
+        /* get_local_id(d) -> the loop variable of dimension d (after remapping: users of
+         * the clone refer to it only now) */
+        for (unsigned k = 0; k < sub->nblocks && ok; k++)
+            for (LLVMValueRef ci = LLVMGetFirstInstruction(clones[k]); ci;) {
+                LLVMValueRef nx = LLVMGetNextInstruction(ci);
+                if (weft_wi_call_kind(ci) == WEFT_WI_LOCAL_ID) {
+                    LLVMValueRef d = LLVMGetOperand(ci, 0);
+                    if (!LLVMIsAConstantInt(d)) {
+                        weft_diag_error(diag, "work-item loops: get_local_id with a variable dimension was not lowered");
+                        ok = false;
+                        break;
+                    }
+                    uint64_t dim = LLVMConstIntGetZExtValue(d);
+                    LLVMValueRef r = dim < 3 && nest.iv[dim] ? nest.iv[dim] : weft_i64(c, 0);
+                    if (LLVMTypeOf(r) != LLVMTypeOf(ci)) {
+                        LLVMPositionBuilderBefore(b, ci);
+                        r = LLVMBuildIntCast2(b, r, LLVMTypeOf(ci), 0, "");
+                    }
+                    LLVMReplaceAllUsesWith(ci, r);
+                    LLVMInstructionEraseFromParent(ci);
+                }
+                ci = nx;
+            }
+        LLVMPositionBuilderAtEnd(b, nest.body_pred);
+        LLVMBuildBr(b, clones[0]);   /* blocks[0] is the sub-CFG's entry */
+
+        if (nest.inner_br) {
+            /* self-referential loop id: !{!self, !{"llvm.loop.parallel_accesses", !ag}} */
+            LLVMMetadataRef pa_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), ag_md};
+            LLVMMetadataRef pa = LLVMMDNodeInContext2(c, pa_ops, 2);
+            LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
+            LLVMMetadataRef id_ops[] = {tmp, pa};
+            LLVMMetadataRef loop_id = LLVMMDNodeInContext2(c, id_ops, 2);
+            LLVMMetadataReplaceAllUsesWith(tmp, loop_id);
+            LLVMSetMetadata(nest.inner_br, loop_kind, LLVMMetadataAsValue(c, loop_id));
+        }
+        free(clones);
+        weft_vmap_free(&map);
+    }
+
+    if (ok) {
+        /* entry: straight into the first nest, or into the dispatcher */
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(entry);
+        LLVMPositionBuilderBefore(b, t);
+        if (multi) {
+            LLVMBuildStore(b, LLVMConstInt(i32, 0, 0), next_slot);
+            LLVMBuildBr(b, dispatch);
+            LLVMBasicBlockRef unreachable = LLVMAppendBasicBlockInContext(c, fn, "dispatch.unreachable");
+            LLVMPositionBuilderAtEnd(b, unreachable);
+            LLVMBuildUnreachable(b);
+            LLVMPositionBuilderAtEnd(b, dispatch);
+            LLVMValueRef v = LLVMBuildLoad2(b, i32, next_slot, "next");
+            LLVMValueRef sw = LLVMBuildSwitch(b, v, unreachable, sc->count + 1);
+            for (unsigned s = 0; s < sc->count; s++)
+                LLVMAddCase(sw, LLVMConstInt(i32, s, 0), starts[s]);
+            LLVMAddCase(sw, LLVMConstInt(i32, (unsigned long long)(long long)WEFT_SUBCFG_EXIT_ID, 1), exit);
+            LLVMMoveBasicBlockAfter(dispatch, entry);
+        } else {
+            LLVMBuildBr(b, starts[0]);
+        }
+        LLVMInstructionEraseFromParent(t);
+
+        /* delete the original blocks: first every branch between them, then their values */
+        for (unsigned k = 0; k < nold; k++) {
+            if (old[k] == entry || old[k] == exit)
+                continue;
+            LLVMValueRef term = LLVMGetBasicBlockTerminator(old[k]);
+            if (term)
+                LLVMInstructionEraseFromParent(term);
+        }
+        for (unsigned k = 0; k < nold; k++) {
+            if (old[k] == entry || old[k] == exit)
+                continue;
+            for (LLVMValueRef i = LLVMGetFirstInstruction(old[k]); i; i = LLVMGetNextInstruction(i))
+                if (LLVMGetFirstUse(i))
+                    LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
+        }
+        for (unsigned k = 0; k < nold; k++)
+            if (old[k] != entry && old[k] != exit)
+                LLVMDeleteBasicBlock(old[k]);
+        LLVMMoveBasicBlockAfter(exit, LLVMGetLastBasicBlock(fn));
+    }
+
+    LLVMDisposeBuilder(b);
+    free(starts);
+    free(stubs);
+    free(old);
+    weft_vmap_free(&barrier_id);
+    /* the blocks the sub-CFG list pointed at are gone */
+    weft_subcfgs_free(sc);
+    return ok;
+}

@@ -1,0 +1,178 @@
+/* compiler/transform/workfn.c — creates the work function weft_wi_<kernel> that the later passes
+ * transform: one work-group of the kernel, with ctx and the group ids as extra parameters.
+ *
+ * Guarantees: the new function has the kernel's parameters (byval structs become plain
+ * pointers to a copy the caller owns; the inliner makes per-call copies where the kernel
+ * writes them), then `ptr ctx, i64 gx, i64 gy, i64 gz`; its body is the kernel with every call
+ * of a defined function inlined, so all barriers are in it. The kernel itself is not changed.
+ */
+#include "compiler/transform/passes.h"
+#include "compiler/transform/irutil.h"
+#include "weft/abi.h"
+
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+LLVMTypeRef weft_ctx_type(LLVMContextRef c)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+    LLVMTypeRef a3 = LLVMArrayType2(i64, 3);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMTypeRef f[] = {i64, a3, a3, a3, a3, ptr, ptr, ptr};
+    return LLVMStructTypeInContext(c, f, 8, 0);
+}
+
+LLVMValueRef weft_ctx_load(LLVMBuilderRef b, const struct weft_workfn *wf, unsigned field, LLVMValueRef idx)
+{
+    LLVMValueRef ctx = weft_workfn_ctx(wf);
+    LLVMValueRef p = LLVMBuildStructGEP2(b, wf->ctx_type, ctx, field, "");
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(wf->c);
+    LLVMTypeRef elem = LLVMStructGetTypeAtIndex(wf->ctx_type, field);
+    if (LLVMGetTypeKind(elem) == LLVMArrayTypeKind) {
+        LLVMValueRef ix[] = {weft_i64(wf->c, 0), idx};
+        p = LLVMBuildInBoundsGEP2(b, elem, p, ix, 2, "");
+        elem = i64;
+    }
+    LLVMValueRef v = LLVMBuildLoad2(b, elem, p, "");
+    LLVMSetAlignment(v, 8);
+    /* the context never changes during a launch: lets LICM/GVN hoist these loads */
+    unsigned k = LLVMGetMDKindIDInContext(wf->c, "invariant.load", 14);
+    LLVMSetMetadata(v, k, LLVMMetadataAsValue(wf->c, LLVMMDNodeInContext2(wf->c, NULL, 0)));
+    return v;
+}
+
+static bool run_always_inline(LLVMModuleRef m, struct weft_diag *diag)
+{
+    LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(m, "always-inline", NULL, o);
+    LLVMDisposePassBuilderOptions(o);
+    if (e) {
+        char *msg = LLVMGetErrorMessage(e);
+        weft_diag_error(diag, "inlining failed: %s", msg);
+        LLVMDisposeErrorMessage(msg);
+        return false;
+    }
+    return true;
+}
+
+bool weft_inline_all_calls(LLVMModuleRef m, LLVMValueRef fn, struct weft_diag *diag)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    unsigned ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    unsigned ni = LLVMGetEnumAttributeKindForName("noinline", 8);
+    /* each round inlines one more level of the call tree; 64 levels means recursion */
+    for (int round = 0; round < 64; round++) {
+        bool any = false;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                if (!LLVMIsACallInst(i))
+                    continue;
+                LLVMValueRef callee = LLVMGetCalledValue(i);
+                if (!callee || !LLVMIsAFunction(callee) || LLVMIsDeclaration(callee))
+                    continue;
+                if (callee == fn) {
+                    size_t n = 0;
+                    weft_diag_error(diag, "function %s calls itself: recursion is not allowed in OpenCL C",
+                                    LLVMGetValueName2(fn, &n));
+                    return false;
+                }
+                LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, ni);
+                LLVMAddCallSiteAttribute(i, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ai, 0));
+                any = true;
+            }
+        if (!any)
+            return true;
+        if (!run_always_inline(m, diag))
+            return false;
+    }
+    size_t n = 0;
+    weft_diag_error(diag, "%s: calls nest too deeply to inline (recursion?)", LLVMGetValueName2(fn, &n));
+    return false;
+}
+
+bool weft_workfn_create(struct weft_workfn *wf, LLVMModuleRef m, LLVMValueRef kernel,
+                        const uint64_t local_size[3], struct weft_diag *diag)
+{
+    memset(wf, 0, sizeof *wf);
+    wf->m = m;
+    wf->c = LLVMGetModuleContext(m);
+    wf->kernel = kernel;
+    wf->ctx_type = weft_ctx_type(wf->c);
+    for (int d = 0; d < 3; d++)
+        wf->local_size[d] = local_size[d] ? local_size[d] : 1;
+
+    size_t klen = 0;
+    const char *kname = LLVMGetValueName2(kernel, &klen);
+    if (LLVMIsDeclaration(kernel)) {
+        weft_diag_error(diag, "kernel %.*s has no body", (int)klen, kname);
+        return false;
+    }
+    LLVMTypeRef kty = LLVMGlobalGetValueType(kernel);
+    if (LLVMGetTypeKind(LLVMGetReturnType(kty)) != LLVMVoidTypeKind) {
+        weft_diag_error(diag, "kernel %.*s does not return void", (int)klen, kname);
+        return false;
+    }
+    unsigned n = LLVMCountParamTypes(kty);
+    wf->nparams = n;
+    LLVMTypeRef *pt = calloc(n + 4, sizeof *pt);
+    if (!pt) {
+        weft_diag_error(diag, "out of memory");
+        return false;
+    }
+    LLVMGetParamTypes(kty, pt);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(wf->c);
+    pt[n] = LLVMPointerTypeInContext(wf->c, 0);
+    pt[n + 1] = pt[n + 2] = pt[n + 3] = i64;
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(wf->c), pt, n + 4, 0);
+    free(pt);
+
+    char *name = malloc(klen + 16);
+    if (!name) {
+        weft_diag_error(diag, "out of memory");
+        return false;
+    }
+    snprintf(name, klen + 16, "weft_wi_%.*s", (int)klen, kname);
+    wf->fn = LLVMAddFunction(m, name, fty);
+    free(name);
+    LLVMSetLinkage(wf->fn, LLVMInternalLinkage);
+    unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+    LLVMAddAttributeAtIndex(wf->fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(wf->c, nounwind, 0));
+    LLVMSetValueName2(weft_workfn_ctx(wf), "ctx", 3);
+    static const char *const gnames[] = {"group.x", "group.y", "group.z"};
+    for (unsigned d = 0; d < 3; d++)
+        LLVMSetValueName2(weft_workfn_group_id(wf, d), gnames[d], strlen(gnames[d]));
+
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(wf->c, wf->fn, "entry");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(wf->c);
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef *args = calloc(n ? n : 1, sizeof *args);
+    if (!args) {
+        LLVMDisposeBuilder(b);
+        weft_diag_error(diag, "out of memory");
+        return false;
+    }
+    for (unsigned i = 0; i < n; i++)
+        args[i] = LLVMGetParam(wf->fn, i);
+    LLVMValueRef call = LLVMBuildCall2(b, kty, kernel, args, n, "");
+    free(args);
+    LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(kernel));
+    /* byval stays byval at the call, so the inliner gives each call its own copy if needed */
+    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(kernel, i + 1, byval);
+        if (a)
+            LLVMAddCallSiteAttribute(call, i + 1, LLVMCreateTypeAttribute(wf->c, byval, LLVMGetTypeAttributeValue(a)));
+    }
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+
+    return weft_inline_all_calls(m, wf->fn, diag);
+}
+
+void weft_workfn_dispose(struct weft_workfn *wf)
+{
+    weft_subcfgs_free(&wf->subcfgs);
+}

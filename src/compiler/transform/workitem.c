@@ -1,0 +1,168 @@
+/* compiler/transform/workitem.c — lowers the work-item functions of the work function.
+ *
+ * Guarantees afterwards: no call of a work-item function is left except get_local_id (the
+ * per-work-item placeholder that wgloops.c replaces by loop variables) and barriers:
+ *   get_group_id(d)          -> the group-id parameter d (0 for d >= 3)
+ *   get_local_size(d), get_enqueued_local_size(d) -> the specialized constant (1 for d >= 3)
+ *   get_global_size(d), get_num_groups(d) -> ctx load (1 for d >= 3)
+ *   get_global_offset(d)     -> ctx load (0 for d >= 3)
+ *   get_work_dim()           -> ctx load
+ *   get_global_id(d)         -> group*local_size + get_local_id(d) + offset
+ *   get_local_linear_id()    -> l0 + L0*(l1 + L1*l2)
+ *   get_global_linear_id()   -> (g0*L0+l0) + G0*((g1*L1+l1) + G1*(g2*L2+l2))
+ * A non-constant dimension argument is handled with selects (out-of-range values get the
+ * specification's defaults).
+ */
+#include "compiler/transform/irutil.h"
+#include "compiler/transform/passes.h"
+#include "weft/abi.h"
+
+#include <stdlib.h>
+
+static LLVMValueRef get_local_id_fn(struct weft_workfn *wf)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(wf->m, "_Z12get_local_idj");
+    if (f)
+        return f;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(wf->c);
+    LLVMTypeRef ty = LLVMFunctionType(LLVMInt64TypeInContext(wf->c), &i32, 1, 0);
+    f = LLVMAddFunction(wf->m, "_Z12get_local_idj", ty);
+    /* readnone + willreturn: lets passes treat the placeholder like the value it stands for */
+    unsigned k = LLVMGetEnumAttributeKindForName("memory", 6);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(wf->c, k, 0));
+    k = LLVMGetEnumAttributeKindForName("nounwind", 8);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(wf->c, k, 0));
+    k = LLVMGetEnumAttributeKindForName("willreturn", 10);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(wf->c, k, 0));
+    return f;
+}
+
+LLVMValueRef weft_build_local_id(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    if (d >= 3 || wf->local_size[d] == 1)
+        return weft_i64(wf->c, 0);
+    LLVMValueRef f = get_local_id_fn(wf);
+    LLVMValueRef arg = LLVMConstInt(LLVMInt32TypeInContext(wf->c), d, 0);
+    return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &arg, 1, "");
+}
+
+LLVMValueRef weft_build_local_linear_id(LLVMBuilderRef b, struct weft_workfn *wf)
+{
+    LLVMValueRef l0 = weft_build_local_id(b, wf, 0), l1 = weft_build_local_id(b, wf, 1),
+                 l2 = weft_build_local_id(b, wf, 2);
+    LLVMValueRef t = LLVMBuildMul(b, l2, weft_i64(wf->c, wf->local_size[1]), "");
+    t = LLVMBuildAdd(b, t, l1, "");
+    t = LLVMBuildMul(b, t, weft_i64(wf->c, wf->local_size[0]), "");
+    return LLVMBuildAdd(b, t, l0, "lid.linear");
+}
+
+/* value_d for constant d, or a select chain over d = 0,1,2 with `dflt` for d >= 3. */
+typedef LLVMValueRef (*per_dim_fn)(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d);
+
+static LLVMValueRef per_dim(LLVMBuilderRef b, struct weft_workfn *wf, LLVMValueRef darg,
+                            per_dim_fn f, LLVMValueRef dflt)
+{
+    if (LLVMIsAConstantInt(darg)) {
+        uint64_t d = LLVMConstIntGetZExtValue(darg);
+        return d < 3 ? f(b, wf, (unsigned)d) : dflt;
+    }
+    LLVMValueRef r = dflt;
+    LLVMTypeRef dt = LLVMTypeOf(darg);
+    for (int d = 2; d >= 0; d--) {
+        LLVMValueRef is = LLVMBuildICmp(b, LLVMIntEQ, darg, LLVMConstInt(dt, (unsigned)d, 0), "");
+        r = LLVMBuildSelect(b, is, f(b, wf, (unsigned)d), r, "");
+    }
+    return r;
+}
+
+static LLVMValueRef dim_group(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    (void)b;
+    return weft_workfn_group_id(wf, d);
+}
+static LLVMValueRef dim_local_size(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    (void)b;
+    return weft_i64(wf->c, wf->local_size[d]);
+}
+static LLVMValueRef dim_global_size(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    return weft_ctx_load(b, wf, WEFT_CTX_FIELD_GLOBAL_SIZE, weft_i64(wf->c, d));
+}
+static LLVMValueRef dim_num_groups(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    return weft_ctx_load(b, wf, WEFT_CTX_FIELD_NUM_GROUPS, weft_i64(wf->c, d));
+}
+static LLVMValueRef dim_offset(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    return weft_ctx_load(b, wf, WEFT_CTX_FIELD_GLOBAL_OFFSET, weft_i64(wf->c, d));
+}
+/* group*L + lid: the global id without the offset */
+static LLVMValueRef dim_global_rel(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    LLVMValueRef g = LLVMBuildMul(b, weft_workfn_group_id(wf, d), weft_i64(wf->c, wf->local_size[d]), "");
+    return LLVMBuildAdd(b, g, weft_build_local_id(b, wf, d), "");
+}
+static LLVMValueRef dim_global_id(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    return LLVMBuildAdd(b, dim_global_rel(b, wf, d), dim_offset(b, wf, d), "gid");
+}
+static LLVMValueRef dim_local_id(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    return weft_build_local_id(b, wf, d);
+}
+
+bool weft_workitem_lower(struct weft_workfn *wf, struct weft_diag *diag)
+{
+    (void)diag;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(wf->c);
+    LLVMValueRef zero = weft_i64(wf->c, 0), one = weft_i64(wf->c, 1);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wf->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef i = LLVMGetFirstInstruction(bb);
+        while (i) {
+            LLVMValueRef next = LLVMGetNextInstruction(i);
+            enum weft_wi_kind k = weft_wi_call_kind(i);
+            LLVMValueRef r = NULL;
+            LLVMPositionBuilderBefore(b, i);
+            LLVMValueRef darg = LLVMGetNumArgOperands(i) > 0 && k != WEFT_WI_BARRIER ? LLVMGetOperand(i, 0) : NULL;
+            switch (k) {
+            case WEFT_WI_GROUP_ID: r = per_dim(b, wf, darg, dim_group, zero); break;
+            case WEFT_WI_LOCAL_SIZE:
+            case WEFT_WI_ENQUEUED_LOCAL_SIZE: r = per_dim(b, wf, darg, dim_local_size, one); break;
+            case WEFT_WI_GLOBAL_SIZE: r = per_dim(b, wf, darg, dim_global_size, one); break;
+            case WEFT_WI_NUM_GROUPS: r = per_dim(b, wf, darg, dim_num_groups, one); break;
+            case WEFT_WI_GLOBAL_OFFSET: r = per_dim(b, wf, darg, dim_offset, zero); break;
+            case WEFT_WI_WORK_DIM: r = weft_ctx_load(b, wf, WEFT_CTX_FIELD_WORK_DIM, NULL); break;
+            case WEFT_WI_GLOBAL_ID: r = per_dim(b, wf, darg, dim_global_id, zero); break;
+            case WEFT_WI_LOCAL_ID:
+                /* constant dimensions stay calls (placeholders); others become selects of them */
+                if (!LLVMIsAConstantInt(darg))
+                    r = per_dim(b, wf, darg, dim_local_id, zero);
+                else if (LLVMConstIntGetZExtValue(darg) >= 3 ||
+                         wf->local_size[LLVMConstIntGetZExtValue(darg)] == 1)
+                    r = zero;
+                break;
+            case WEFT_WI_LOCAL_LINEAR_ID: r = weft_build_local_linear_id(b, wf); break;
+            case WEFT_WI_GLOBAL_LINEAR_ID: {
+                LLVMValueRef t = dim_global_rel(b, wf, 2);
+                t = LLVMBuildMul(b, t, dim_global_size(b, wf, 1), "");
+                t = LLVMBuildAdd(b, t, dim_global_rel(b, wf, 1), "");
+                t = LLVMBuildMul(b, t, dim_global_size(b, wf, 0), "");
+                r = LLVMBuildAdd(b, t, dim_global_rel(b, wf, 0), "gid.linear");
+                break;
+            }
+            default: break;
+            }
+            if (r) {
+                LLVMTypeRef want = LLVMTypeOf(i);
+                if (LLVMTypeOf(r) != want)
+                    r = LLVMBuildIntCast2(b, r, want, 0, "");
+                LLVMReplaceAllUsesWith(i, r);
+                LLVMInstructionEraseFromParent(i);
+            }
+            i = next;
+        }
+    }
+    LLVMDisposeBuilder(b);
+    return true;
+}

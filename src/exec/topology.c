@@ -1,0 +1,247 @@
+/* exec/topology.c — what the machine is, read once.
+ *
+ * Guarantees: weft_topology_get() never fails and never returns NULL. Every field is filled
+ * from hwloc when hwloc can load the topology, completed (and, when hwloc fails, replaced) by
+ * sysconf, /proc/cpuinfo and /sys, so `cores`, `pus` and `cache_line` are always at least 1
+ * and `total_memory` is the kernel's MemTotal. The hwloc topology stays loaded for the life
+ * of the process so that workers can be pinned to the cpuset of a core.
+ */
+#define _GNU_SOURCE
+#include "exec/topology.h"
+
+#include <ctype.h>
+#include <hwloc.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct weft_topology topo;
+static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
+
+/* Kept for pinning: the loaded topology and one cpuset per core (NULL when hwloc failed). */
+static hwloc_topology_t hw;
+static hwloc_bitmap_t *core_sets;
+static unsigned num_core_sets;
+
+/* Removes leading and trailing white space in place (CPU model strings are padded). */
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    size_t i = 0;
+    while (s[i] && isspace((unsigned char)s[i]))
+        i++;
+    if (i)
+        memmove(s, s + i, n - i + 1);
+}
+
+/* The value of the first "key : value" line of /proc/cpuinfo whose key is `key`. */
+static bool cpuinfo_field(const char *key, char *out, size_t out_size)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return false;
+    char line[512];
+    bool found = false;
+    size_t klen = strlen(key);
+    while (!found && fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, klen) != 0)
+            continue;
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        /* the key must be followed only by blanks up to the colon ("cpu MHz" vs "cpu MHz x") */
+        bool key_only = true;
+        for (char *p = line + klen; p < colon; p++)
+            if (!isspace((unsigned char)*p))
+                key_only = false;
+        if (!key_only)
+            continue;
+        snprintf(out, out_size, "%s", colon + 1);
+        trim(out);
+        found = out[0] != '\0';
+    }
+    fclose(f);
+    return found;
+}
+
+/* Maximum clock in MHz: cpufreq's cpuinfo_max_freq when the kernel exposes it (the real
+ * maximum, boost included), else the largest "cpu MHz" of /proc/cpuinfo (the current clock,
+ * which is all a virtual machine tells). 0 when neither exists. */
+static double read_max_clock_mhz(void)
+{
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r");
+    if (f) {
+        unsigned long khz = 0;
+        int ok = fscanf(f, "%lu", &khz);
+        fclose(f);
+        if (ok == 1 && khz > 0)
+            return (double)khz / 1000.0;
+    }
+    f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return 0;
+    double best = 0;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        double mhz;
+        if (sscanf(line, "cpu MHz : %lf", &mhz) == 1 && mhz > best)
+            best = mhz;
+    }
+    fclose(f);
+    return best;
+}
+
+static uint64_t read_sys_u64(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    unsigned long long v = 0;
+    if (fscanf(f, "%llu", &v) != 1)
+        v = 0;
+    fclose(f);
+    return v;
+}
+
+/* Fills what hwloc could tell; returns false when the topology cannot be loaded. */
+static bool read_hwloc(void)
+{
+    if (hwloc_topology_init(&hw) != 0)
+        return false;
+    if (hwloc_topology_load(hw) != 0) {
+        hwloc_topology_destroy(hw);
+        hw = NULL;
+        return false;
+    }
+    int cores = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_CORE);
+    int pus = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PU);
+    if (pus > 0)
+        topo.pus = (unsigned)pus;
+    /* Pinning granularity is the core; without cores we pin to PUs. */
+    hwloc_obj_type_t unit = cores > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+    int units = cores > 0 ? cores : pus;
+    if (units > 0) {
+        topo.cores = (unsigned)units;
+        core_sets = calloc((size_t)units, sizeof *core_sets);
+        if (core_sets) {
+            for (int i = 0; i < units; i++) {
+                hwloc_obj_t o = hwloc_get_obj_by_type(hw, unit, (unsigned)i);
+                core_sets[i] = o && o->cpuset ? hwloc_bitmap_dup(o->cpuset) : NULL;
+            }
+            num_core_sets = (unsigned)units;
+        }
+    }
+
+    /* Caches: the first instance of each level describes them all on the machines we target
+     * (symmetric cores). L1 instruction caches are skipped. */
+    static const hwloc_obj_type_t levels[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE};
+    uint64_t *sizes[] = {&topo.l1d_size, &topo.l2_size, &topo.l3_size};
+    for (size_t l = 0; l < 3; l++) {
+        int n = hwloc_get_nbobjs_by_type(hw, levels[l]);
+        for (int i = 0; i < n; i++) {
+            hwloc_obj_t c = hwloc_get_obj_by_type(hw, levels[l], (unsigned)i);
+            if (!c || !c->attr || c->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION)
+                continue;
+            *sizes[l] = c->attr->cache.size;
+            if (c->attr->cache.linesize > 0 && topo.cache_line == 0)
+                topo.cache_line = c->attr->cache.linesize;
+            break;
+        }
+    }
+
+    hwloc_obj_t root = hwloc_get_root_obj(hw);
+    if (root)
+        topo.total_memory = root->total_memory;
+
+    hwloc_obj_t pkg = hwloc_get_obj_by_type(hw, HWLOC_OBJ_PACKAGE, 0);
+    const char *model = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
+    if (!model && root)
+        model = hwloc_obj_get_info_by_name(root, "CPUModel");
+    if (model && *model) {
+        snprintf(topo.cpu_name, sizeof topo.cpu_name, "%s", model);
+        trim(topo.cpu_name);
+    }
+    return true;
+}
+
+static void topology_init(void)
+{
+    read_hwloc();
+
+    /* Complete with what the kernel tells directly. */
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (topo.pus == 0)
+        topo.pus = online > 0 ? (unsigned)online : 1;
+    if (topo.cores == 0)
+        topo.cores = topo.pus;
+
+    if (topo.l1d_size == 0)
+        topo.l1d_size = read_sys_u64("/sys/devices/system/cpu/cpu0/cache/index0/size") * 1024;
+    if (topo.cache_line == 0) {
+        long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+        if (line <= 0)
+            line = (long)read_sys_u64("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size");
+        topo.cache_line = line > 0 ? (unsigned)line : 64;
+    }
+    if (topo.l2_size == 0) {
+        long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        topo.l2_size = v > 0 ? (uint64_t)v : 0;
+    }
+    if (topo.l3_size == 0) {
+        long v = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        topo.l3_size = v > 0 ? (uint64_t)v : 0;
+    }
+
+    /* The kernel's MemTotal is what a process can use. hwloc sums the NUMA nodes' memory,
+     * which virtual machines sometimes under-report (seen here: 6 GB of nodes, 24 GB of
+     * MemTotal), so hwloc's figure is only the fallback. */
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0)
+        topo.total_memory = (uint64_t)pages * (uint64_t)page;
+    if (topo.total_memory == 0)
+        topo.total_memory = 1ull << 30; /* nothing answered: a modest, safe guess */
+
+    topo.max_clock_mhz = read_max_clock_mhz();
+
+    if (topo.cpu_name[0] == '\0' && !cpuinfo_field("model name", topo.cpu_name, sizeof topo.cpu_name))
+        snprintf(topo.cpu_name, sizeof topo.cpu_name, "Unknown CPU");
+}
+
+const struct weft_topology *weft_topology_get(void)
+{
+    pthread_once(&topo_once, topology_init);
+    return &topo;
+}
+
+bool weft_topology_pin_current_thread(unsigned index)
+{
+    const struct weft_topology *t = weft_topology_get();
+    if (hw && num_core_sets) {
+        hwloc_bitmap_t set = core_sets[index % num_core_sets];
+        return set && hwloc_set_cpubind(hw, set, HWLOC_CPUBIND_THREAD) == 0;
+    }
+    /* No hwloc: pin to the index-th CPU the process may run on. */
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return false;
+    unsigned n = (unsigned)CPU_COUNT(&allowed);
+    if (n == 0)
+        return false;
+    unsigned want = index % (t->cores < n ? t->cores : n), seen = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &allowed))
+            continue;
+        if (seen++ == want) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            return pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+        }
+    }
+    return false;
+}

@@ -1,0 +1,495 @@
+/* runtime/kernel.c — cl_kernel: creation, arguments, queries, and what a launch needs
+ * (runtime/kernel.h): argument snapshots, packing per weft/abi.h, and compiled variants.
+ *
+ * Guarantees: a kernel holds its program (and so the program's executable) for its whole
+ * life; argument checks follow clSetKernelArg's rules (index, size, __local NULL value,
+ * buffer of the same context); a memory object set as an argument is held by the kernel
+ * until replaced or the kernel is destroyed, so a launch never sees a freed buffer; a
+ * snapshot taken at enqueue time is independent of later clSetKernelArg calls.
+ */
+#include "runtime/kernel.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/codegen.h"
+#include "compiler/compiler.h"
+#include "runtime/context.h"
+#include "runtime/device.h"
+#include "runtime/info.h"
+#include "runtime/log.h"
+#include "runtime/mem.h"
+#include "runtime/program.h"
+
+struct arg_value {
+    bool set;
+    size_t local_size;          /* __local: bytes requested */
+    cl_mem mem;                 /* global/constant: held, or NULL for a NULL buffer */
+    unsigned char *bytes;       /* by value: meta size bytes */
+};
+
+struct _cl_kernel {
+    struct weft_object obj;
+    cl_program program;                    /* held */
+    struct weft_image *image;              /* the program's executable (alive while we exist) */
+    cl_uint index;
+    const struct weft_kernel_meta *meta;
+    pthread_mutex_t lock;                  /* guards args */
+    struct arg_value *args;
+};
+
+struct weft_kernel_args {
+    cl_kernel kernel;                      /* held */
+    unsigned char *block;                  /* packed, meta->args_size bytes (>= 8) */
+    size_t *local_sizes;                   /* per argument; 0 when not __local */
+    cl_mem *mems;                          /* held */
+    cl_uint num_mems;
+};
+
+static bool is_kernel(const void *k)
+{
+    return weft_object_is(k, WEFT_TYPE_KERNEL);
+}
+
+static void arg_clear(struct arg_value *a)
+{
+    if (a->mem)
+        weft_object_unhold(WEFT_OBJ(a->mem));
+    free(a->bytes);
+    memset(a, 0, sizeof *a);
+}
+
+static void kernel_destroy(struct weft_object *obj)
+{
+    cl_kernel k = (cl_kernel)obj;
+    for (cl_uint i = 0; i < k->meta->num_args; i++)
+        arg_clear(&k->args[i]);
+    free(k->args);
+    pthread_mutex_destroy(&k->lock);
+    atomic_fetch_sub(&k->program->num_kernels, 1);
+    weft_object_unhold(WEFT_OBJ(k->program));
+    free(k);
+}
+
+/* Called with program->lock held and an executable present. */
+static cl_kernel kernel_new(cl_program p, cl_uint index)
+{
+    cl_kernel k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->program = p;
+    k->image = p->image;
+    k->index = index;
+    k->meta = &p->image->kernels[index];
+    k->args = calloc(k->meta->num_args ? k->meta->num_args : 1, sizeof *k->args);
+    if (!k->args) {
+        free(k);
+        return NULL;
+    }
+    pthread_mutex_init(&k->lock, NULL);
+    weft_object_hold(WEFT_OBJ(p));
+    atomic_fetch_add(&p->num_kernels, 1);
+    weft_object_init(&k->obj, WEFT_TYPE_KERNEL, kernel_destroy);
+    return k;
+}
+
+static bool program_executable(cl_program p)
+{
+    return p->image && p->status == CL_BUILD_SUCCESS;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL
+clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret)
+{
+    WEFT_CHECK_RET(weft_is_program(program), CL_INVALID_PROGRAM, errcode_ret, NULL,
+                   "program is not a live program");
+    pthread_mutex_lock(&program->lock);
+    if (!program_executable(program)) {
+        pthread_mutex_unlock(&program->lock);
+        return WEFT_RETURN(errcode_ret,
+                           weft_error(__func__, CL_INVALID_PROGRAM_EXECUTABLE,
+                                      "the program has no successfully built executable"),
+                           NULL);
+    }
+    if (!kernel_name) {
+        pthread_mutex_unlock(&program->lock);
+        return WEFT_RETURN(errcode_ret, weft_error(__func__, CL_INVALID_VALUE, "kernel_name is NULL"), NULL);
+    }
+    int idx = weft_image_find_kernel(program->image, kernel_name);
+    if (idx < 0) {
+        pthread_mutex_unlock(&program->lock);
+        return WEFT_RETURN(errcode_ret,
+                           weft_error(__func__, CL_INVALID_KERNEL_NAME,
+                                      "the program has no kernel named '%s'", kernel_name),
+                           NULL);
+    }
+    cl_kernel k = kernel_new(program, (cl_uint)idx);
+    pthread_mutex_unlock(&program->lock);
+    return WEFT_RETURN(errcode_ret, k ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY, k);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels, cl_uint *num_kernels_ret)
+{
+    WEFT_CHECK(weft_is_program(program), CL_INVALID_PROGRAM, "program is not a live program");
+    pthread_mutex_lock(&program->lock);
+    if (!program_executable(program)) {
+        pthread_mutex_unlock(&program->lock);
+        return weft_error(__func__, CL_INVALID_PROGRAM_EXECUTABLE,
+                          "the program has no successfully built executable");
+    }
+    cl_uint n = program->image->num_kernels;
+    if (kernels && num_kernels < n) {
+        pthread_mutex_unlock(&program->lock);
+        return weft_error(__func__, CL_INVALID_VALUE, "num_kernels %u is less than the %u kernels",
+                          num_kernels, n);
+    }
+    if (kernels) {
+        for (cl_uint i = 0; i < n; i++) {
+            kernels[i] = kernel_new(program, i);
+            if (!kernels[i]) {
+                pthread_mutex_unlock(&program->lock);
+                for (cl_uint j = 0; j < i; j++)
+                    clReleaseKernel(kernels[j]);
+                return CL_OUT_OF_HOST_MEMORY;
+            }
+        }
+    }
+    pthread_mutex_unlock(&program->lock);
+    if (num_kernels_ret)
+        *num_kernels_ret = n;
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret)
+{
+    WEFT_CHECK_RET(is_kernel(source_kernel), CL_INVALID_KERNEL, errcode_ret, NULL,
+                   "source_kernel is not a live kernel");
+    cl_program p = source_kernel->program;
+    pthread_mutex_lock(&p->lock);
+    cl_kernel k = kernel_new(p, source_kernel->index);
+    pthread_mutex_unlock(&p->lock);
+    if (!k)
+        return WEFT_RETURN(errcode_ret, CL_OUT_OF_HOST_MEMORY, NULL);
+    /* kernel_new took the program's current image: the same one, since no rebuild is
+     * possible while source_kernel exists. */
+    pthread_mutex_lock(&source_kernel->lock);
+    bool ok = true;
+    for (cl_uint i = 0; i < k->meta->num_args; i++) {
+        struct arg_value *s = &source_kernel->args[i], *d = &k->args[i];
+        *d = *s;
+        d->bytes = NULL;
+        if (s->bytes) {
+            d->bytes = malloc(k->meta->args[i].size);
+            if (d->bytes)
+                memcpy(d->bytes, s->bytes, k->meta->args[i].size);
+            else {
+                d->set = false;
+                ok = false;
+            }
+        }
+        if (d->mem)
+            weft_object_hold(WEFT_OBJ(d->mem));
+    }
+    pthread_mutex_unlock(&source_kernel->lock);
+    if (!ok) {
+        clReleaseKernel(k);
+        return WEFT_RETURN(errcode_ret, CL_OUT_OF_HOST_MEMORY, NULL);
+    }
+    return WEFT_RETURN(errcode_ret, CL_SUCCESS, k);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
+{
+    WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "kernel is not a live kernel");
+    weft_object_retain(WEFT_OBJ(kernel));
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
+{
+    WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "kernel is not a live kernel");
+    weft_object_release(WEFT_OBJ(kernel));
+    return CL_SUCCESS;
+}
+
+/* ---- arguments ------------------------------------------------------------------------ */
+
+CL_API_ENTRY cl_int CL_API_CALL
+clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value)
+{
+    WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "kernel is not a live kernel");
+    const struct weft_kernel_meta *m = kernel->meta;
+    WEFT_CHECK(arg_index < m->num_args, CL_INVALID_ARG_INDEX, "arg_index %u but kernel '%s' has %u arguments",
+               arg_index, m->name, m->num_args);
+    const struct weft_arg_meta *a = &m->args[arg_index];
+    struct arg_value nv = {.set = true};
+    switch (a->kind) {
+    case WEFT_ARG_LOCAL_PTR:
+        WEFT_CHECK(!arg_value, CL_INVALID_ARG_VALUE, "argument %u is __local: arg_value must be NULL", arg_index);
+        WEFT_CHECK(arg_size > 0, CL_INVALID_ARG_SIZE, "argument %u is __local: arg_size must be > 0", arg_index);
+        nv.local_size = arg_size;
+        break;
+    case WEFT_ARG_GLOBAL_PTR:
+    case WEFT_ARG_CONSTANT_PTR: {
+        WEFT_CHECK(arg_size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+                   "argument %u is a buffer: arg_size must be sizeof(cl_mem) = %zu, not %zu", arg_index,
+                   sizeof(cl_mem), arg_size);
+        cl_mem mem = arg_value ? *(const cl_mem *)arg_value : NULL;
+        if (mem) {
+            WEFT_CHECK(weft_object_is(mem, WEFT_TYPE_MEM) && mem->type == CL_MEM_OBJECT_BUFFER,
+                       CL_INVALID_MEM_OBJECT, "argument %u is not a live buffer", arg_index);
+            WEFT_CHECK(mem->context == kernel->program->context, CL_INVALID_MEM_OBJECT,
+                       "argument %u: the buffer belongs to another context", arg_index);
+            nv.mem = mem;
+        }
+        break;
+    }
+    default:
+        WEFT_CHECK(arg_value, CL_INVALID_ARG_VALUE, "argument %u is passed by value: arg_value is NULL", arg_index);
+        WEFT_CHECK(arg_size == a->size, CL_INVALID_ARG_SIZE,
+                   "argument %u (%s) takes %zu bytes, not %zu", arg_index, a->type_name, a->size, arg_size);
+        nv.bytes = malloc(arg_size);
+        WEFT_CHECK(nv.bytes, CL_OUT_OF_HOST_MEMORY, "no memory for argument %u", arg_index);
+        memcpy(nv.bytes, arg_value, arg_size);
+        break;
+    }
+    if (nv.mem)
+        weft_object_hold(WEFT_OBJ(nv.mem));
+    pthread_mutex_lock(&kernel->lock);
+    struct arg_value old = kernel->args[arg_index];
+    kernel->args[arg_index] = nv;
+    pthread_mutex_unlock(&kernel->lock);
+    arg_clear(&old);
+    return CL_SUCCESS;
+}
+
+/* ---- queries ------------------------------------------------------------------------------ */
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size, void *param_value,
+                size_t *param_value_size_ret)
+{
+    WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "kernel is not a live kernel");
+    switch (param_name) {
+    case CL_KERNEL_FUNCTION_NAME:
+        return weft_info_string(param_value_size, param_value, param_value_size_ret, kernel->meta->name);
+    case CL_KERNEL_NUM_ARGS:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_uint, kernel->meta->num_args);
+    case CL_KERNEL_REFERENCE_COUNT:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_uint,
+                        weft_object_refcount(WEFT_OBJ(kernel)));
+    case CL_KERNEL_CONTEXT:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_context, kernel->program->context);
+    case CL_KERNEL_PROGRAM:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_program, kernel->program);
+    case CL_KERNEL_ATTRIBUTES:
+        return weft_info_string(param_value_size, param_value, param_value_size_ret, kernel->meta->attributes);
+    default:
+        return weft_error(__func__, CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+    }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name, size_t param_value_size,
+                   void *param_value, size_t *param_value_size_ret)
+{
+    WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "kernel is not a live kernel");
+    const struct weft_kernel_meta *m = kernel->meta;
+    WEFT_CHECK(arg_indx < m->num_args, CL_INVALID_ARG_INDEX, "arg_indx %u but kernel '%s' has %u arguments",
+               arg_indx, m->name, m->num_args);
+    const struct weft_arg_meta *a = &m->args[arg_indx];
+    switch (param_name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_kernel_arg_address_qualifier,
+                        a->address);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_kernel_arg_access_qualifier,
+                        a->access);
+    case CL_KERNEL_ARG_TYPE_NAME:
+        return weft_info_string(param_value_size, param_value, param_value_size_ret, a->type_name);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_kernel_arg_type_qualifier,
+                        a->type_qualifier);
+    case CL_KERNEL_ARG_NAME:
+        WEFT_CHECK(m->has_arg_names && a->name, CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+                   "argument names need the -cl-kernel-arg-info build option");
+        return weft_info_string(param_value_size, param_value, param_value_size_ret, a->name);
+    default:
+        return weft_error(__func__, CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+    }
+}
+
+/* The SIMD width in floats of the host: what work-group sizes should be a multiple of. */
+static size_t simd_floats(void)
+{
+    const char *f = weft_codegen_host_features();
+    if (strstr(f, "+avx512f"))
+        return 16;
+    if (strstr(f, "+avx"))
+        return 8;
+    return 4;
+}
+
+static size_t max_wg_size(const struct weft_kernel_meta *m, cl_device_id dev)
+{
+    if (m->reqd_work_group_size[0])
+        return m->reqd_work_group_size[0] * m->reqd_work_group_size[1] * m->reqd_work_group_size[2];
+    return dev && dev->max_work_group_size ? dev->max_work_group_size : 4096;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
+                         size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "kernel is not a live kernel");
+    cl_device_id dev = kernel->program->context->device;
+    WEFT_CHECK(!device || device == dev, CL_INVALID_DEVICE, "device is not the kernel's device");
+    const struct weft_kernel_meta *m = kernel->meta;
+    switch (param_name) {
+    case CL_KERNEL_GLOBAL_WORK_SIZE:
+        return weft_error(__func__, CL_INVALID_VALUE,
+                          "CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels");
+    case CL_KERNEL_WORK_GROUP_SIZE:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, size_t, max_wg_size(m, dev));
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+        return weft_info_bytes(param_value_size, param_value, param_value_size_ret, m->reqd_work_group_size,
+                               sizeof m->reqd_work_group_size);
+    case CL_KERNEL_LOCAL_MEM_SIZE: {
+        cl_ulong total = m->static_local_size;
+        pthread_mutex_lock(&kernel->lock);
+        for (cl_uint i = 0; i < m->num_args; i++)
+            if (m->args[i].kind == WEFT_ARG_LOCAL_PTR && kernel->args[i].set)
+                total += kernel->args[i].local_size;
+        pthread_mutex_unlock(&kernel->lock);
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_ulong, total);
+    }
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, size_t, simd_floats());
+    case CL_KERNEL_PRIVATE_MEM_SIZE:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_ulong, m->private_size);
+    default:
+        return weft_error(__func__, CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+    }
+}
+
+/* ---- launch support (runtime/kernel.h) ------------------------------------------------ */
+
+void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out)
+{
+    const struct weft_kernel_meta *m = k->meta;
+    memset(out, 0, sizeof *out);
+    for (int d = 0; d < 3; d++) {
+        out->reqd_work_group_size[d] = m->reqd_work_group_size[d];
+        out->work_group_size_hint[d] = m->work_group_size_hint[d];
+    }
+    out->max_work_group_size = max_wg_size(m, k->program->context->device);
+    out->preferred_multiple = simd_floats();
+}
+
+void weft_kernel_args_free(struct weft_kernel_args *a)
+{
+    if (!a)
+        return;
+    for (cl_uint i = 0; i < a->num_mems; i++)
+        weft_object_unhold(WEFT_OBJ(a->mems[i]));
+    free(a->mems);
+    free(a->local_sizes);
+    free(a->block);
+    if (a->kernel)
+        weft_object_unhold(WEFT_OBJ(a->kernel));
+    free(a);
+}
+
+cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out)
+{
+    const struct weft_kernel_meta *m = k->meta;
+    struct weft_kernel_args *a = calloc(1, sizeof *a);
+    if (!a)
+        return CL_OUT_OF_HOST_MEMORY;
+    size_t block_size = weft_round_up(m->args_size ? m->args_size : 8, 64);
+    a->block = aligned_alloc(64, block_size);
+    a->local_sizes = calloc(m->num_args ? m->num_args : 1, sizeof *a->local_sizes);
+    a->mems = calloc(m->num_args ? m->num_args : 1, sizeof *a->mems);
+    if (!a->block || !a->local_sizes || !a->mems) {
+        weft_kernel_args_free(a);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    memset(a->block, 0, block_size);
+    pthread_mutex_lock(&k->lock);
+    for (cl_uint i = 0; i < m->num_args; i++) {
+        const struct arg_value *v = &k->args[i];
+        const struct weft_arg_meta *am = &m->args[i];
+        if (!v->set) {
+            pthread_mutex_unlock(&k->lock);
+            weft_kernel_args_free(a);
+            return weft_error("clEnqueueNDRangeKernel", CL_INVALID_KERNEL_ARGS,
+                              "argument %u of kernel '%s' is not set", i, m->name);
+        }
+        switch (am->kind) {
+        case WEFT_ARG_LOCAL_PTR:
+            a->local_sizes[i] = v->local_size;
+            break;
+        case WEFT_ARG_GLOBAL_PTR:
+        case WEFT_ARG_CONSTANT_PTR: {
+            void *ptr = v->mem ? (void *)v->mem->data : NULL;
+            memcpy(a->block + am->offset, &ptr, sizeof ptr);
+            if (v->mem) {
+                weft_object_hold(WEFT_OBJ(v->mem));
+                a->mems[a->num_mems++] = v->mem;
+            }
+            break;
+        }
+        default:
+            memcpy(a->block + am->offset, v->bytes, am->size);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&k->lock);
+    weft_object_hold(WEFT_OBJ(k));
+    a->kernel = k;
+    *out = a;
+    return CL_SUCCESS;
+}
+
+const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_variant *v,
+                                  size_t *local_mem_total)
+{
+    const struct weft_kernel_meta *m = a->kernel->meta;
+    uint64_t cur = weft_round_up(v->static_local_size, WEFT_LOCAL_ALIGN);
+    for (cl_uint i = 0; i < m->num_args; i++) {
+        if (m->args[i].kind != WEFT_ARG_LOCAL_PTR)
+            continue;
+        uint64_t off = cur;
+        memcpy(a->block + m->args[i].offset, &off, sizeof off);
+        cur = weft_round_up(cur + a->local_sizes[i], WEFT_LOCAL_ALIGN);
+    }
+    if (local_mem_total)
+        *local_mem_total = (size_t)cur;
+    return a->block;
+}
+
+cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3], struct weft_variant *out)
+{
+    uint64_t ls[3] = {1, 1, 1};
+    for (cl_uint d = 0; d < work_dim && d < 3; d++)
+        ls[d] = local[d] ? local[d] : 1;
+    struct weft_diag diag;
+    weft_diag_init(&diag);
+    struct weft_compiled_variant cv;
+    cl_int err = weft_image_get_variant(k->image, k->index, ls, &cv, &diag);
+    if (err != CL_SUCCESS) {
+        char *log = weft_diag_take(&diag);
+        weft_error("clEnqueueNDRangeKernel", err, "compiling kernel '%s' for local size %llux%llux%llu "
+                   "failed: %s", k->meta->name, (unsigned long long)ls[0], (unsigned long long)ls[1],
+                   (unsigned long long)ls[2], log);
+        free(log);
+        return err;
+    }
+    weft_diag_free(&diag);
+    out->fn = (weft_wg_fn)cv.fn;
+    out->static_local_size = (size_t)cv.static_local_size;
+    out->scratch_size = (size_t)cv.scratch_size;
+    return CL_SUCCESS;
+}

@@ -1,0 +1,606 @@
+/* runtime/queue.c — command queues and command execution.
+ *
+ * Guarantees:
+ *   - Each queue owns one command thread, started with the queue and joined when the queue
+ *     object is destroyed (when the application released it and no command or event holds it
+ *     any more; if that last hold goes away on the command thread itself, the thread frees the
+ *     queue on its way out).
+ *   - A queue keeps every command that is not complete in one list, in submission order
+ *     (tickets). A command is runnable when its wait-list events are all terminal and:
+ *       in-order queue: it is the oldest command of the list (so commands run one at a time,
+ *         in submission order);
+ *       out-of-order queue: no older command has WEFT_COMMAND_BLOCKS_LATER, and if the
+ *         command has WEFT_COMMAND_WAITS_FOR_PREVIOUS it is the oldest command of the list.
+ *   - A command whose wait list holds a failed event does not run; its event fails with
+ *     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Failures do not propagate along the
+ *     implicit in-order chain, only along wait lists (as the specification says).
+ *   - Commands are submitted when enqueued (clFlush has nothing left to do). Blocking
+ *     commands and clFinish help: they run runnable commands of the queue inline on the
+ *     calling thread instead of waiting for the command thread, which saves two thread
+ *     hand-offs on the latency-critical enqueue-then-wait path.
+ *   - A command holds its queue, its wait-list events and its own event; all are released
+ *     when it completes (or is discarded). The command, its wait list, its listener nodes
+ *     and its payload are one allocation.
+ */
+#include "runtime/queue.h"
+
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/context.h"
+#include "runtime/device.h"
+#include "runtime/event.h"
+#include "runtime/info.h"
+#include "runtime/log.h"
+
+struct command;
+
+/* A command's registration on one of its wait-list events. */
+struct dep_listener {
+    struct weft_event_listener base;
+    struct command *cmd;
+};
+
+enum command_state { COMMAND_PENDING, COMMAND_RUNNING };
+
+struct command {
+    struct weft_command pub;        /* first: a weft_command * is a command * */
+    struct command *prev;           /* queue list (pub.next is the forward link) */
+    uint64_t ticket;                /* submission order within the queue */
+    enum command_state state;       /* under the queue lock */
+    atomic_uint unresolved;         /* wait-list events not yet terminal */
+    atomic_bool dep_failed;         /* a wait-list event failed */
+    struct dep_listener *listeners; /* pub.num_deps of them */
+};
+
+struct weft_queue_impl {
+    pthread_mutex_t lock;
+    pthread_cond_t work_cv;          /* the command thread sleeps here */
+    pthread_cond_t done_cv;          /* helpers (blocking enqueue, clFinish) sleep here */
+    struct command *head, *tail;     /* not-complete commands, submission order */
+    uint64_t next_ticket;
+    atomic_uint work_seq;            /* bumped whenever something may have become runnable */
+    atomic_bool sleeping;            /* the command thread waits on work_cv */
+    unsigned done_waiters;
+    bool in_order;
+    bool stop;                       /* the queue object is being destroyed */
+    bool self_free;                  /* ... by its own command thread, which frees it on exit */
+    pthread_t thread;
+};
+
+/* Spin budgets before sleeping (ns). The command thread spins a little longer: the next
+ * command of a tight enqueue loop usually arrives within a few microseconds. */
+#define QUEUE_THREAD_SPIN_NS 30000u
+#define HELPER_SPIN_NS 20000u
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+/* Spins until *seq differs from `seen` or the budget is spent; true when it changed. */
+static bool spin_for_change(atomic_uint *seq, unsigned seen, uint64_t budget_ns)
+{
+    uint64_t start = weft_now_ns();
+    for (unsigned i = 1;; i++) {
+        if (atomic_load_explicit(seq, memory_order_acquire) != seen)
+            return true;
+        cpu_relax();
+        if ((i & 63) == 0 && weft_now_ns() - start > budget_ns)
+            return false;
+    }
+}
+
+bool weft_is_queue(const void *q)
+{
+    return weft_object_is(q, WEFT_TYPE_QUEUE);
+}
+
+/* Tells the command thread that something may have become runnable. */
+static void queue_wake(struct weft_queue_impl *impl)
+{
+    atomic_fetch_add(&impl->work_seq, 1);
+    /* Pairs with the thread's store of `sleeping` then load of work_seq (both seq_cst):
+     * either we see it sleeping and signal under the lock, or it sees our increment. */
+    if (atomic_load(&impl->sleeping)) {
+        pthread_mutex_lock(&impl->lock);
+        pthread_cond_signal(&impl->work_cv);
+        pthread_mutex_unlock(&impl->lock);
+    }
+}
+
+/* The oldest runnable command with ticket <= max_ticket, or NULL. Queue lock held. */
+static struct command *find_runnable(struct weft_queue_impl *impl, uint64_t max_ticket)
+{
+    for (struct command *c = impl->head; c; c = (struct command *)c->pub.next) {
+        if (c->ticket > max_ticket)
+            return NULL;
+        bool ready = c->state == COMMAND_PENDING &&
+                     atomic_load_explicit(&c->unresolved, memory_order_acquire) == 0;
+        if (impl->in_order)
+            return ready ? c : NULL;
+        if (ready && (!(c->pub.flags & WEFT_COMMAND_WAITS_FOR_PREVIOUS) || c == impl->head))
+            return c;
+        if (c->pub.flags & WEFT_COMMAND_BLOCKS_LATER)
+            return NULL;
+    }
+    return NULL;
+}
+
+static void command_free(struct command *c)
+{
+    free(c);
+}
+
+/* Runs (or fails) a command taken by this thread (state RUNNING), then completes it. */
+static void command_execute(struct command *c)
+{
+    cl_command_queue q = c->pub.queue;
+    struct weft_queue_impl *impl = q->impl;
+    cl_event ev = c->pub.event;
+    cl_int status;
+    if (atomic_load(&c->dep_failed)) {
+        status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    } else {
+        weft_event_set_status(ev, CL_RUNNING);
+        status = c->pub.run ? c->pub.run(&c->pub) : CL_SUCCESS;
+        if (status > 0)
+            status = CL_COMPLETE;
+    }
+    /* Release what the payload holds before the event completes, so an application that
+     * waited for the event sees the command's objects already let go. */
+    if (c->pub.release)
+        c->pub.release(&c->pub);
+    for (cl_uint i = 0; i < c->pub.num_deps; i++)
+        weft_object_unhold(WEFT_OBJ(c->pub.deps[i]));
+    weft_event_set_status(ev, status);
+
+    pthread_mutex_lock(&impl->lock);
+    struct command *next = (struct command *)c->pub.next;
+    if (c->prev)
+        c->prev->pub.next = &next->pub;
+    else
+        impl->head = next;
+    if (next)
+        next->prev = c->prev;
+    else
+        impl->tail = c->prev;
+    if (impl->done_waiters)
+        pthread_cond_broadcast(&impl->done_cv);
+    pthread_mutex_unlock(&impl->lock);
+    /* Completion may make younger commands runnable (barriers, markers, in-order order). */
+    queue_wake(impl);
+
+    command_free(c);
+    weft_object_unhold(WEFT_OBJ(ev));
+    weft_object_unhold(WEFT_OBJ(q));   /* may destroy the queue */
+}
+
+static void *queue_thread_main(void *arg)
+{
+    cl_command_queue q = arg;
+    struct weft_queue_impl *impl = q->impl;
+    pthread_mutex_lock(&impl->lock);
+    for (;;) {
+        struct command *c = find_runnable(impl, UINT64_MAX);
+        if (c) {
+            c->state = COMMAND_RUNNING;
+            pthread_mutex_unlock(&impl->lock);
+            command_execute(c);
+            pthread_mutex_lock(&impl->lock);
+            continue;
+        }
+        if (impl->stop)
+            break;
+        unsigned seen = atomic_load(&impl->work_seq);
+        pthread_mutex_unlock(&impl->lock);
+        bool changed = spin_for_change(&impl->work_seq, seen, QUEUE_THREAD_SPIN_NS);
+        pthread_mutex_lock(&impl->lock);
+        if (changed)
+            continue;
+        atomic_store(&impl->sleeping, true);
+        while (atomic_load(&impl->work_seq) == seen && !impl->stop)
+            pthread_cond_wait(&impl->work_cv, &impl->lock);
+        atomic_store(&impl->sleeping, false);
+    }
+    bool self_free = impl->self_free;
+    pthread_mutex_unlock(&impl->lock);
+    if (self_free) {
+        pthread_detach(pthread_self());
+        pthread_cond_destroy(&impl->work_cv);
+        pthread_cond_destroy(&impl->done_cv);
+        pthread_mutex_destroy(&impl->lock);
+        cl_context ctx = q->context;
+        free(q->prop_list);
+        free(impl);
+        free(q);
+        weft_object_unhold(WEFT_OBJ(ctx));
+    }
+    return NULL;
+}
+
+static void queue_destroy(struct weft_object *obj)
+{
+    cl_command_queue q = (cl_command_queue)obj;
+    struct weft_queue_impl *impl = q->impl;
+    pthread_mutex_lock(&impl->lock);
+    impl->stop = true;
+    atomic_fetch_add(&impl->work_seq, 1);
+    pthread_cond_signal(&impl->work_cv);
+    if (pthread_equal(pthread_self(), impl->thread)) {
+        /* The last hold went away on the command thread (a command completing): the thread
+         * frees everything once it unwinds to its loop. */
+        impl->self_free = true;
+        pthread_mutex_unlock(&impl->lock);
+        return;
+    }
+    pthread_mutex_unlock(&impl->lock);
+    pthread_join(impl->thread, NULL);
+    pthread_cond_destroy(&impl->work_cv);
+    pthread_cond_destroy(&impl->done_cv);
+    pthread_mutex_destroy(&impl->lock);
+    cl_context ctx = q->context;
+    free(q->prop_list);
+    free(impl);
+    free(q);
+    weft_object_unhold(WEFT_OBJ(ctx));
+}
+
+/* ---- commands ------------------------------------------------------------------------------ */
+
+static size_t align_up(size_t n, size_t a)
+{
+    return (n + a - 1) & ~(a - 1);
+}
+
+struct weft_command *weft_command_new(cl_command_queue queue, cl_command_type type,
+                                      cl_uint num_events, const cl_event *wait_list,
+                                      size_t payload_size)
+{
+    size_t off_deps = align_up(sizeof(struct command), alignof(cl_event));
+    size_t off_listeners = align_up(off_deps + (size_t)num_events * sizeof(cl_event),
+                                    alignof(struct dep_listener));
+    size_t off_payload = align_up(off_listeners + (size_t)num_events * sizeof(struct dep_listener),
+                                  alignof(max_align_t));
+    if (payload_size > SIZE_MAX - off_payload)
+        return NULL;
+    char *block = calloc(1, off_payload + payload_size);
+    if (!block)
+        return NULL;
+    struct command *c = (struct command *)block;
+    c->pub.event = weft_event_new(queue->context, queue, type);
+    if (!c->pub.event) {
+        free(block);
+        return NULL;
+    }
+    c->pub.type = type;
+    c->pub.queue = queue;
+    weft_object_hold(WEFT_OBJ(queue));
+    c->pub.num_deps = num_events;
+    c->pub.deps = num_events ? (cl_event *)(block + off_deps) : NULL;
+    for (cl_uint i = 0; i < num_events; i++) {
+        c->pub.deps[i] = wait_list[i];
+        weft_object_hold(WEFT_OBJ(wait_list[i]));
+    }
+    c->listeners = num_events ? (struct dep_listener *)(block + off_listeners) : NULL;
+    c->pub.payload = payload_size ? block + off_payload : NULL;
+    atomic_init(&c->unresolved, 0);
+    atomic_init(&c->dep_failed, false);
+    return &c->pub;
+}
+
+void weft_command_discard(struct weft_command *cmd)
+{
+    if (!cmd)
+        return;
+    cl_command_queue q = cmd->queue;
+    if (cmd->release)
+        cmd->release(cmd);
+    for (cl_uint i = 0; i < cmd->num_deps; i++)
+        weft_object_unhold(WEFT_OBJ(cmd->deps[i]));
+    weft_object_release(WEFT_OBJ(cmd->event));   /* the reference weft_event_new made */
+    command_free((struct command *)cmd);
+    weft_object_unhold(WEFT_OBJ(q));
+}
+
+/* Called once per wait-list event that was not terminal at enqueue, when it becomes so. */
+static void dep_notify(struct weft_event_listener *l, cl_int status)
+{
+    struct command *c = ((struct dep_listener *)l)->cmd;
+    cl_command_queue q = c->pub.queue;
+    if (status < 0)
+        atomic_store(&c->dep_failed, true);
+    /* Once `unresolved` reaches 0 the command may run and be freed at any moment, and with
+     * it the last hold on the queue: hold the queue across the wake-up. */
+    weft_object_hold(WEFT_OBJ(q));
+    if (atomic_fetch_sub(&c->unresolved, 1) == 1)
+        queue_wake(q->impl);
+    weft_object_unhold(WEFT_OBJ(q));
+}
+
+/* Runs runnable commands of `q` (ticket <= max_ticket) on this thread and otherwise waits
+ * until `until` is terminal (when not NULL) or until every command with ticket <= max_ticket
+ * completed. The caller holds `q` (and `until`). */
+static void queue_help(cl_command_queue q, uint64_t max_ticket, cl_event until)
+{
+    struct weft_queue_impl *impl = q->impl;
+    pthread_mutex_lock(&impl->lock);
+    for (;;) {
+        if (until ? atomic_load(&until->status) <= CL_COMPLETE
+                  : (!impl->head || impl->head->ticket > max_ticket))
+            break;
+        struct command *c = find_runnable(impl, max_ticket);
+        if (c) {
+            c->state = COMMAND_RUNNING;
+            pthread_mutex_unlock(&impl->lock);
+            command_execute(c);
+            pthread_mutex_lock(&impl->lock);
+            continue;
+        }
+        unsigned seen = atomic_load(&impl->work_seq);
+        pthread_mutex_unlock(&impl->lock);
+        bool changed = spin_for_change(&impl->work_seq, seen, HELPER_SPIN_NS);
+        pthread_mutex_lock(&impl->lock);
+        if (changed)
+            continue;
+        /* Every completion broadcasts done_cv while done_waiters > 0, and the condition
+         * above only changes on a completion. */
+        impl->done_waiters++;
+        if (until ? atomic_load(&until->status) > CL_COMPLETE
+                  : (impl->head && impl->head->ticket <= max_ticket))
+            pthread_cond_wait(&impl->done_cv, &impl->lock);
+        impl->done_waiters--;
+    }
+    pthread_mutex_unlock(&impl->lock);
+}
+
+cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *event_out)
+{
+    struct command *c = (struct command *)cmd;
+    cl_command_queue q = cmd->queue;
+    struct weft_queue_impl *impl = q->impl;
+    cl_event ev = cmd->event;
+
+    weft_object_hold(WEFT_OBJ(ev));          /* the command's own hold, until it completes */
+    if (blocking)
+        weft_object_hold(WEFT_OBJ(ev));      /* ours, while we wait */
+    if (event_out)
+        *event_out = ev;                     /* the application gets weft_event_new's reference */
+    else
+        weft_object_release(WEFT_OBJ(ev));   /* nobody outside may name this event */
+
+    /* Register on the wait-list events that are not terminal yet. The command is not in the
+     * list yet, so an event finishing meanwhile only decrements the count. */
+    atomic_store(&c->unresolved, cmd->num_deps);
+    for (cl_uint i = 0; i < cmd->num_deps; i++) {
+        c->listeners[i].cmd = c;
+        c->listeners[i].base.notify = dep_notify;
+        cl_int s;
+        if (!weft_event_listen(cmd->deps[i], &c->listeners[i].base, &s)) {
+            if (s < 0)
+                atomic_store(&c->dep_failed, true);
+            atomic_fetch_sub(&c->unresolved, 1);
+        }
+    }
+    weft_event_set_status(ev, CL_SUBMITTED);
+
+    pthread_mutex_lock(&impl->lock);
+    c->ticket = impl->next_ticket++;
+    c->state = COMMAND_PENDING;
+    c->prev = impl->tail;
+    cmd->next = NULL;
+    if (impl->tail)
+        impl->tail->pub.next = cmd;
+    else
+        impl->head = c;
+    impl->tail = c;
+    uint64_t ticket = c->ticket;
+    pthread_mutex_unlock(&impl->lock);
+
+    if (!blocking) {
+        queue_wake(impl);
+        return CL_SUCCESS;
+    }
+    /* Blocking: run what we can here (this command and the ones before it); `q` stays alive
+     * because our event holds it. */
+    queue_help(q, ticket, ev);
+    cl_int status = atomic_load(&ev->status);
+    weft_object_unhold(WEFT_OBJ(ev));
+    WEFT_CHECK(status >= 0, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+               "the blocking command failed (status %d)", status);
+    return CL_SUCCESS;
+}
+
+/* ---- queue objects ---------------------------------------------------------------------------- */
+
+static cl_command_queue queue_create(cl_context context, cl_device_id device,
+                                     cl_command_queue_properties props,
+                                     const cl_queue_properties *list, size_t num_props,
+                                     cl_int *errcode_ret)
+{
+    cl_command_queue q = calloc(1, sizeof *q);
+    struct weft_queue_impl *impl = calloc(1, sizeof *impl);
+    cl_queue_properties *copy = NULL;
+    if (num_props) {
+        copy = malloc(num_props * sizeof *copy);
+        if (copy)
+            memcpy(copy, list, num_props * sizeof *copy);
+    }
+    if (!q || !impl || (num_props && !copy)) {
+        free(q);
+        free(impl);
+        free(copy);
+        return WEFT_RETURN(errcode_ret, weft_error(__func__, CL_OUT_OF_HOST_MEMORY, "cannot allocate the queue"), NULL);
+    }
+    q->context = context;
+    q->device = device;
+    q->properties = props;
+    q->prop_list = copy;
+    q->num_props = num_props;
+    q->impl = impl;
+    pthread_mutex_init(&impl->lock, NULL);
+    pthread_cond_init(&impl->work_cv, NULL);
+    pthread_cond_init(&impl->done_cv, NULL);
+    atomic_init(&impl->work_seq, 0);
+    atomic_init(&impl->sleeping, false);
+    impl->in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    if (pthread_create(&impl->thread, NULL, queue_thread_main, q) != 0) {
+        pthread_cond_destroy(&impl->work_cv);
+        pthread_cond_destroy(&impl->done_cv);
+        pthread_mutex_destroy(&impl->lock);
+        free(copy);
+        free(impl);
+        free(q);
+        return WEFT_RETURN(errcode_ret, weft_error(__func__, CL_OUT_OF_RESOURCES, "cannot start the command thread"), NULL);
+    }
+    weft_object_hold(WEFT_OBJ(context));
+    weft_object_init(&q->obj, WEFT_TYPE_QUEUE, queue_destroy);
+    return WEFT_RETURN(errcode_ret, CL_SUCCESS, q);
+}
+
+CL_API_ENTRY cl_command_queue CL_API_CALL
+clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                   const cl_queue_properties *properties, cl_int *errcode_ret)
+{
+    WEFT_CHECK_RET(weft_object_is(context, WEFT_TYPE_CONTEXT), CL_INVALID_CONTEXT, errcode_ret, NULL,
+                   "context is not a valid context");
+    WEFT_CHECK_RET(weft_object_is(device, WEFT_TYPE_DEVICE) && device == context->device,
+                   CL_INVALID_DEVICE, errcode_ret, NULL,
+                   "device is not a valid device of the context");
+    cl_command_queue_properties bits = 0;
+    bool have_bits = false, have_size = false;
+    size_t num_props = 0;
+    if (properties) {
+        size_t i = 0;
+        for (; properties[i]; i += 2) {
+            switch (properties[i]) {
+            case CL_QUEUE_PROPERTIES:
+                WEFT_CHECK_RET(!have_bits, CL_INVALID_VALUE, errcode_ret, NULL,
+                               "CL_QUEUE_PROPERTIES appears twice in properties");
+                have_bits = true;
+                bits = (cl_command_queue_properties)properties[i + 1];
+                break;
+            case CL_QUEUE_SIZE:
+                WEFT_CHECK_RET(!have_size, CL_INVALID_VALUE, errcode_ret, NULL,
+                               "CL_QUEUE_SIZE appears twice in properties");
+                have_size = true;
+                break;
+            default:
+                WEFT_CHECK_RET(false, CL_INVALID_VALUE, errcode_ret, NULL,
+                               "unknown queue property 0x%llx at properties[%zu]",
+                               (unsigned long long)properties[i], i);
+            }
+        }
+        num_props = i + 1;
+    }
+    const cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                              CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
+                                              CL_QUEUE_ON_DEVICE_DEFAULT;
+    WEFT_CHECK_RET(!(bits & ~known), CL_INVALID_VALUE, errcode_ret, NULL,
+                   "CL_QUEUE_PROPERTIES has unknown bits 0x%llx", (unsigned long long)(bits & ~known));
+    WEFT_CHECK_RET(!(bits & CL_QUEUE_ON_DEVICE_DEFAULT) || (bits & CL_QUEUE_ON_DEVICE), CL_INVALID_VALUE,
+                   errcode_ret, NULL, "CL_QUEUE_ON_DEVICE_DEFAULT requires CL_QUEUE_ON_DEVICE");
+    WEFT_CHECK_RET(!have_size || (bits & CL_QUEUE_ON_DEVICE), CL_INVALID_VALUE, errcode_ret, NULL,
+                   "CL_QUEUE_SIZE is only valid for device queues (CL_QUEUE_ON_DEVICE)");
+    WEFT_CHECK_RET(!(bits & CL_QUEUE_ON_DEVICE), CL_INVALID_QUEUE_PROPERTIES, errcode_ret, NULL,
+                   "the device does not support device-side queues (CL_QUEUE_ON_DEVICE)");
+    return queue_create(context, device, bits, properties, num_props, errcode_ret);
+}
+
+CL_API_ENTRY cl_command_queue CL_API_CALL
+clCreateCommandQueue(cl_context context, cl_device_id device, cl_command_queue_properties properties,
+                     cl_int *errcode_ret)
+{
+    WEFT_CHECK_RET(weft_object_is(context, WEFT_TYPE_CONTEXT), CL_INVALID_CONTEXT, errcode_ret, NULL,
+                   "context is not a valid context");
+    WEFT_CHECK_RET(weft_object_is(device, WEFT_TYPE_DEVICE) && device == context->device,
+                   CL_INVALID_DEVICE, errcode_ret, NULL,
+                   "device is not a valid device of the context");
+    const cl_command_queue_properties valid = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                              CL_QUEUE_PROFILING_ENABLE;
+    WEFT_CHECK_RET(!(properties & ~valid), CL_INVALID_VALUE, errcode_ret, NULL,
+                   "properties has bits 0x%llx that clCreateCommandQueue does not accept",
+                   (unsigned long long)(properties & ~valid));
+    return queue_create(context, device, properties, NULL, 0, errcode_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clRetainCommandQueue(cl_command_queue command_queue)
+{
+    WEFT_CHECK(weft_is_queue(command_queue), CL_INVALID_COMMAND_QUEUE,
+               "command_queue is not a valid command queue");
+    weft_object_retain(WEFT_OBJ(command_queue));
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clReleaseCommandQueue(cl_command_queue command_queue)
+{
+    WEFT_CHECK(weft_is_queue(command_queue), CL_INVALID_COMMAND_QUEUE,
+               "command_queue is not a valid command queue");
+    /* The implicit flush is already done: commands are submitted when enqueued. Pending
+     * commands hold the queue, so it lives (and its thread runs them) until they complete. */
+    weft_object_release(WEFT_OBJ(command_queue));
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
+                      size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    cl_command_queue q = command_queue;
+    WEFT_CHECK(weft_is_queue(q), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid command queue");
+    switch (param_name) {
+    case CL_QUEUE_CONTEXT:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_context, q->context);
+    case CL_QUEUE_DEVICE:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_device_id, q->device);
+    case CL_QUEUE_REFERENCE_COUNT:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_uint,
+                        weft_object_refcount(WEFT_OBJ(q)));
+    case CL_QUEUE_PROPERTIES:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret,
+                        cl_command_queue_properties, q->properties);
+    case CL_QUEUE_PROPERTIES_ARRAY:
+        return weft_info_bytes(param_value_size, param_value, param_value_size_ret, q->prop_list,
+                               q->num_props * sizeof(cl_queue_properties));
+    case CL_QUEUE_SIZE:
+        return weft_error(__func__, CL_INVALID_COMMAND_QUEUE,
+                          "CL_QUEUE_SIZE is only defined for device queues; this is a host queue");
+    case CL_QUEUE_DEVICE_DEFAULT:
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_command_queue, NULL);
+    default:
+        return weft_error(__func__, CL_INVALID_VALUE, "param_name 0x%x is not a queue query",
+                          (unsigned)param_name);
+    }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clFlush(cl_command_queue command_queue)
+{
+    WEFT_CHECK(weft_is_queue(command_queue), CL_INVALID_COMMAND_QUEUE,
+               "command_queue is not a valid command queue");
+    /* Every command was handed to the command thread when it was enqueued. */
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clFinish(cl_command_queue command_queue)
+{
+    cl_command_queue q = command_queue;
+    WEFT_CHECK(weft_is_queue(q), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid command queue");
+    weft_object_hold(WEFT_OBJ(q));
+    struct weft_queue_impl *impl = q->impl;
+    pthread_mutex_lock(&impl->lock);
+    uint64_t last = impl->next_ticket;     /* commands with ticket < last were enqueued before */
+    pthread_mutex_unlock(&impl->lock);
+    if (last > 0)
+        queue_help(q, last - 1, NULL);
+    weft_object_unhold(WEFT_OBJ(q));
+    return CL_SUCCESS;
+}

@@ -1,0 +1,281 @@
+/* tests/unit/test_frontend.c — the compiler driver below the API: option parsing, the
+ * clang child process (bitcode, diagnostics, input headers), linking with the builtins and
+ * its checks, kernel metadata, and program binaries. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "compiler/compiler.h"
+
+static cl_int compile(const char *src, const char *options, struct weft_bitcode *bc, char **log)
+{
+    struct weft_diag d;
+    weft_diag_init(&d);
+    struct weft_build_options o;
+    cl_int err = weft_options_parse(options, WEFT_OPTIONS_COMPILE, &o, &d);
+    if (err == CL_SUCCESS) {
+        err = weft_frontend_compile(src, &o, NULL, 0, bc, &d);
+        weft_options_free(&o);
+    }
+    *log = weft_diag_take(&d);
+    return err;
+}
+
+static void test_options(void **state)
+{
+    struct weft_diag d;
+    weft_diag_init(&d);
+    struct weft_build_options o;
+    assert_int_equal(weft_options_parse("-D A=1 -DB -I dir -I'my dir' -cl-std=CL3.0 -cl-kernel-arg-info "
+                                        "-cl-opt-disable -cl-fast-relaxed-math -D C=\"x y\"",
+                                        WEFT_OPTIONS_COMPILE, &o, &d),
+                     CL_SUCCESS);
+    assert_int_equal(o.num_clang_args, 8);
+    assert_string_equal(o.clang_args[0], "-DA=1");
+    assert_string_equal(o.clang_args[1], "-DB");
+    assert_string_equal(o.clang_args[2], "-Idir");
+    assert_string_equal(o.clang_args[3], "-Imy dir");
+    assert_string_equal(o.clang_args[7], "-DC=x y");
+    assert_string_equal(o.cl_std, "CL3.0");
+    assert_true(o.kernel_arg_info);
+    assert_true(o.opt_disable);
+    assert_true(o.fast_math);
+    weft_options_free(&o);
+
+    assert_int_equal(weft_options_parse(NULL, WEFT_OPTIONS_COMPILE, &o, &d), CL_SUCCESS);
+    assert_int_equal(o.num_clang_args, 0);
+    assert_string_equal(o.cl_std, "CL1.2");
+    weft_options_free(&o);
+
+    assert_int_equal(weft_options_parse("-O3", WEFT_OPTIONS_COMPILE, &o, &d), CL_INVALID_BUILD_OPTIONS);
+    assert_int_equal(weft_options_parse("-cl-std=CL2.0", WEFT_OPTIONS_COMPILE, &o, &d), CL_INVALID_BUILD_OPTIONS);
+    assert_int_equal(weft_options_parse("-I", WEFT_OPTIONS_COMPILE, &o, &d), CL_INVALID_BUILD_OPTIONS);
+    assert_int_equal(weft_options_parse("-create-library", WEFT_OPTIONS_COMPILE, &o, &d), CL_INVALID_BUILD_OPTIONS);
+    assert_int_equal(weft_options_parse("-create-library -cl-no-signed-zeros", WEFT_OPTIONS_LINK, &o, &d), CL_SUCCESS);
+    assert_true(o.create_library);
+    weft_options_free(&o);
+    assert_int_equal(weft_options_parse("-DX", WEFT_OPTIONS_LINK, &o, &d), CL_INVALID_BUILD_OPTIONS);
+    char *log = weft_diag_take(&d);
+    assert_non_null(strstr(log, "'-O3'"));
+    assert_non_null(strstr(log, "'-DX'"));
+    free(log);
+}
+
+static void test_frontend_bitcode_and_diagnostics(void **state)
+{
+    struct weft_bitcode bc;
+    char *log;
+    assert_int_equal(compile("kernel void k(global int *x) { x[0] = 1; }", NULL, &bc, &log), CL_SUCCESS);
+    assert_true(bc.size > 4);
+    assert_memory_equal(bc.data, "BC\xc0\xde", 4);
+    weft_bitcode_free(&bc);
+    free(log);
+
+    assert_int_equal(compile("kernel void k(global int *x)\n{\n  x[0] = y;\n}\n", NULL, &bc, &log),
+                     CL_COMPILE_PROGRAM_FAILURE);
+    assert_null(bc.data);
+    assert_non_null(strstr(log, "input.cl:3:10: error: use of undeclared identifier 'y'"));
+    free(log);
+
+    /* the device's extensions are exactly what the kernel sees */
+    assert_int_equal(compile("#ifndef cl_khr_fp64\n#error no fp64\n#endif\n"
+                             "#ifdef cl_khr_fp16\n#error fp16 is not supported\n#endif\n"
+                             "kernel void k(global double *x) { x[0] = 1.0; }",
+                             NULL, &bc, &log),
+                     CL_SUCCESS);
+    weft_bitcode_free(&bc);
+    free(log);
+    assert_int_equal(compile("#if !defined(__opencl_c_fp64) || defined(__opencl_c_images)\n#error features\n#endif\n"
+                             "kernel void k(global double *x) { x[0] = 1.0; }",
+                             "-cl-std=CL3.0", &bc, &log),
+                     CL_SUCCESS);
+    weft_bitcode_free(&bc);
+    free(log);
+    /* a big source goes through the pipe without deadlock */
+    size_t n = 1 << 20;
+    char *big = malloc(n + 64);
+    memset(big, ' ', n);
+    strcpy(big + n, "kernel void k(global int *x) { x[0] = 2; }");
+    assert_int_equal(compile(big, "-DFOO=1", &bc, &log), CL_SUCCESS);
+    free(big);
+    weft_bitcode_free(&bc);
+    free(log);
+}
+
+static void test_frontend_headers_and_missing_clang(void **state)
+{
+    struct weft_diag d;
+    weft_diag_init(&d);
+    struct weft_build_options o;
+    assert_int_equal(weft_options_parse(NULL, WEFT_OPTIONS_COMPILE, &o, &d), CL_SUCCESS);
+    struct weft_header h[] = {{"a/b/c.h", "#define VAL 42\n"}, {"d.h", "#include \"a/b/c.h\"\n"}};
+    struct weft_bitcode bc;
+    assert_int_equal(weft_frontend_compile("#include \"d.h\"\nkernel void k(global int *x) { x[0] = VAL; }",
+                                           &o, h, 2, &bc, &d),
+                     CL_SUCCESS);
+    weft_bitcode_free(&bc);
+    struct weft_header evil[] = {{"../escape.h", ""}};
+    assert_int_equal(weft_frontend_compile("kernel void k(){}", &o, evil, 1, &bc, &d), CL_INVALID_VALUE);
+
+    setenv("WEFT_CLANG", "/nonexistent/clang-19", 1);
+    assert_int_equal(weft_frontend_compile("kernel void k(){}", &o, NULL, 0, &bc, &d), CL_COMPILER_NOT_AVAILABLE);
+    unsetenv("WEFT_CLANG");
+    char *log = weft_diag_take(&d);
+    assert_non_null(strstr(log, "/nonexistent/clang-19"));
+    free(log);
+    weft_options_free(&o);
+}
+
+static cl_int build(const char *src, const char *options, struct weft_image **img, char **log)
+{
+    struct weft_bitcode obj = {0}, exe = {0};
+    cl_int err = compile(src, options, &obj, log);
+    if (err != CL_SUCCESS)
+        return err;
+    struct weft_diag d;
+    weft_diag_init(&d);
+    err = weft_link(&obj, 1, true, NULL, &exe, &d);
+    weft_bitcode_free(&obj);
+    if (err == CL_SUCCESS)
+        err = weft_image_create(&exe, options, true, false, img, &d);
+    weft_bitcode_free(&exe);
+    free(*log);
+    *log = weft_diag_take(&d);
+    return err;
+}
+
+static void test_link_checks(void **state)
+{
+    struct weft_image *img = NULL;
+    char *log;
+    assert_int_equal(build("int missing(int);\nkernel void k(global int *x) { x[0] = missing(1); }", NULL, &img, &log),
+                     CL_LINK_PROGRAM_FAILURE);
+    assert_non_null(strstr(log, "'missing'"));
+    free(log);
+    assert_int_equal(build("int f(int n) { return n ? f(n - 1) : 0; }\nkernel void k(global int *x) { x[0] = f(3); }",
+                           NULL, &img, &log),
+                     CL_LINK_PROGRAM_FAILURE);
+    assert_non_null(strstr(log, "recursion"));
+    assert_non_null(strstr(log, "f -> f"));
+    free(log);
+    /* recursion in a function no kernel calls is dropped, not reported */
+    assert_int_equal(build("int f(int n) { return n ? f(n - 1) : 0; }\nkernel void k(global int *x) { x[0] = 1; }",
+                           NULL, &img, &log),
+                     CL_SUCCESS);
+    weft_image_free(img);
+    free(log);
+    assert_int_equal(build("kernel void k(sampler_t s, global int *x) { x[0] = 1; }", NULL, &img, &log),
+                     CL_LINK_PROGRAM_FAILURE);
+    free(log);
+}
+
+static void test_metadata(void **state)
+{
+    struct weft_image *img = NULL;
+    char *log;
+    const char *src =
+        "typedef struct { float a; int b; char c; } S;\n"
+        "__attribute__((reqd_work_group_size(8, 2, 1))) __attribute__((vec_type_hint(float4)))\n"
+        "kernel void k(global float *restrict out, constant int *c, local float *l, S s, float3 v,\n"
+        "              const char ch, global const volatile int *vp) {\n"
+        "  local int tmp[16];\n"
+        "  tmp[get_local_id(0)] = c[0];\n"
+        "  out[get_global_id(0)] = s.a + v.x + l[0] + tmp[0] + ch + vp[0];\n"
+        "}\n"
+        "kernel void plain(global int *x) { x[0] = 0; }\n";
+    assert_int_equal(build(src, "-cl-kernel-arg-info", &img, &log), CL_SUCCESS);
+    free(log);
+    assert_int_equal(img->num_kernels, 2);
+    assert_int_equal(weft_image_find_kernel(img, "plain"), 1);
+    assert_int_equal(weft_image_find_kernel(img, "nope"), -1);
+    const struct weft_kernel_meta *k = &img->kernels[0];
+    assert_string_equal(k->name, "k");
+    assert_int_equal(k->num_args, 7);
+    assert_true(k->has_arg_names);
+    assert_int_equal(k->reqd_work_group_size[0], 8);
+    assert_int_equal(k->reqd_work_group_size[1], 2);
+    assert_int_equal(k->reqd_work_group_size[2], 1);
+    assert_non_null(strstr(k->attributes, "reqd_work_group_size(8,2,1)"));
+    assert_non_null(strstr(k->attributes, "vec_type_hint(float4)"));
+    assert_int_equal(k->static_local_size, 64);
+    const struct weft_arg_meta *a = k->args;
+    assert_string_equal(a[0].name, "out");
+    assert_string_equal(a[0].type_name, "float*");
+    assert_int_equal(a[0].address, CL_KERNEL_ARG_ADDRESS_GLOBAL);
+    assert_int_equal(a[0].type_qualifier, CL_KERNEL_ARG_TYPE_RESTRICT);
+    assert_int_equal(a[0].kind, WEFT_ARG_GLOBAL_PTR);
+    assert_int_equal(a[0].offset, 0);
+    assert_int_equal(a[1].address, CL_KERNEL_ARG_ADDRESS_CONSTANT);
+    assert_int_equal(a[1].kind, WEFT_ARG_CONSTANT_PTR);
+    assert_int_equal(a[2].address, CL_KERNEL_ARG_ADDRESS_LOCAL);
+    assert_int_equal(a[2].kind, WEFT_ARG_LOCAL_PTR);
+    assert_string_equal(a[3].type_name, "S");
+    assert_int_equal(a[3].kind, WEFT_ARG_BY_VALUE);
+    assert_int_equal(a[3].size, 12);
+    assert_int_equal(a[3].offset, 24);
+    assert_string_equal(a[4].type_name, "float3");
+    assert_int_equal(a[4].size, 16);
+    assert_int_equal(a[4].offset, 40);
+    assert_int_equal(a[5].size, 1);
+    assert_int_equal(a[5].offset, 56);
+    assert_int_equal(a[5].address, CL_KERNEL_ARG_ADDRESS_PRIVATE);
+    assert_int_equal(a[6].type_qualifier, CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_VOLATILE);
+    assert_int_equal(k->args_size, 72);
+    assert_int_equal(img->kernels[1].static_local_size, 0);
+    assert_string_equal(img->kernels[1].attributes, "");
+    weft_image_free(img);
+
+    /* without -cl-kernel-arg-info there are no names */
+    assert_int_equal(build(src, NULL, &img, &log), CL_SUCCESS);
+    free(log);
+    assert_false(img->kernels[0].has_arg_names);
+    assert_null(img->kernels[0].args[0].name);
+    weft_image_free(img);
+}
+
+static void test_binary_format(void **state)
+{
+    struct weft_bitcode bc = {(unsigned char *)strdup("BC\xc0\xde-bitcode-bytes"), 20};
+    unsigned char *bin;
+    size_t size;
+    assert_int_equal(weft_binary_write(CL_PROGRAM_BINARY_TYPE_LIBRARY, "-opt", &bc, &bin, &size), CL_SUCCESS);
+    cl_program_binary_type t;
+    char *opts;
+    struct weft_bitcode out;
+    assert_int_equal(weft_binary_read(bin, size, &t, &opts, &out), CL_SUCCESS);
+    assert_int_equal(t, CL_PROGRAM_BINARY_TYPE_LIBRARY);
+    assert_string_equal(opts, "-opt");
+    assert_int_equal(out.size, bc.size);
+    assert_memory_equal(out.data, bc.data, bc.size);
+    free(opts);
+    weft_bitcode_free(&out);
+    for (size_t i = 0; i < size; i++) {   /* every single-byte corruption is caught */
+        bin[i] ^= 0x10;
+        cl_int err = weft_binary_read(bin, size, &t, &opts, &out);
+        bin[i] ^= 0x10;
+        if (err == CL_SUCCESS)
+            fail_msg("corruption of byte %zu was not detected", i);
+    }
+    assert_int_equal(weft_binary_read(bin, size - 1, &t, &opts, &out), CL_INVALID_BINARY);
+    assert_int_equal(weft_binary_read(bin, 10, &t, &opts, &out), CL_INVALID_BINARY);
+    free(bin);
+    weft_bitcode_free(&bc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_frontend_bitcode_and_diagnostics),
+        cmocka_unit_test(test_frontend_headers_and_missing_clang),
+        cmocka_unit_test(test_link_checks),
+        cmocka_unit_test(test_metadata),
+        cmocka_unit_test(test_binary_format),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,221 @@
+/* tools/weft-opt — runs Weft's compiler passes on one .ll/.bc file and prints the module (what
+ * the lit tests drive, like LLVM's opt).
+ *
+ *   weft-opt -pass=NAME[,NAME...] [-local-size=X[,Y[,Z]]] [-kernel=NAME] in.ll|in.bc
+ *
+ * Passes, applied in the order given, each to the selected kernels (every function with
+ * !kernel_arg_addr_space metadata or the spir_kernel convention, or the one -kernel= names):
+ *   canonicalize-barriers   on the kernel itself
+ *   form-subcfgs, privatize, wg-loops, layout-locals, lower-workitem, work-function
+ *                           the work-group pipeline up to and including that stage; the
+ *                           intermediate work function weft_wi_<kernel> is left in the module
+ *   wg-function             the whole pipeline: weft_wg_<kernel> per weft/abi.h
+ *   drop-kernels            deletes every kernel (what the driver does afterwards)
+ *   llvm:<pipeline>         LLVMRunPasses with that pipeline string, on the module
+ * The result goes to stdout; errors to stderr, exit status 1. After the wg-function stages a
+ * comment line "; weft: <kernel> static_local_size=N scratch_size=M" is printed first.
+ */
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/diag.h"
+#include "compiler/transform/passes.h"
+#include "compiler/transform/wgfunction.h"
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
+                    "passes: canonicalize-barriers work-function lower-workitem layout-locals form-subcfgs\n"
+                    "        privatize wg-loops wg-function drop-kernels llvm:<pipeline>\n");
+}
+
+static bool is_kernel(LLVMValueRef f)
+{
+    if (LLVMIsDeclaration(f))
+        return false;
+    if (LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv)
+        return true;
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    unsigned kind = LLVMGetMDKindIDInContext(c, "kernel_arg_addr_space", 21);
+    size_t n = 0;
+    LLVMValueMetadataEntry *e = LLVMGlobalCopyAllMetadata(f, &n);
+    bool found = false;
+    for (size_t i = 0; i < n; i++)
+        found |= LLVMValueMetadataEntriesGetKind(e, (unsigned)i) == kind;
+    if (e)
+        LLVMDisposeValueMetadataEntries(e);
+    return found;
+}
+
+static const struct {
+    const char *name;
+    enum weft_wg_stage stage;
+} stages[] = {
+    {"work-function", WEFT_WG_STAGE_WORKFN},   {"lower-workitem", WEFT_WG_STAGE_WORKITEM},
+    {"layout-locals", WEFT_WG_STAGE_LOCALS},   {"form-subcfgs", WEFT_WG_STAGE_SUBCFGS},
+    {"privatize", WEFT_WG_STAGE_PRIVATIZE},    {"wg-loops", WEFT_WG_STAGE_WGLOOPS},
+    {"wg-function", WEFT_WG_STAGE_ALL},
+};
+
+int main(int argc, char **argv)
+{
+    const char *passes = NULL, *kernel_name = NULL, *input = NULL;
+    struct weft_wg_options opts = {.local_size = {1, 1, 1}};
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "-pass=", 6) == 0 || strncmp(argv[i], "--pass=", 7) == 0)
+            passes = strchr(argv[i], '=') + 1;
+        else if (strncmp(argv[i], "-kernel=", 8) == 0)
+            kernel_name = argv[i] + 8;
+        else if (strncmp(argv[i], "-local-size=", 12) == 0) {
+            char *p = argv[i] + 12;
+            for (int d = 0; d < 3 && *p; d++) {
+                char *end;
+                unsigned long long v = strtoull(p, &end, 10);
+                if (end == p || v == 0) {
+                    fprintf(stderr, "weft-opt: bad -local-size '%s'\n", argv[i] + 12);
+                    return 1;
+                }
+                opts.local_size[d] = v;
+                p = *end == ',' ? end + 1 : end;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            usage();
+            return 1;
+        } else
+            input = argv[i];
+    }
+    if (!passes || !input) {
+        usage();
+        return 1;
+    }
+
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMMemoryBufferRef buf = NULL;
+    char *msg = NULL;
+    if (strcmp(input, "-") == 0 ? LLVMCreateMemoryBufferWithSTDIN(&buf, &msg)
+                                : LLVMCreateMemoryBufferWithContentsOfFile(input, &buf, &msg)) {
+        fprintf(stderr, "weft-opt: %s: %s\n", input, msg ? msg : "cannot read");
+        return 1;
+    }
+    LLVMModuleRef m = NULL;
+    size_t blen = LLVMGetBufferSize(buf);
+    const char *bstart = LLVMGetBufferStart(buf);
+    if (blen >= 4 && memcmp(bstart, "BC\xC0\xDE", 4) == 0) {
+        if (LLVMParseBitcodeInContext2(c, buf, &m)) {
+            fprintf(stderr, "weft-opt: %s: invalid bitcode\n", input);
+            return 1;
+        }
+        LLVMDisposeMemoryBuffer(buf);
+    } else if (LLVMParseIRInContext(c, buf, &m, &msg)) {   /* takes the buffer */
+        fprintf(stderr, "weft-opt: %s: %s\n", input, msg);
+        return 1;
+    }
+
+    /* the kernels to work on, collected before passes add functions */
+    unsigned nk = 0;
+    LLVMValueRef kernels[256];
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && nk < 256; f = LLVMGetNextFunction(f)) {
+        size_t n = 0;
+        const char *name = LLVMGetValueName2(f, &n);
+        if (kernel_name ? (!LLVMIsDeclaration(f) && strlen(kernel_name) == n && memcmp(name, kernel_name, n) == 0)
+                        : is_kernel(f))
+            kernels[nk++] = f;
+    }
+    if (nk == 0) {
+        fprintf(stderr, "weft-opt: no kernel%s%s in %s\n", kernel_name ? " named " : "", kernel_name ? kernel_name : "",
+                input);
+        return 1;
+    }
+
+    struct weft_diag diag;
+    weft_diag_init(&diag);
+    char *header = NULL;
+    size_t header_len = 0;
+    FILE *hs = open_memstream(&header, &header_len);
+    char *list = strdup(passes);
+    bool ok = true;
+    for (char *save = NULL, *p = strtok_r(list, ",", &save); p && ok; p = strtok_r(NULL, ",", &save)) {
+        if (strncmp(p, "llvm:", 5) == 0) {
+            LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+            LLVMErrorRef e = LLVMRunPasses(m, p + 5, NULL, o);
+            LLVMDisposePassBuilderOptions(o);
+            if (e) {
+                char *em = LLVMGetErrorMessage(e);
+                weft_diag_error(&diag, "llvm pipeline '%s': %s", p + 5, em);
+                LLVMDisposeErrorMessage(em);
+                ok = false;
+            }
+            continue;
+        }
+        if (strcmp(p, "drop-kernels") == 0) {
+            /* what the driver does after building the work-group functions */
+            for (LLVMValueRef f = LLVMGetFirstFunction(m), nx; f; f = nx) {
+                nx = LLVMGetNextFunction(f);
+                if (is_kernel(f))
+                    LLVMDeleteFunction(f);
+            }
+            nk = 0;
+            continue;
+        }
+        if (strcmp(p, "canonicalize-barriers") == 0) {
+            for (unsigned k = 0; k < nk && ok; k++)
+                ok = weft_canonicalize_barriers(kernels[k], &diag);
+            continue;
+        }
+        bool found = false;
+        for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++) {
+            if (strcmp(p, stages[s].name) != 0)
+                continue;
+            found = true;
+            for (unsigned k = 0; k < nk && ok; k++) {
+                struct weft_wg_result r;
+                ok = weft_build_wg_function_until(m, kernels[k], &opts, stages[s].stage, &r, &diag);
+                if (ok) {
+                    size_t n = 0;
+                    const char *kn = LLVMGetValueName2(kernels[k], &n);
+                    fprintf(hs, "; weft: %.*s static_local_size=%llu scratch_size=%llu\n", (int)n, kn,
+                            (unsigned long long)r.static_local_size, (unsigned long long)r.scratch_size);
+                }
+            }
+        }
+        if (!found) {
+            weft_diag_error(&diag, "unknown pass '%s'", p);
+            ok = false;
+        }
+    }
+    free(list);
+    fclose(hs);
+    if (ok) {
+        char *vmsg = NULL;
+        if (LLVMVerifyModule(m, LLVMReturnStatusAction, &vmsg)) {
+            weft_diag_error(&diag, "the resulting module is not valid:\n%s", vmsg ? vmsg : "");
+            ok = false;
+        }
+        LLVMDisposeMessage(vmsg);
+    }
+    if (!ok) {
+        char *t = weft_diag_take(&diag);
+        fprintf(stderr, "weft-opt: %s", t);
+        if (!*t || t[strlen(t) - 1] != '\n')
+            fputc('\n', stderr);
+        free(t);
+        free(header);
+        return 1;
+    }
+    char *s = LLVMPrintModuleToString(m);
+    fputs(header ? header : "", stdout);
+    fputs(s, stdout);
+    LLVMDisposeMessage(s);
+    free(header);
+    weft_diag_free(&diag);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+    return 0;
+}
