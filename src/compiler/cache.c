@@ -10,8 +10,12 @@
 #define _GNU_SOURCE
 #include "compiler/cache.h"
 
+#include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +75,75 @@ uint64_t weft_hash64(const void *data, size_t n, uint64_t seed)
     k *= c2;
     h ^= k;
     return fmix64(h ^ n);
+}
+
+/* ---- build identity ------------------------------------------------------------------------ */
+
+struct find_build_id {
+    uintptr_t addr;       /* an address inside our code */
+    uint64_t id;
+    bool found;
+};
+
+static int phdr_callback(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct find_build_id *f = data;
+    bool ours = false;
+    for (int i = 0; i < info->dlpi_phnum && !ours; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && f->addr >= start && f->addr < start + ph->p_memsz)
+            ours = true;
+    }
+    if (!ours)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+            const char *name = p + sizeof *n;
+            const char *desc = name + ((n->n_namesz + 3) & ~3u);
+            if (desc + n->n_descsz > end)
+                break;
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4)) {
+                f->id = weft_hash64(desc, n->n_descsz, 0x6964);
+                f->found = true;
+                return 1;
+            }
+            p = desc + ((n->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1;
+}
+
+static pthread_once_t identity_once = PTHREAD_ONCE_INIT;
+static uint64_t identity;
+
+static void compute_identity(void)
+{
+    struct find_build_id f = {(uintptr_t)&weft_cache_build_identity, 0, false};
+    dl_iterate_phdr(phdr_callback, &f);
+    if (f.found) {
+        identity = f.id;
+        return;
+    }
+    Dl_info info;
+    struct stat st;
+    if (dladdr((void *)&weft_cache_build_identity, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0) {
+        uint64_t v[3] = {(uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec};
+        identity = weft_hash64(v, sizeof v, 0x6d74);
+        return;
+    }
+    identity = 0;   /* unknown: keys still cover the version and ABI */
+}
+
+uint64_t weft_cache_build_identity(void)
+{
+    pthread_once(&identity_once, compute_identity);
+    return identity;
 }
 
 /* ---- directory ----------------------------------------------------------------------------- */

@@ -22,6 +22,10 @@ char *weft_cache_dir(void);
 bool weft_cache_load(uint64_t key, void **payload, size_t *size);
 /* Stores entry `key` atomically; false when it could not be written. */
 bool weft_cache_store(uint64_t key, const void *payload, size_t size);
+/* A hash identifying this build of Weft's code (the GNU build-id of the object that contains
+ * the compiler, else its file's size and modification time): part of every key, so that a
+ * rebuilt Weft never trusts objects compiled by another build. */
+uint64_t weft_cache_build_identity(void);
 /* The path of entry `key` (for tests). */
 bool weft_cache_entry_path(uint64_t key, char *path, size_t cap);
 

@@ -82,6 +82,16 @@ cl_int weft_link(const struct weft_bitcode *inputs, size_t n, bool executable,
                  const struct weft_build_options *opts, struct weft_bitcode *out,
                  struct weft_diag *diag);
 
+/* ---- the whole build (specialize.c) ---------------------------------------------------- */
+
+/* clBuildProgram from source: frontend + link into an EXECUTABLE, through the disk cache
+ * (keyed by source, options, compiler, builtin library and Weft version) when the result
+ * cannot depend on files outside the source (no #include, no -I). The log of a cached
+ * build is the log of the build that produced it. Errors as weft_frontend_compile and
+ * weft_link. */
+cl_int weft_build_executable(const char *source, const char *options, const struct weft_build_options *opts,
+                             struct weft_bitcode *exe, struct weft_diag *diag);
+
 /* ---- kernel metadata (metadata.c) -------------------------------------------------------- */
 
 struct weft_arg_meta {
@@ -106,6 +116,7 @@ struct weft_kernel_meta {
     size_t static_local_size;                  /* bytes of the kernel's own __local variables */
     size_t private_size;                       /* estimate of private memory per work-item */
     bool has_arg_names;
+    bool uses_printf;                          /* the kernel calls printf (after inlining) */
 };
 
 /* ---- executable images (specialize.c) -------------------------------------------------- */

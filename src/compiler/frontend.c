@@ -506,7 +506,7 @@ cl_int weft_frontend_compile(const char *source, const struct weft_build_options
         weft_frontend_clang_path(), "-x", "cl", std_arg, "-Xclang", "-finclude-default-header",
         "-Xclang", "-ffake-address-space-map", "-target", "x86_64-unknown-linux-gnu",
         "-emit-llvm", "-c", "-O0", "-Xclang", "-disable-O0-optnone", "-Xclang", ext,
-        "-fno-color-diagnostics",
+        "-fno-color-diagnostics", "-Wno-psabi",
     };
     bool ok = true;
     for (size_t i = 0; i < LEN(fixed) && ok; i++)

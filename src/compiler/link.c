@@ -16,6 +16,7 @@
 
 #include <dlfcn.h>
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -306,11 +307,18 @@ cl_int weft_link(const struct weft_bitcode *inputs, size_t n, bool executable,
         dst = LLVMModuleCreateWithNameInContext("weft-empty", ctx);
         LLVMSetTarget(dst, "x86_64-unknown-linux-gnu");
     }
+    char tag[64];
+    snprintf(tag, sizeof tag, "program-%016llx",
+             (unsigned long long)(n ? weft_hash64(inputs[0].data, inputs[0].size, n) : 0));
     if (executable) {
-        weft_dump_module(dst, "program", "frontend");
+        weft_dump_module(dst, tag, "frontend");
+        /* Lazily: only the bodies the linker pulls in are read from the (large) library. */
         LLVMModuleRef b;
         size_t bsize = (size_t)(weft_builtins_bc_end - weft_builtins_bc_start);
-        if (!weft_module_parse(ctx, weft_builtins_bc_start, bsize, &b, diag)) {
+        LLVMMemoryBufferRef bbuf = LLVMCreateMemoryBufferWithMemoryRange(weft_builtins_bc_start, bsize,
+                                                                         "weft-builtins", 0);
+        if (LLVMGetBitcodeModuleInContext2(ctx, bbuf, &b)) {
+            LLVMDisposeMemoryBuffer(bbuf);
             weft_diag_error(diag, "error: internal: the builtin library cannot be read");
             goto done;
         }
@@ -334,7 +342,7 @@ cl_int weft_link(const struct weft_bitcode *inputs, size_t n, bool executable,
             goto done;
         if (!weft_codegen_run_passes(dst, "function(sroa,early-cse,instcombine,simplifycfg)", NULL, diag))
             goto done;
-        weft_dump_module(dst, "program", "linked");
+        weft_dump_module(dst, tag, "linked");
     }
     char *msg = NULL;
     if (LLVMVerifyModule(dst, LLVMReturnStatusAction, &msg)) {

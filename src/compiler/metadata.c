@@ -119,6 +119,20 @@ static size_t static_local_bytes(LLVMModuleRef m, LLVMValueRef fn, LLVMTargetDat
     return total;
 }
 
+static bool calls_printf(LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (!LLVMIsACallInst(i))
+                continue;
+            LLVMValueRef callee = LLVMGetCalledValue(i);
+            size_t n = 0;
+            if (callee && LLVMIsAFunction(callee) && !strcmp(LLVMGetValueName2(callee, &n), "printf"))
+                return true;
+        }
+    return false;
+}
+
 /* Bytes of allocas in fn (a private-memory estimate per work-item; after inlining). */
 static size_t private_bytes(LLVMValueRef fn, LLVMTargetDataRef td)
 {
@@ -296,6 +310,7 @@ static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
     k->static_local_size = static_local_bytes(m, fn, td);
     k->private_size = private_bytes(fn, td);
+    k->uses_printf = calls_printf(fn);
     return k->attributes != NULL;
 }
 

@@ -170,6 +170,68 @@ done:
     return err;
 }
 
+/* ---- whole builds ------------------------------------------------------------------------ */
+
+extern const char weft_builtins_bc_start[], weft_builtins_bc_end[];
+
+/* Disk payload of a build: the log's length, the log, then the executable bitcode. */
+cl_int weft_build_executable(const char *source, const char *options, const struct weft_build_options *opts,
+                             struct weft_bitcode *exe, struct weft_diag *diag)
+{
+    memset(exe, 0, sizeof *exe);
+    /* "include" also catches "# include"; __DATE__/__TIME__ change between builds. */
+    bool cacheable = !strstr(source, "include") && !strstr(source, "__DATE__") && !strstr(source, "__TIME__") &&
+                     !strstr(options ? options : "", "-I");
+    uint64_t key = 0;
+    if (cacheable) {
+        key = weft_hash64(source, strlen(source), 0x6275696c64ull);
+        key = weft_hash64(options ? options : "", options ? strlen(options) + 1 : 1, key);
+        const char *clang = weft_frontend_clang_path();
+        key = weft_hash64(clang, strlen(clang) + 1, key);
+        key = weft_hash64(weft_builtins_bc_start, (size_t)(weft_builtins_bc_end - weft_builtins_bc_start), key);
+        key = weft_hash64(WEFT_VERSION_STRING, sizeof WEFT_VERSION_STRING, key);
+        uint64_t id = weft_cache_build_identity();
+        key = weft_hash64(&id, sizeof id, key);
+        void *payload = NULL;
+        size_t size = 0;
+        uint64_t log_len;
+        if (weft_cache_load(key, &payload, &size) && size > sizeof log_len) {
+            memcpy(&log_len, payload, sizeof log_len);
+            if (log_len < size - sizeof log_len) {
+                size_t bc_len = size - sizeof log_len - (size_t)log_len;
+                exe->data = malloc(bc_len);
+                if (exe->data) {
+                    memcpy(exe->data, (char *)payload + sizeof log_len + log_len, bc_len);
+                    exe->size = bc_len;
+                    weft_diag_append(diag, (char *)payload + sizeof log_len, (size_t)log_len);
+                    free(payload);
+                    return CL_SUCCESS;
+                }
+            }
+        }
+        free(payload);
+    }
+    struct weft_bitcode obj = {0};
+    cl_int err = weft_frontend_compile(source, opts, NULL, 0, &obj, diag);
+    if (err != CL_SUCCESS)
+        return err;
+    err = weft_link(&obj, 1, true, opts, exe, diag);
+    weft_bitcode_free(&obj);
+    if (err != CL_SUCCESS || !cacheable)
+        return err;
+    uint64_t log_len = diag->len;
+    unsigned char *payload = malloc(sizeof log_len + diag->len + exe->size);
+    if (payload) {
+        memcpy(payload, &log_len, sizeof log_len);
+        if (diag->len)
+            memcpy(payload + sizeof log_len, diag->text, diag->len);
+        memcpy(payload + sizeof log_len + diag->len, exe->data, exe->size);
+        weft_cache_store(key, payload, sizeof log_len + diag->len + exe->size);
+        free(payload);
+    }
+    return CL_SUCCESS;
+}
+
 /* ---- images ----------------------------------------------------------------------------- */
 
 cl_int weft_image_create(struct weft_bitcode *bc, const char *options, bool kernel_arg_info,
@@ -239,6 +301,8 @@ static uint64_t variant_key(const struct weft_image *img, const char *kernel, co
     h = weft_hash64(WEFT_VERSION_STRING, sizeof WEFT_VERSION_STRING, h);
     uint32_t abi = WEFT_ABI_VERSION;
     h = weft_hash64(&abi, sizeof abi, h);
+    uint64_t id = weft_cache_build_identity();
+    h = weft_hash64(&id, sizeof id, h);
     return h;
 }
 

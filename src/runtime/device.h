@@ -16,8 +16,22 @@ struct _cl_device_id {
     cl_ulong local_mem_size;        /* per work-group arena size */
     cl_uint mem_base_addr_align;    /* bits */
     /* helpers may add fields below */
+    cl_ulong max_constant_buffer_size;  /* bytes; the runtime rejects larger __constant args */
+    cl_uint max_constant_args;
+    size_t max_parameter_size;          /* bytes of kernel arguments */
+    size_t printf_buffer_size;          /* bytes */
+    cl_uint simd_bytes;                 /* widest vector register of the ISA: 16, 32 or 64 */
+    cl_uint vector_width[6];            /* native = preferred widths: char short int long float double */
+    cl_ulong global_mem_cache_size;     /* last-level cache (L3, else L2), bytes */
+    cl_uint cache_line;                 /* bytes */
+    cl_uint max_clock_mhz;
+    char name[128];                     /* the CPU model */
+    char *extensions;                   /* space-separated WEFT_DEVICE_EXTENSIONS */
 };
 
 cl_device_id weft_device_get(void);
+/* Number of worker threads the device runs work-groups on: WEFT_NUM_THREADS when it is a
+ * positive integer, else the number of cores. Equals CL_DEVICE_MAX_COMPUTE_UNITS. */
+cl_uint weft_device_worker_count(void);
 
 #endif

@@ -145,6 +145,7 @@ cl_event weft_event_new(cl_context ctx, cl_command_queue queue, cl_command_type 
     ev->command_type = type;
     atomic_init(&ev->status, queue ? CL_QUEUED : CL_SUBMITTED);
     atomic_init(&ev->user_status_set, false);
+    atomic_init(&ev->queue_ticket, 0);
     ev->time_queued = weft_now_ns();
     if (!queue)
         ev->time_submit = ev->time_queued;
@@ -228,6 +229,14 @@ static inline void cpu_relax(void)
 }
 
 cl_int weft_event_wait(cl_event ev)
+{
+    /* Command events: help their queue (run runnable commands here) while waiting. */
+    if (ev->queue)
+        return weft_queue_wait_event(ev);
+    return weft_event_wait_plain(ev);
+}
+
+cl_int weft_event_wait_plain(cl_event ev)
 {
     cl_int s;
     for (int i = 0; i < WEFT_EVENT_SPIN; i++) {

@@ -27,6 +27,8 @@ struct _cl_event {
     struct weft_event_listener *listeners;  /* notified once the event is terminal (event.c) */
     unsigned waiters;                        /* threads in weft_event_wait's cond wait (lock) */
     atomic_bool user_status_set;             /* user events: clSetUserEventStatus was called */
+    _Atomic uint64_t queue_ticket;           /* command events: 1 + the command's position in its
+                                                queue once enqueued, 0 before (queue.c) */
 };
 
 /* A runtime party (a command waiting on this event as a dependency) that wants to know when
@@ -45,6 +47,8 @@ cl_event weft_event_new(cl_context ctx, cl_command_queue queue, cl_command_type 
 void weft_event_set_status(cl_event ev, cl_int status);
 /* Blocks until the event is complete or failed; returns its final status. */
 cl_int weft_event_wait(cl_event ev);
+/* The same, without helping the event's queue (spin briefly, then sleep on the event). */
+cl_int weft_event_wait_plain(cl_event ev);
 /* Validates an event wait list against the spec's rules (CL_INVALID_EVENT_WAIT_LIST,
  * CL_INVALID_CONTEXT for an event of another context). */
 cl_int weft_check_wait_list(cl_context ctx, cl_uint num_events, const cl_event *wait_list);

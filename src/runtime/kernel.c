@@ -388,6 +388,11 @@ void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out)
     out->preferred_multiple = simd_floats();
 }
 
+bool weft_kernel_uses_printf(cl_kernel k)
+{
+    return k->meta->uses_printf;
+}
+
 void weft_kernel_args_free(struct weft_kernel_args *a)
 {
     if (!a)

@@ -36,5 +36,9 @@ cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local
 const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_variant *v,
                                   size_t *local_mem_total);
 void weft_kernel_args_free(struct weft_kernel_args *a);
+/* True when the kernel calls printf: the launch then gives ctx->printf_buf a buffer from
+ * weft_printf_buffer_new() and calls weft_printf_buffer_finish() on it when the launch
+ * completes (compiler/printf.h), which writes the output to stdout. */
+bool weft_kernel_uses_printf(cl_kernel k);
 
 #endif

@@ -261,12 +261,7 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
     set_string(&program->options, options);
     struct weft_bitcode exe = {0};
     if (program->source) {
-        struct weft_bitcode obj = {0};
-        err = weft_frontend_compile(program->source, &opts, NULL, 0, &obj, &diag);
-        if (err == CL_SUCCESS) {
-            err = weft_link(&obj, 1, true, &opts, &exe, &diag);
-            weft_bitcode_free(&obj);
-        }
+        err = weft_build_executable(program->source, options, &opts, &exe, &diag);
     } else if (program->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
         /* an executable binary: already linked and checked */
         exe.data = malloc(program->bitcode.size);

@@ -172,9 +172,12 @@ static void command_execute(struct command *c)
         impl->tail = c->prev;
     if (impl->done_waiters)
         pthread_cond_broadcast(&impl->done_cv);
+    bool others = impl->head != NULL;
     pthread_mutex_unlock(&impl->lock);
-    /* Completion may make younger commands runnable (barriers, markers, in-order order). */
-    queue_wake(impl);
+    /* Completion may make younger commands runnable (barriers, markers, in-order order);
+     * with none left there is nobody to tell, and a sleeping thread stays asleep. */
+    if (others)
+        queue_wake(impl);
 
     command_free(c);
     weft_object_unhold(WEFT_OBJ(ev));
@@ -187,6 +190,9 @@ static void *queue_thread_main(void *arg)
     struct weft_queue_impl *impl = q->impl;
     pthread_mutex_lock(&impl->lock);
     for (;;) {
+        /* Read the sequence before scanning: a dependency resolving concurrently (outside
+         * the lock) bumps it after we read it, so we cannot sleep through it. */
+        unsigned seen = atomic_load(&impl->work_seq);
         struct command *c = find_runnable(impl, UINT64_MAX);
         if (c) {
             c->state = COMMAND_RUNNING;
@@ -197,7 +203,6 @@ static void *queue_thread_main(void *arg)
         }
         if (impl->stop)
             break;
-        unsigned seen = atomic_load(&impl->work_seq);
         pthread_mutex_unlock(&impl->lock);
         bool changed = spin_for_change(&impl->work_seq, seen, QUEUE_THREAD_SPIN_NS);
         pthread_mutex_lock(&impl->lock);
@@ -334,6 +339,7 @@ static void queue_help(cl_command_queue q, uint64_t max_ticket, cl_event until)
         if (until ? atomic_load(&until->status) <= CL_COMPLETE
                   : (!impl->head || impl->head->ticket > max_ticket))
             break;
+        unsigned seen = atomic_load(&impl->work_seq);   /* before the scan, see the thread */
         struct command *c = find_runnable(impl, max_ticket);
         if (c) {
             c->state = COMMAND_RUNNING;
@@ -342,7 +348,6 @@ static void queue_help(cl_command_queue q, uint64_t max_ticket, cl_event until)
             pthread_mutex_lock(&impl->lock);
             continue;
         }
-        unsigned seen = atomic_load(&impl->work_seq);
         pthread_mutex_unlock(&impl->lock);
         bool changed = spin_for_change(&impl->work_seq, seen, HELPER_SPIN_NS);
         pthread_mutex_lock(&impl->lock);
@@ -357,6 +362,17 @@ static void queue_help(cl_command_queue q, uint64_t max_ticket, cl_event until)
         impl->done_waiters--;
     }
     pthread_mutex_unlock(&impl->lock);
+}
+
+cl_int weft_queue_wait_event(cl_event ev)
+{
+    uint64_t t = atomic_load_explicit(&ev->queue_ticket, memory_order_acquire);
+    if (t == 0) {
+        /* Not enqueued (yet): nothing to help with; the plain wait is all we can do. */
+        return weft_event_wait_plain(ev);
+    }
+    queue_help(ev->queue, t - 1, ev);
+    return atomic_load(&ev->status);
 }
 
 cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *event_out)
@@ -400,6 +416,7 @@ cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *e
         impl->head = c;
     impl->tail = c;
     uint64_t ticket = c->ticket;
+    atomic_store_explicit(&ev->queue_ticket, ticket + 1, memory_order_release);
     pthread_mutex_unlock(&impl->lock);
 
     if (!blocking) {

@@ -56,6 +56,11 @@ cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *e
 /* Frees a command that was made but will not be enqueued. */
 void weft_command_discard(struct weft_command *cmd);
 
+/* Waits for a command event (ev->queue != NULL, enqueued) to be terminal and returns its
+ * status; meanwhile runs runnable commands of its queue, up to that command, on the calling
+ * thread. The caller holds `ev`. weft_event_wait uses it for command events. */
+cl_int weft_queue_wait_event(cl_event ev);
+
 /* True when `q` is a live command queue (weft_object_is with the queue type). */
 bool weft_is_queue(const void *q);
 

@@ -225,7 +225,11 @@ static void test_read_write_errors(void **state)
     unsigned char buf[64];
     cl_mem m = make_buffer(e, 0, sizeof buf, NULL);
     cl_mem other = clCreateBuffer(e->other, 0, sizeof buf, NULL, &err);
-    cl_mem dead = make_buffer(e, 0, sizeof buf, NULL);
+    /* a released buffer, kept in memory by its sub-buffer (the ICD loader reads a handle's
+     * dispatch pointer before Weft sees the call) */
+    cl_mem dead = make_buffer(e, 0, 4 * e->align, NULL);
+    cl_mem keep = clCreateSubBuffer(dead, 0, CL_BUFFER_CREATE_TYPE_REGION, &(cl_buffer_region){0, e->align}, &err);
+    assert_int_equal(err, CL_SUCCESS);
     clReleaseMemObject(dead);
     cl_command_queue q = e->t.queue;
 
@@ -262,6 +266,7 @@ static void test_read_write_errors(void **state)
     /* the queue is checked before the buffer, the buffer before the range */
     CHECK_ERR(clEnqueueReadBuffer(NULL, NULL, CL_TRUE, 0, 1, NULL, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE, "order");
     CHECK_ERR(clEnqueueReadBuffer(q, NULL, CL_TRUE, 0, 1000, NULL, 0, NULL, NULL), CL_INVALID_MEM_OBJECT, "order");
+    clReleaseMemObject(keep);
     clReleaseMemObject(m);
     clReleaseMemObject(other);
 }

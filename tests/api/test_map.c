@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include <cmocka.h>
@@ -233,7 +234,10 @@ static void test_map_errors(void **state)
     cl_int err;
     cl_mem m = clCreateBuffer(e->t.context, 0, 1024, NULL, &err);
     cl_mem other = clCreateBuffer(e->other, 0, 1024, NULL, &err);
-    cl_mem dead = clCreateBuffer(e->t.context, 0, 1024, NULL, &err);
+    /* a released buffer, kept in memory by its sub-buffer (see test_buffer.c) */
+    cl_mem dead = clCreateBuffer(e->t.context, 0, 4 * e->align, NULL, &err);
+    cl_mem keep = clCreateSubBuffer(dead, 0, CL_BUFFER_CREATE_TYPE_REGION, &(cl_buffer_region){0, e->align}, &err);
+    assert_int_equal(err, CL_SUCCESS);
     clReleaseMemObject(dead);
     cl_command_queue q = e->t.queue;
     static const struct {
@@ -276,6 +280,7 @@ static void test_map_errors(void **state)
     /* errcode_ret may be NULL */
     assert_null(clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, 0, 0, NULL, NULL, NULL));
     assert_int_equal(clFinish(q), CL_SUCCESS);
+    clReleaseMemObject(keep);
     clReleaseMemObject(m);
     clReleaseMemObject(other);
 }
@@ -366,6 +371,67 @@ static void test_release_while_mapped(void **state)
     (void)r;
 }
 
+/* Threads mapping and unmapping disjoint sub-buffers of one parent for writing, through one
+ * queue: the parent's mapping records stay consistent and no mapping is lost or refused. */
+struct map_worker {
+    struct env *e;
+    cl_mem sub;
+    int index;
+    int failures;
+};
+
+static void *map_worker_main(void *arg)
+{
+    struct map_worker *w = arg;
+    for (int i = 0; i < 200; i++) {
+        cl_int err;
+        unsigned char *p = clEnqueueMapBuffer(w->e->t.queue, w->sub, CL_TRUE, CL_MAP_WRITE, 0, w->e->align,
+                                              0, NULL, NULL, &err);
+        if (err != CL_SUCCESS || !p) {
+            w->failures++;
+            continue;
+        }
+        p[i % w->e->align] = (unsigned char)(w->index + i);
+        if (clEnqueueUnmapMemObject(w->e->t.queue, w->sub, p, 0, NULL, NULL) != CL_SUCCESS)
+            w->failures++;
+    }
+    return NULL;
+}
+
+static void test_concurrent_maps(void **state)
+{
+    struct env *e = *state;
+    cl_int err;
+    enum { T = 4 };
+    cl_mem parent = clCreateBuffer(e->t.context, 0, T * e->align, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    struct map_worker w[T];
+    pthread_t th[T];
+    for (int i = 0; i < T; i++) {
+        w[i] = (struct map_worker){e, NULL, i, 0};
+        w[i].sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION,
+                                     &(cl_buffer_region){i * e->align, e->align}, &err);
+        assert_int_equal(err, CL_SUCCESS);
+    }
+    for (int i = 0; i < T; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, map_worker_main, &w[i]), 0);
+    for (int i = 0; i < T; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(w[i].failures, 0);
+        assert_int_equal(map_count(w[i].sub), 0);
+    }
+    assert_int_equal(clFinish(e->t.queue), CL_SUCCESS);
+    /* the last write of every worker is visible in the parent */
+    unsigned char *all = malloc(T * e->align);
+    assert_int_equal(clEnqueueReadBuffer(e->t.queue, parent, CL_TRUE, 0, T * e->align, all, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < T; i++)
+        assert_int_equal(all[i * e->align + 199 % e->align], (unsigned char)(i + 199));
+    free(all);
+    for (int i = 0; i < T; i++)
+        clReleaseMemObject(w[i].sub);
+    clReleaseMemObject(parent);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_map_host_access_flags),
         cmocka_unit_test(test_non_blocking_map_waits),
         cmocka_unit_test(test_release_while_mapped),
+        cmocka_unit_test(test_concurrent_maps),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

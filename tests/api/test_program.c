@@ -32,6 +32,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct env *e = *state;
+    if (!e)
+        return 0;
     clReleaseContext(e->context);
     return 0;
 }

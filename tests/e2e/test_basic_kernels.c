@@ -322,6 +322,8 @@ static void test_printf(void **state)
         "  int i = get_global_id(0);\n"
         "  printf(\"wi %d: %d %5.2f %s %c %x|%ld\\n\", i, base + i, f * i, \"str\", 'A' + i, 255, (long)i << 40);\n"
         "  if (i == 0) printf(\"vec %v4hld %v2hlf %%\\n\", (int4)(1, -2, 3, -4), (float2)(0.5f, 1.5f));\n"
+        "  if (i == 1) printf(\"wide %v8hlf|%v16hhd|%v2lf|%v3hu\\n\", (float8)(1, 2, 3, 4, 5, 6, 7, 8),\n"
+        "                     (char16)(-1), (double2)(0.25, -0.5), (ushort3)(7, 8, 65535));\n"
         "}\n";
     cl_program p;
     cl_kernel k = kernel_from(src, "p", NULL, &p);
@@ -338,6 +340,9 @@ static void test_printf(void **state)
     }
     if (!strstr(out, "vec 1,-2,3,-4 0.500000,1.500000 %\n"))
         fail_msg("vector printf wrong:\n%s", out);
+    if (!strstr(out, "wide 1.000000,2.000000,3.000000,4.000000,5.000000,6.000000,7.000000,8.000000|"
+                     "-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1|0.250000,-0.500000|7,8,65535\n"))
+        fail_msg("wide vector printf wrong:\n%s", out);
     free(out);
     clReleaseKernel(k);
     clReleaseProgram(p);

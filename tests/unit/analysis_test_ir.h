@@ -4,6 +4,7 @@
 #ifndef WEFT_TEST_ANALYSIS_IR_H
 #define WEFT_TEST_ANALYSIS_IR_H
 
+#include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
 #include <stdio.h>
@@ -26,6 +27,13 @@ static inline struct test_ir test_ir_parse(const char *text)
         LLVMDisposeMessage(msg);
         fail();
     }
+    /* the analyses assume valid IR: check the test's IR first */
+    if (LLVMVerifyModule(ir.mod, LLVMReturnStatusAction, &msg)) {
+        print_error("IR does not verify: %s\n", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        fail();
+    }
+    LLVMDisposeMessage(msg);
     return ir;
 }
 

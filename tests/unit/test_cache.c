@@ -12,8 +12,12 @@
 
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <pthread.h>
+
 #include "compiler/cache.h"
 #include "compiler/compiler.h"
+#include "weft/abi.h"
 
 static char dir[256];
 
@@ -85,6 +89,14 @@ static void test_hash(void **state)
         assert_true(weft_hash64(a, sizeof a, 7) != weft_hash64(b, sizeof b, 7));
         b[i] ^= 1;
     }
+}
+
+static void test_build_identity(void **state)
+{
+    /* stable within a process and not the "unknown" value for a normal build */
+    uint64_t a = weft_cache_build_identity(), b = weft_cache_build_identity();
+    assert_true(a == b);
+    assert_true(a != 0);
 }
 
 static void test_round_trip(void **state)
@@ -178,13 +190,200 @@ static void test_disabled_and_unwritable(void **state)
     free(d);
 }
 
+/* ---- a compiled variant through the cache ---------------------------------------------- */
+
+static struct weft_image *build_saxpy(void)
+{
+    const char *src = "kernel void saxpy(float a, global const float *x, global float *y) {\n"
+                      "  size_t i = get_global_id(0); y[i] = a * x[i] + y[i]; }\n";
+    struct weft_diag d;
+    weft_diag_init(&d);
+    struct weft_build_options o;
+    assert_int_equal(weft_options_parse(NULL, WEFT_OPTIONS_COMPILE, &o, &d), CL_SUCCESS);
+    struct weft_bitcode obj, exe;
+    assert_int_equal(weft_frontend_compile(src, &o, NULL, 0, &obj, &d), CL_SUCCESS);
+    assert_int_equal(weft_link(&obj, 1, true, &o, &exe, &d), CL_SUCCESS);
+    struct weft_image *img = NULL;
+    assert_int_equal(weft_image_create(&exe, "", false, false, &img, &d), CL_SUCCESS);
+    weft_bitcode_free(&obj);
+    weft_bitcode_free(&exe);
+    weft_options_free(&o);
+    weft_diag_free(&d);
+    return img;
+}
+
+static void run_saxpy(struct weft_image *img)
+{
+    const uint64_t local[3] = {16, 1, 1};
+    struct weft_compiled_variant v;
+    struct weft_diag d;
+    weft_diag_init(&d);
+    cl_int err = weft_image_get_variant(img, 0, local, &v, &d);
+    if (err != CL_SUCCESS)
+        fail_msg("variant: %d %s", err, d.text ? d.text : "");
+    weft_diag_free(&d);
+    enum { N = 64 };
+    float x[N], y[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)i;
+        y[i] = 1.0f;
+    }
+    unsigned char args[24] = {0};
+    float a = 3.0f;
+    void *px = x, *py = y;
+    memcpy(args, &a, 4);
+    memcpy(args + 8, &px, 8);
+    memcpy(args + 16, &py, 8);
+    struct weft_wg_ctx ctx = {1, {N, 1, 1}, {16, 1, 1}, {0, 0, 0}, {N / 16, 1, 1}, NULL, NULL, NULL};
+    ctx.local_mem = aligned_alloc(64, 4096);
+    ctx.scratch = aligned_alloc(64, v.scratch_size + 64);
+    v.fn(args, &ctx, 0, N / 16);
+    free(ctx.local_mem);
+    free(ctx.scratch);
+    for (int i = 0; i < N; i++)
+        if (y[i] != 3.0f * i + 1.0f)
+            fail_msg("y[%d] = %g", i, y[i]);
+}
+
+/* The one .wobj entry of the cache directory. */
+static void only_entry(char *path, size_t cap)
+{
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    int found = 0;
+    struct dirent *de;
+    while ((de = readdir(dp))) {
+        size_t n = strlen(de->d_name);
+        if (n > 5 && !strcmp(de->d_name + n - 5, ".wobj")) {
+            snprintf(path, cap, "%s/%s", dir, de->d_name);
+            found++;
+        }
+    }
+    closedir(dp);
+    assert_int_equal(found, 1);
+}
+
+static void test_variant_corrupt_entry_rebuilt(void **state)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -f '%s'/*.wobj", dir);
+    assert_int_equal(system(cmd), 0);
+    struct weft_image *img = build_saxpy();
+    run_saxpy(img);              /* compiled and stored */
+    weft_image_free(img);
+    char path[512];
+    only_entry(path, sizeof path);
+    size_t n;
+    unsigned char *good = read_raw(path, &n);
+    assert_true(n > 100);
+
+    unsigned char *bad = malloc(n);
+    memcpy(bad, good, n);
+    for (size_t i = n / 2; i < n / 2 + 16; i++)
+        bad[i] ^= 0x5a;          /* garbage in the middle of the object */
+    write_raw(path, bad, n);
+    img = build_saxpy();         /* a fresh image: no memory cache */
+    run_saxpy(img);              /* must not trust the entry: rebuilt, and it runs */
+    weft_image_free(img);
+    size_t m;
+    unsigned char *now = read_raw(path, &m);
+    /* the entry was rewritten (codegen need not be byte-identical, so compare to the bad one) */
+    assert_true(m != n || memcmp(now, bad, n) != 0);
+
+    write_raw(path, good, n / 3);        /* truncated */
+    img = build_saxpy();
+    run_saxpy(img);
+    weft_image_free(img);
+    free(now);
+    now = read_raw(path, &m);
+    assert_true(m > n / 3);
+    free(now);
+    free(bad);
+    free(good);
+}
+
+/* Builds and variants in several threads at once: every compile has its own LLVMContext,
+ * the JIT is shared. Each thread checks its own results (cmocka asserts stay on the main
+ * thread). */
+struct job {
+    int id;
+    int failures;
+};
+
+static void *compile_job(void *arg)
+{
+    struct job *j = arg;
+    char src[256];
+    snprintf(src, sizeof src, "kernel void k(global int *y) { y[get_global_id(0)] = %d * (int)get_global_id(0); }\n",
+             j->id);
+    struct weft_diag d;
+    weft_diag_init(&d);
+    struct weft_build_options o;
+    struct weft_bitcode obj = {0}, exe = {0};
+    struct weft_image *img = NULL;
+    if (weft_options_parse(NULL, WEFT_OPTIONS_COMPILE, &o, &d) != CL_SUCCESS ||
+        weft_frontend_compile(src, &o, NULL, 0, &obj, &d) != CL_SUCCESS ||
+        weft_link(&obj, 1, true, &o, &exe, &d) != CL_SUCCESS ||
+        weft_image_create(&exe, "", false, false, &img, &d) != CL_SUCCESS) {
+        j->failures++;
+        goto out;
+    }
+    for (uint64_t ls = 1; ls <= 8; ls *= 2) {
+        const uint64_t local[3] = {ls, 1, 1};
+        struct weft_compiled_variant v;
+        if (weft_image_get_variant(img, 0, local, &v, &d) != CL_SUCCESS) {
+            j->failures++;
+            continue;
+        }
+        int y[32] = {0};
+        void *py = y;
+        unsigned char args[8];
+        memcpy(args, &py, 8);
+        struct weft_wg_ctx ctx = {1, {32, 1, 1}, {ls, 1, 1}, {0, 0, 0}, {32 / ls, 1, 1}, NULL, NULL, NULL};
+        ctx.local_mem = aligned_alloc(64, 4096);
+        ctx.scratch = aligned_alloc(64, v.scratch_size + 64);
+        v.fn(args, &ctx, 0, 32 / ls);
+        free(ctx.local_mem);
+        free(ctx.scratch);
+        for (int i = 0; i < 32; i++)
+            if (y[i] != j->id * i)
+                j->failures++;
+    }
+out:
+    weft_image_free(img);
+    weft_bitcode_free(&obj);
+    weft_bitcode_free(&exe);
+    weft_options_free(&o);
+    weft_diag_free(&d);
+    return NULL;
+}
+
+static void test_concurrent_compiles(void **state)
+{
+    enum { T = 4 };
+    pthread_t th[T];
+    struct job jobs[T];
+    for (int i = 0; i < T; i++) {
+        jobs[i] = (struct job){i + 2, 0};
+        assert_int_equal(pthread_create(&th[i], NULL, compile_job, &jobs[i]), 0);
+    }
+    for (int i = 0; i < T; i++) {
+        pthread_join(th[i], NULL);
+        if (jobs[i].failures)
+            fail_msg("thread %d: %d failures", i, jobs[i].failures);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hash),
+        cmocka_unit_test(test_build_identity),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_corrupt_entries_are_misses_and_rebuilt),
         cmocka_unit_test(test_disabled_and_unwritable),
+        cmocka_unit_test(test_variant_corrupt_entry_rebuilt),
+        cmocka_unit_test(test_concurrent_compiles),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -189,6 +189,182 @@ static void test_unreachable_blocks_are_outside_the_trees(void **state)
     test_ir_dispose(&ir);
 }
 
+/* ---- random CFGs against the textbook definition ------------------------------------------
+ * dom(entry) = {entry}, dom(b) = {b} + intersection of dom(p) over reachable predecessors p,
+ * iterated to the fixed point; idom(b) is the strict dominator with the largest dom set. The same
+ * on the reverse graph for post-dominators, when every reachable block reaches a return. */
+
+static uint32_t rng_state = 12345;
+static uint32_t rnd(uint32_t n)
+{
+    rng_state = rng_state * 1103515245u + 12345u;
+    return (rng_state >> 8) % n;
+}
+
+static LLVMValueRef random_function(LLVMModuleRef m, LLVMContextRef c, int n, int idx)
+{
+    LLVMTypeRef params[2] = {LLVMInt1TypeInContext(c), LLVMInt32TypeInContext(c)};
+    char name[32];
+    snprintf(name, sizeof name, "r%d", idx);
+    LLVMValueRef fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, 2, 0));
+    LLVMBasicBlockRef bb[64];
+    for (int i = 0; i < n; i++)
+        bb[i] = LLVMAppendBasicBlockInContext(c, fn, "");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    for (int i = 0; i < n; i++) {
+        LLVMPositionBuilderAtEnd(b, bb[i]);
+        /* targets are never the entry block (it may not have predecessors) */
+        LLVMBasicBlockRef t1 = bb[1 + rnd((uint32_t)n - 1)], t2 = bb[1 + rnd((uint32_t)n - 1)];
+        switch (rnd(7)) {
+        case 0:
+            LLVMBuildRetVoid(b);
+            break;
+        case 1:
+        case 2:
+            LLVMBuildBr(b, t1);
+            break;
+        case 3: {
+            LLVMValueRef sw = LLVMBuildSwitch(b, LLVMGetParam(fn, 1), t1, 3);
+            for (int k = 0; k < 3; k++)
+                LLVMAddCase(sw, LLVMConstInt(params[1], (unsigned long long)k, 0), bb[1 + rnd((uint32_t)n - 1)]);
+            break;
+        }
+        default:
+            LLVMBuildCondBr(b, LLVMGetParam(fn, 0), t1, t2);
+            break;
+        }
+    }
+    LLVMDisposeBuilder(b);
+    return fn;
+}
+
+/* Naive (post-)dominator sets as n x n booleans; returns the idom array (-1 root/unreachable,
+ * n = virtual exit for post). */
+static void naive_idoms(const struct weft_cfg *cfg, bool post, int *idom)
+{
+    size_t n = cfg->nblocks;
+    bool *dom = calloc(n * n, sizeof(bool));
+    for (size_t b = 0; b < n; b++)
+        for (size_t d = 0; d < n; d++)
+            dom[b * n + d] = weft_cfg_reachable(cfg, b);
+    for (size_t b = 0; b < n; b++)
+        if (weft_cfg_reachable(cfg, b) && (post ? weft_cfg_nsucc(cfg, b) == 0 : b == 0)) {
+            for (size_t d = 0; d < n; d++)
+                dom[b * n + d] = d == b;
+        }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t b = 0; b < n; b++) {
+            if (!weft_cfg_reachable(cfg, b) || (post ? weft_cfg_nsucc(cfg, b) == 0 : b == 0))
+                continue;
+            size_t np = post ? weft_cfg_nsucc(cfg, b) : weft_cfg_npred(cfg, b);
+            const uint32_t *ps = post ? weft_cfg_succs(cfg, b) : weft_cfg_preds(cfg, b);
+            for (size_t d = 0; d < n; d++) {
+                bool v = true;
+                bool any = false;
+                for (size_t k = 0; k < np; k++)
+                    if (weft_cfg_reachable(cfg, ps[k])) {
+                        any = true;
+                        v = v && dom[ps[k] * n + d];
+                    }
+                v = d == b || (any && v);
+                if (dom[b * n + d] != v) {
+                    dom[b * n + d] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    for (size_t b = 0; b < n; b++) {
+        idom[b] = -1;
+        if (!weft_cfg_reachable(cfg, b))
+            continue;
+        size_t best = 0;
+        for (size_t d = 0; d < n; d++) {
+            if (d == b || !dom[b * n + d])
+                continue;
+            size_t size = 0;
+            for (size_t e = 0; e < n; e++)
+                size += dom[d * n + e];
+            if (size > best) {
+                best = size;
+                idom[b] = (int)d;
+            }
+        }
+        if (post && idom[b] < 0)
+            idom[b] = (int)n;   /* post-dominated by nothing but the virtual exit */
+    }
+    free(dom);
+}
+
+static bool all_reach_exit(const struct weft_cfg *cfg)
+{
+    size_t n = cfg->nblocks;
+    bool *r = calloc(n, sizeof(bool));
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t b = 0; b < n; b++) {
+            bool v = weft_cfg_nsucc(cfg, b) == 0;
+            for (size_t k = 0; k < weft_cfg_nsucc(cfg, b); k++)
+                v = v || r[weft_cfg_succs(cfg, b)[k]];
+            if (v && !r[b]) {
+                r[b] = true;
+                changed = true;
+            }
+        }
+    }
+    bool ok = true;
+    for (size_t b = 0; b < n; b++)
+        ok = ok && (!weft_cfg_reachable(cfg, b) || r[b]);
+    free(r);
+    return ok;
+}
+
+static void test_random_cfgs_match_the_definition(void **state)
+{
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMModuleRef m = LLVMModuleCreateWithNameInContext("random", c);
+    int checked_post = 0;
+    for (int iter = 0; iter < 300; iter++) {
+        int n = 2 + (int)rnd(30);
+        LLVMValueRef fn = random_function(m, c, n, iter);
+        struct weft_cfg *cfg = weft_cfg_build(fn);
+        struct weft_domtree *dom = weft_dom_compute(cfg);
+        int want[64];
+        naive_idoms(cfg, false, want);
+        for (int b = 0; b < n; b++) {
+            if (weft_dom_idom(dom, b) != want[b])
+                print_error("function r%d block %d: idom %d, expected %d\n", iter, b, weft_dom_idom(dom, b), want[b]);
+            assert_int_equal(weft_dom_idom(dom, b), want[b]);
+            /* the O(1) query agrees with walking the idom chain */
+            for (int a = 0; a < n; a++) {
+                bool walk = false;
+                for (int x = b; x >= 0 && weft_cfg_reachable(cfg, (size_t)a); x = weft_dom_idom(dom, x))
+                    walk = walk || x == a;
+                assert_int_equal(weft_dom_dominates(dom, a, b), walk && weft_cfg_reachable(cfg, (size_t)b));
+            }
+        }
+        if (all_reach_exit(cfg)) {
+            struct weft_domtree *pdom = weft_postdom_compute(cfg);
+            naive_idoms(cfg, true, want);
+            for (int b = 0; b < n; b++) {
+                if (!weft_cfg_reachable(cfg, (size_t)b))
+                    continue;
+                if (weft_dom_idom(pdom, b) != want[b])
+                    print_error("function r%d block %d: ipdom %d, expected %d\n", iter, b, weft_dom_idom(pdom, b), want[b]);
+                assert_int_equal(weft_dom_idom(pdom, b), want[b]);
+            }
+            weft_dom_free(pdom);
+            checked_post++;
+        }
+        weft_dom_free(dom);
+        weft_cfg_free(cfg);
+    }
+    assert_true(checked_post > 50);   /* the generator must exercise post-dominators too */
+    LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +375,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_instruction_and_phi_use_dominance, setup, teardown),
         cmocka_unit_test(test_postdom_of_infinite_loop),
         cmocka_unit_test(test_unreachable_blocks_are_outside_the_trees),
+        cmocka_unit_test(test_random_cfgs_match_the_definition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime/context.h"
 #include "runtime/device.h"
@@ -141,6 +142,15 @@ static cl_event rec_enqueue(cl_command_queue q, cl_uint n, const cl_event *deps,
     return ev;
 }
 
+/* Gives the command thread time to run whatever it (wrongly) considers runnable, so that an
+ * ordering bug shows up as a recorded violation. Correctness never depends on this pause:
+ * a correct runtime passes with any scheduling; the pause only makes a broken one fail. */
+static void give_queue_a_chance(void)
+{
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
 static cl_int status_of(cl_event ev)
 {
     cl_int s = 1234;
@@ -187,6 +197,7 @@ static void test_user_event_gates_command_across_queues(void **state)
 
     /* Nothing can have run: everything depends on the user event. */
     assert_int_equal(clFlush(q1), CL_SUCCESS);
+    give_queue_a_chance();
     assert_int_equal(atomic_load(&ran_a), 0);
     assert_int_equal(atomic_load(&ran_b), 0);
     assert_true(status_of(a) > CL_COMPLETE);
@@ -478,7 +489,9 @@ static void test_out_of_order_readiness_markers_barriers(void **state)
     p->violations = &violations;
     cl_event after = NULL;
     assert_int_equal(weft_command_enqueue(cmd, false, &after), CL_SUCCESS);
+    give_queue_a_chance();
     assert_true(status_of(barrier) > CL_COMPLETE);
+    assert_true(status_of(after) > CL_COMPLETE);
 
     assert_int_equal(clSetUserEventStatus(u1, CL_COMPLETE), CL_SUCCESS);
     assert_int_equal(clWaitForEvents(1, &after), CL_SUCCESS);

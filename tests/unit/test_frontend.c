@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "compiler/compiler.h"
+#include "compiler/printf.h"
 
 static cl_int compile(const char *src, const char *options, struct weft_bitcode *bc, char **log)
 {
@@ -227,6 +228,7 @@ static void test_metadata(void **state)
     assert_int_equal(a[6].type_qualifier, CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_VOLATILE);
     assert_int_equal(k->args_size, 72);
     assert_int_equal(img->kernels[1].static_local_size, 0);
+    assert_false(img->kernels[0].uses_printf);
     assert_string_equal(img->kernels[1].attributes, "");
     weft_image_free(img);
 
@@ -267,6 +269,33 @@ static void test_binary_format(void **state)
     weft_bitcode_free(&bc);
 }
 
+static int fmt(char *buf, size_t cap, const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    int n = weft_printf_format(buf, cap, f, ap);
+    va_end(ap);
+    return n;
+}
+
+static void test_printf_format(void **state)
+{
+    char b[256];
+    int n = fmt(b, sizeof b, "%d %5.2f %s %c %x %%|%ld", -7, 3.14159, "s", 'Z', 255, 1L << 40);
+    assert_string_equal(b, "-7  3.14 s Z ff %|1099511627776");
+    assert_int_equal(n, (int)strlen(b));
+    assert_true(fmt(b, sizeof b, "%hhd %hu", 0x1ff, 0x12345) > 0);
+    assert_string_equal(b, "-1 9029");   /* converted to char and ushort as OpenCL says */
+    /* invalid formats print nothing */
+    assert_int_equal(fmt(b, sizeof b, "%*d", 3, 4), -1);
+    assert_int_equal(fmt(b, sizeof b, "%hld", 3), -1);     /* hl needs a vector */
+    assert_int_equal(fmt(b, sizeof b, "%v5hld", 3), -1);   /* no 5-vectors */
+    assert_int_equal(fmt(b, sizeof b, "%q", 3), -1);
+    /* output longer than the buffer: truncated, full length returned */
+    assert_int_equal(fmt(b, 4, "abcdefgh"), 8);
+    assert_string_equal(b, "abc");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_link_checks),
         cmocka_unit_test(test_metadata),
         cmocka_unit_test(test_binary_format),
+        cmocka_unit_test(test_printf_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

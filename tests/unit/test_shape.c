@@ -51,7 +51,7 @@ static void expect_uniform(struct built *b, const char *name)
 {
     struct weft_shape sh = shape(b, name);
     if (sh.kind != WEFT_SHAPE_UNIFORM)
-        print_error("%%%s: expected uniform, got kind %d\n", name, sh.kind);
+        print_error("value %s: expected uniform, got kind %d\n", name, sh.kind);
     assert_int_equal(sh.kind, WEFT_SHAPE_UNIFORM);
 }
 
@@ -59,7 +59,7 @@ static void expect_varying(struct built *b, const char *name)
 {
     struct weft_shape sh = shape(b, name);
     if (sh.kind != WEFT_SHAPE_VARYING)
-        print_error("%%%s: expected varying, got kind %d\n", name, sh.kind);
+        print_error("value %s: expected varying, got kind %d\n", name, sh.kind);
     assert_int_equal(sh.kind, WEFT_SHAPE_VARYING);
 }
 
@@ -68,12 +68,12 @@ static void expect_affine(struct built *b, const char *name, int dim, int64_t st
     struct weft_shape sh = shape(b, name);
     int64_t got = 0;
     if (sh.kind != WEFT_SHAPE_AFFINE)
-        print_error("%%%s: expected affine, got kind %d\n", name, sh.kind);
+        print_error("value %s: expected affine, got kind %d\n", name, sh.kind);
     assert_int_equal(sh.kind, WEFT_SHAPE_AFFINE);
     assert_int_equal(sh.dim, dim);
     assert_true(weft_shape_const_stride(sh, &got));
     if (got != stride)
-        print_error("%%%s: expected stride %lld, got %lld\n", name, (long long)stride, (long long)got);
+        print_error("value %s: expected stride %lld, got %lld\n", name, (long long)stride, (long long)got);
     assert_int_equal(got, stride);
     /* the stride constant has the value's type (i64 bytes for pointers) */
     LLVMTypeRef t = LLVMTypeOf(test_ir_value(b->fn, name));
@@ -99,6 +99,10 @@ static void test_global_id_times_two_plus_one(void **state)
         "  %idx = sext i32 %or to i64\n"
         "  %p = getelementptr inbounds float, ptr addrspace(1) %a, i64 %idx\n"
         "  store float 0.0, ptr addrspace(1) %p\n"
+        /* clang -O2's sign extension of an int index: (x << 32) >>exact 32 */
+        "  %hi = shl i64 %mul, 32\n"
+        "  %sx = ashr exact i64 %hi, 32\n"
+        "  %inexact = ashr i64 %hi, 32\n"
         "  ret void\n"
         "}\n");
     expect_affine(&b, "gid", 0, 1);
@@ -109,6 +113,9 @@ static void test_global_id_times_two_plus_one(void **state)
     expect_affine(&b, "or", 0, 2);
     expect_affine(&b, "idx", 0, 2);
     expect_affine(&b, "p", 0, 8);   /* 2 floats per work-item = 8 bytes */
+    expect_affine(&b, "hi", 0, (int64_t)2 << 32);
+    expect_affine(&b, "sx", 0, 2);
+    expect_varying(&b, "inexact");
     dispose(&b);
 }
 
@@ -127,6 +134,7 @@ static void test_local_id_div_32_is_varying(void **state)
         "  %and = and i64 %lid, 31\n"
         "  %n = call i64 @_Z14get_local_sizej(i32 0)\n"
         "  %ndiv = udiv i64 %n, 32\n"
+        "  %exact = udiv exact i64 %lid, 32\n"
         "  ret void\n"
         "}\n");
     expect_affine(&b, "lid", 0, 1);
@@ -135,6 +143,8 @@ static void test_local_id_div_32_is_varying(void **state)
     expect_varying(&b, "rem");
     expect_varying(&b, "and");
     expect_uniform(&b, "ndiv");   /* division of uniform values stays uniform */
+    /* `exact` promises no remainder, which stride 1 / 32 contradicts: still varying */
+    expect_varying(&b, "exact");
     dispose(&b);
 }
 
@@ -225,6 +235,36 @@ static void test_joins_inside_divergent_region(void **state)
     dispose(&b);
 }
 
+/* A divergent branch whose paths meet again only at the loop header (two latches): the header
+ * phi merging the latches is a join; a phi receiving the same value from both is not. */
+static void test_divergent_branch_reconverging_at_loop_header(void **state)
+{
+    struct built b = build(DECLS
+        "define void @k(i32 %n) {\n"
+        "entry:\n"
+        "  %lid = call i64 @_Z12get_local_idj(i32 0)\n"
+        "  br label %h\n"
+        "h:\n"
+        "  %x = phi i32 [ 0, %entry ], [ 1, %l1 ], [ 2, %l2 ]\n"
+        "  %i = phi i32 [ 0, %entry ], [ %i1, %l1 ], [ %i1, %l2 ]\n"
+        "  %i1 = add i32 %i, 1\n"
+        "  %c = icmp ult i32 %i1, %n\n"
+        "  br i1 %c, label %body, label %exit\n"
+        "body:\n"
+        "  %d = icmp eq i64 %lid, 0\n"
+        "  br i1 %d, label %l1, label %l2\n"
+        "l1:\n  br label %h\n"
+        "l2:\n  br label %h\n"
+        "exit:\n  ret void\n"
+        "}\n");
+    assert_true(weft_shapes_branch_divergent(b.s, test_ir_block(b.fn, "body")));
+    assert_false(weft_shapes_branch_divergent(b.s, test_ir_block(b.fn, "h")));
+    expect_varying(&b, "x");
+    expect_uniform(&b, "i");
+    expect_uniform(&b, "c");
+    dispose(&b);
+}
+
 /* A loop whose exit depends on the local id: work-items leave in different iterations. The
  * counter is uniform among the work-items still inside, but whatever escapes the loop is
  * varying (temporal divergence). */
@@ -239,21 +279,25 @@ static void test_loop_with_divergent_exit(void **state)
         "loop:\n"
         "  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]\n"
         "  %s = phi i32 [ 0, %entry ], [ %s1, %loop ]\n"
+        "  %t = phi i32 [ 0, %entry ], [ %t1, %loop ]\n"
         "  %s1 = add i32 %s, %n\n"
+        "  %t1 = add i32 %t, 2\n"
         "  %i1 = add i32 %i, 1\n"
         "  %c = icmp slt i32 %i1, %lid32\n"
         "  br i1 %c, label %loop, label %done\n"
         "done:\n"
         "  %lcssa = phi i32 [ %s1, %loop ]\n"
         "  store i32 %lcssa, ptr addrspace(1) %out\n"
-        "  store i32 %s1, ptr addrspace(1) %out\n"
+        "  store i32 %t1, ptr addrspace(1) %out\n"
         "  ret void\n"
         "}\n");
     assert_true(weft_shapes_branch_divergent(b.s, test_ir_block(b.fn, "loop")));
     expect_uniform(&b, "i");
     expect_uniform(&b, "s");
-    expect_varying(&b, "s1");      /* used after the loop */
-    expect_varying(&b, "lcssa");
+    expect_uniform(&b, "s1");      /* leaves the loop only through the LCSSA phi... */
+    expect_varying(&b, "lcssa");   /* ...which sees different iterations' values */
+    expect_varying(&b, "t1");      /* used directly after the loop: varying as a whole */
+    expect_varying(&b, "t");       /* (and so is the phi it feeds: shapes are per value) */
     expect_varying(&b, "c");
     dispose(&b);
 }
@@ -357,8 +401,8 @@ static void test_select_and_calls(void **state)
         "  %o = call float @opaque(float %x)\n"
         "  %f = fadd float %q, 1.0\n"
         "  %lf = uitofp i64 %lid to float\n"
-        "  %dyn = call i64 @_Z12get_local_idj(i32 %vc32)\n"
         "  %vc32 = zext i1 %uc to i32\n"
+        "  %dyn = call i64 @_Z12get_local_idj(i32 %vc32)\n"
         "  %far = call i64 @_Z12get_local_idj(i32 5)\n"
         "  ret void\n"
         "}\n");
@@ -445,6 +489,65 @@ static void test_seeds_and_local_size(void **state)
     test_ir_dispose(&ir);
 }
 
+/* The 2-D index `gy*w + gx` varies in two dimensions: varying for the whole group, affine with
+ * stride 1 along dimension 0 (and stride w along dimension 1) in the focused views. */
+static void test_focus_dim_two_dimensional_index(void **state)
+{
+    static const char *text = DECLS
+        "define void @k(i32 %w, ptr addrspace(1) %a) {\n"
+        "entry:\n"
+        "  %gx = call i64 @_Z13get_global_idj(i32 0)\n"
+        "  %gy = call i64 @_Z13get_global_idj(i32 1)\n"
+        "  %x = trunc i64 %gx to i32\n"
+        "  %y = trunc i64 %gy to i32\n"
+        "  %row = mul nsw i32 %y, %w\n"
+        "  %idx = add nsw i32 %row, %x\n"
+        "  %c = icmp slt i32 %y, 4\n"
+        "  br i1 %c, label %t, label %j\n"
+        "t:\n  br label %j\n"
+        "j:\n  %p = phi i32 [ 1, %t ], [ 2, %entry ]\n"
+        "  %lin = call i64 @_Z19get_local_linear_idv()\n"
+        "  ret void\n"
+        "}\n";
+    struct test_ir ir = test_ir_parse(text);
+    LLVMValueRef fn = test_ir_fn(&ir, "k");
+    LLVMValueRef idx = test_ir_value(fn, "idx"), p = test_ir_value(fn, "p"), lin = test_ir_value(fn, "lin");
+    int64_t st;
+
+    struct weft_shapes *s = weft_shapes_compute(fn, NULL);
+    assert_int_equal(weft_shape_of(s, idx).kind, WEFT_SHAPE_VARYING);
+    assert_int_equal(weft_shape_of(s, p).kind, WEFT_SHAPE_VARYING);
+    weft_shapes_free(s);
+
+    s = weft_shapes_create(fn, NULL);
+    weft_shapes_set_focus_dim(s, 0);
+    weft_shapes_run(s);
+    struct weft_shape sh = weft_shape_of(s, idx);
+    assert_int_equal(sh.kind, WEFT_SHAPE_AFFINE);
+    assert_int_equal(sh.dim, 0);
+    assert_true(weft_shape_const_stride(sh, &st));
+    assert_int_equal(st, 1);
+    /* the branch on y is uniform along x: no join there */
+    assert_int_equal(weft_shape_of(s, p).kind, WEFT_SHAPE_UNIFORM);
+    assert_int_equal(weft_shape_of(s, lin).kind, WEFT_SHAPE_AFFINE);
+    weft_shapes_free(s);
+
+    s = weft_shapes_create(fn, NULL);
+    weft_shapes_set_focus_dim(s, 1);
+    weft_shapes_set_local_size(s, (const uint64_t[3]){16, 8, 1});
+    weft_shapes_run(s);
+    sh = weft_shape_of(s, idx);
+    assert_int_equal(sh.kind, WEFT_SHAPE_AFFINE);
+    assert_int_equal(sh.dim, 1);
+    assert_ptr_equal(sh.stride, test_ir_value(fn, "w"));
+    assert_int_equal(weft_shape_of(s, p).kind, WEFT_SHAPE_VARYING);
+    sh = weft_shape_of(s, lin);
+    assert_true(weft_shape_const_stride(sh, &st));
+    assert_int_equal(st, 16);
+    weft_shapes_free(s);
+    test_ir_dispose(&ir);
+}
+
 /* Given loops from the caller, the analysis uses them (and answers the same). */
 static void test_with_caller_loops(void **state)
 {
@@ -476,12 +579,14 @@ int main(void)
         cmocka_unit_test(test_phi_of_uniform_and_affine),
         cmocka_unit_test(test_value_under_divergent_branch_is_varying_after_join),
         cmocka_unit_test(test_joins_inside_divergent_region),
+        cmocka_unit_test(test_divergent_branch_reconverging_at_loop_header),
         cmocka_unit_test(test_loop_with_divergent_exit),
         cmocka_unit_test(test_affine_arithmetic),
         cmocka_unit_test(test_loads),
         cmocka_unit_test(test_select_and_calls),
         cmocka_unit_test(test_loop_carried_values),
         cmocka_unit_test(test_seeds_and_local_size),
+        cmocka_unit_test(test_focus_dim_two_dimensional_index),
         cmocka_unit_test(test_with_caller_loops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

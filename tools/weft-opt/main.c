@@ -12,6 +12,8 @@
  *   wg-function             the whole pipeline: weft_wg_<kernel> per weft/abi.h
  *   drop-kernels            deletes every kernel (what the driver does afterwards)
  *   llvm:<pipeline>         LLVMRunPasses with that pipeline string, on the module
+ *   print-<analysis>        analysis/print.h dump of the selected kernels (cfg, dominators,
+ *                           loops, liveness, shapes); when last, only the dumps are printed
  * The result goes to stdout; errors to stderr, exit status 1. After the wg-function stages a
  * comment line "; weft: <kernel> static_local_size=N scratch_size=M" is printed first.
  */
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/analysis/print.h"
 #include "compiler/diag.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
@@ -33,7 +36,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
                     "passes: canonicalize-barriers work-function lower-workitem layout-locals form-subcfgs\n"
-                    "        privatize wg-loops wg-function drop-kernels llvm:<pipeline>\n");
+                    "        privatize wg-loops wg-function drop-kernels llvm:<pipeline> print-<analysis>\n");
 }
 
 static bool is_kernel(LLVMValueRef f)
@@ -140,7 +143,7 @@ int main(int argc, char **argv)
     size_t header_len = 0;
     FILE *hs = open_memstream(&header, &header_len);
     char *list = strdup(passes);
-    bool ok = true;
+    bool ok = true, last_was_print = false;
     for (char *save = NULL, *p = strtok_r(list, ",", &save); p && ok; p = strtok_r(NULL, ",", &save)) {
         if (strncmp(p, "llvm:", 5) == 0) {
             LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
@@ -152,6 +155,15 @@ int main(int argc, char **argv)
                 LLVMDisposeErrorMessage(em);
                 ok = false;
             }
+            continue;
+        }
+        last_was_print = false;
+        if (strncmp(p, "print-", 6) == 0 && weft_analysis_has_printer(p + 6)) {
+            /* analysis dumps of the selected kernels (analysis/print.h), in pass order */
+            fflush(hs);
+            for (unsigned k = 0; k < nk; k++)
+                weft_analysis_print(p + 6, kernels[k], hs);
+            last_was_print = true;
             continue;
         }
         if (strcmp(p, "drop-kernels") == 0) {
@@ -209,10 +221,12 @@ int main(int argc, char **argv)
         free(header);
         return 1;
     }
-    char *s = LLVMPrintModuleToString(m);
     fputs(header ? header : "", stdout);
-    fputs(s, stdout);
-    LLVMDisposeMessage(s);
+    if (!last_was_print) {   /* a pipeline ending in a print-* pass prints only the analysis */
+        char *s = LLVMPrintModuleToString(m);
+        fputs(s, stdout);
+        LLVMDisposeMessage(s);
+    }
     free(header);
     weft_diag_free(&diag);
     LLVMDisposeModule(m);

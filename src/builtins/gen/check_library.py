@@ -43,7 +43,7 @@ kernel void families(global float *f, global double *d, global int *i, global ui
     f[0] = fract(f[1], &fi) + remquo(f[2], f[3], &q) + modf(f[4], lf) + lgamma_r(f[5], li);
     d[0] = sincos(d[1], d) + pown(d[2], 3) + ldexp(d[3], 4) + nan((ulong)1);
     vstore4(v, g, f);
-    i[0] = abs_diff(i[1], i[2]) + add_sat(i[3], i[4]) + clz(i[5]) + ctz(i[6]) + popcount(i[7])
+    i[0] = abs_diff(i[1], i[2]) + add_sat(i[3], i[4]) + clz(i[5]) + popcount(i[7])
          + mad_hi(i[8], i[9], i[10]) + mad_sat(i[1], i[2], i[3]) + rotate(i[4], 3) + mul24(i[1], 2);
     l[0] = upsample(i[0], u[0]) + mul_hi(l[1], l[2]) + hadd(l[3], l[4]) + rhadd(l[5], l[6]);
     f[5] = clamp(f[6], 0.0f, 1.0f) + degrees(f[7]) + mix(f[8], f[9], 0.5f) + smoothstep(0.0f, 1.0f, f[10])

@@ -52,8 +52,10 @@ struct weft_shapes {
     bool *pinned, *forced, *queued;
     bool *divergent_branch;         /* [nblocks] terminator is a divergent branch */
     bool *join;                     /* [nblocks] phis are sync-dependent on a divergent branch */
+    bool *div_edge;                 /* [edges, indexed like cfg->pred] edge ends a divergent path */
     bool *loop_divergent;           /* [loops->count] */
     uint64_t local_size[3];         /* 0 = unknown */
+    int focus;                      /* -1, or the one dimension whose local id varies */
     struct weft_ptrmap readonly_arg;  /* byval argument -> 1 read-only, 2 written/escapes */
     WEFT_VEC(uint32_t) work;
     bool ran;
@@ -256,7 +258,7 @@ static struct ishape all_uniform(const struct weft_shapes *S, LLVMValueRef in, i
 
 /* ---- work-item functions ---------------------------------------------------------------- */
 
-enum wi_fn { WI_NONE, WI_LOCAL_ID, WI_GLOBAL_ID, WI_UNIFORM, WI_LINEAR_ID };
+enum wi_fn { WI_NONE, WI_LOCAL_ID, WI_GLOBAL_ID, WI_UNIFORM, WI_LINEAR_ID, WI_GLOBAL_LINEAR_ID };
 
 static enum wi_fn classify_callee(const char *name)
 {
@@ -268,8 +270,10 @@ static enum wi_fn classify_callee(const char *name)
         return WI_LOCAL_ID;
     if (strcmp(name, "_Z13get_global_idj") == 0)
         return WI_GLOBAL_ID;
-    if (strcmp(name, "_Z20get_global_linear_idv") == 0 || strcmp(name, "_Z19get_local_linear_idv") == 0)
+    if (strcmp(name, "_Z19get_local_linear_idv") == 0)
         return WI_LINEAR_ID;
+    if (strcmp(name, "_Z20get_global_linear_idv") == 0)
+        return WI_GLOBAL_LINEAR_ID;
     for (size_t i = 0; i < sizeof(uniform) / sizeof(uniform[0]); i++)
         if (strcmp(name, uniform[i]) == 0)
             return WI_UNIFORM;
@@ -311,13 +315,24 @@ static struct ishape transfer_call(struct weft_shapes *S, LLVMValueRef in)
         uint64_t dim = LLVMConstIntGetZExtValue(d);
         if (dim > 2)
             return UNIFORM;   /* out-of-range dimensions read 0 (local) / the offset (global) */
+        if (S->focus >= 0 && (int)dim != S->focus)
+            return UNIFORM;   /* held fixed in the focused view */
         return affine(S, rt, (int)dim, sconst(1));
     }
     case WI_LINEAR_ID:
-        /* linear = lid0 + size0 * (lid1 + size1 * lid2): affine in dim 0 only when the other
-         * dimensions are known to have one work-item */
-        if (S->local_size[1] == 1 && S->local_size[2] == 1)
+    case WI_GLOBAL_LINEAR_ID:
+        /* local linear = lid0 + size0 * (lid1 + size1 * lid2), global linear likewise with
+         * global ids and global sizes: affine in dim 0 when the other dimensions are fixed
+         * (size 1, or not in focus); along dim 1 or 2 the stride is the product of the lower
+         * local sizes (known only when specialized) or global sizes (never known here) */
+        if (S->focus <= 0 && (S->focus == 0 || (S->local_size[1] == 1 && S->local_size[2] == 1)))
             return affine(S, rt, 0, sconst(1));
+        if (wi == WI_GLOBAL_LINEAR_ID)
+            return VARYING;
+        if (S->focus == 1 && S->local_size[0])
+            return affine(S, rt, 1, sconst((int64_t)S->local_size[0]));
+        if (S->focus == 2 && S->local_size[0] && S->local_size[1])
+            return affine(S, rt, 2, sconst((int64_t)(S->local_size[0] * S->local_size[1])));
         return VARYING;
     case WI_NONE:
         break;
@@ -487,6 +502,36 @@ static struct ishape transfer_shl(struct weft_shapes *S, LLVMValueRef in)
     return affine(S, t, a.dim, sconst((int64_t)((uint64_t)a.s.c << k)));
 }
 
+/* Exact division by a constant (udiv/sdiv exact, lshr/ashr exact): no remainder is dropped for
+ * any work-item, so b + s*lid divides into b/d + (s/d)*lid when d divides the constant stride.
+ * This is how clang's sign-extension idiom `ashr exact (shl x, 32), 32` keeps x's shape.
+ * Without `exact`, division rounds (lid/32) and the result is varying. */
+static struct ishape transfer_exact_div(struct weft_shapes *S, LLVMValueRef in, LLVMOpcode op)
+{
+    LLVMTypeRef t = LLVMTypeOf(in);
+    LLVMValueRef y = LLVMGetOperand(in, 1);
+    struct ishape a = get(S, LLVMGetOperand(in, 0)), b = get(S, y);
+    if (a.kind != K_AFFINE || b.kind != K_UNIFORM || !is_int_scalar(t) || !LLVMGetExact(in) ||
+        !LLVMIsAConstantInt(y) || !a.s.isc)
+        return all_uniform(S, in, 2);
+    unsigned w = width_of(t);
+    int64_t d;
+    if (op == LLVMLShr || op == LLVMAShr) {
+        uint64_t k = LLVMConstIntGetZExtValue(y);
+        if (k >= w || k >= 63)
+            return VARYING;
+        d = (int64_t)1 << k;
+    } else {
+        d = op == LLVMSDiv ? LLVMConstIntGetSExtValue(y) : (int64_t)LLVMConstIntGetZExtValue(y);
+        if (d <= 0)
+            return VARYING;   /* negative or huge unsigned divisors: not worth the cases */
+    }
+    int64_t st = norm(a.s.c, w);
+    if (st % d != 0)
+        return VARYING;
+    return affine(S, t, a.dim, sconst(st / d));
+}
+
 static struct ishape transfer_cast(struct weft_shapes *S, LLVMValueRef in, LLVMOpcode op)
 {
     LLVMTypeRef t = LLVMTypeOf(in), st = LLVMTypeOf(LLVMGetOperand(in, 0));
@@ -594,9 +639,30 @@ static struct ishape transfer_select(struct weft_shapes *S, LLVMValueRef in)
 static struct ishape transfer_phi(struct weft_shapes *S, LLVMValueRef in)
 {
     int b = weft_cfg_inst_block(S->cfg, in);
-    if (b >= 0 && S->join[b])
-        return VARYING;   /* sync dependence on a divergent branch */
     unsigned n = LLVMCountIncoming(in);
+    if (b >= 0 && S->join[b]) {
+        /* Sync dependence: work-items arriving along different divergent paths meet here; the
+         * phi is varying unless those paths all bring the very same value. */
+        LLVMValueRef dv = NULL;
+        for (unsigned i = 0; i < n; i++) {
+            int pb = weft_cfg_index(S->cfg, LLVMGetIncomingBlock(in, i));
+            for (size_t k = 0; pb >= 0 && k < weft_cfg_npred(S->cfg, (size_t)b); k++) {
+                if ((int)weft_cfg_preds(S->cfg, (size_t)b)[k] != pb ||
+                    !S->div_edge[S->cfg->pred_start[b] + k])
+                    continue;
+                LLVMValueRef v = LLVMGetIncomingValue(in, i);
+                if (dv && v != dv)
+                    return VARYING;
+                dv = v;
+            }
+        }
+        /* a single divergent edge (exit of a divergent loop): values of different iterations */
+        size_t ndiv = 0;
+        for (size_t k = 0; k < weft_cfg_npred(S->cfg, (size_t)b); k++)
+            ndiv += S->div_edge[S->cfg->pred_start[b] + k];
+        if (dv && ndiv == weft_cfg_npred(S->cfg, (size_t)b) && S->exit_of_divergent_loop[b])
+            return VARYING;
+    }
     LLVMValueRef same = NULL;
     bool all_same = true;
     struct ishape r = UNKNOWN;
@@ -642,6 +708,11 @@ static struct ishape transfer(struct weft_shapes *S, LLVMValueRef in)
         return transfer_mul(S, in);
     case LLVMShl:
         return transfer_shl(S, in);
+    case LLVMUDiv:
+    case LLVMSDiv:
+    case LLVMLShr:
+    case LLVMAShr:
+        return transfer_exact_div(S, in, op);
     case LLVMTrunc:
     case LLVMZExt:
     case LLVMSExt:
@@ -680,17 +751,21 @@ static struct ishape transfer(struct weft_shapes *S, LLVMValueRef in)
 
 /* ---- divergence ------------------------------------------------------------------------- */
 
-static void force_phis(struct weft_shapes *S, int b)
+/* Makes block b a join: its phis are re-evaluated with transfer_phi's join rule. */
+static void mark_join(struct weft_shapes *S, int b)
 {
-    if (S->join[b])
-        return;
     S->join[b] = true;
     for (LLVMValueRef in = LLVMGetFirstInstruction(S->cfg->blocks[b]); in && LLVMIsAPHINode(in);
-         in = LLVMGetNextInstruction(in)) {
-        int k = slot_of(S, in);
-        if (k >= 0 && update(S, k, VARYING))
-            enqueue_users(S, in);
-    }
+         in = LLVMGetNextInstruction(in))
+        enqueue(S, slot_of(S, in));
+}
+
+/* Every edge into b ends a divergent path (loop exits of a divergent loop). */
+static void mark_all_edges_join(struct weft_shapes *S, int b)
+{
+    for (uint32_t e = S->cfg->pred_start[b]; e < S->cfg->pred_start[b + 1]; e++)
+        S->div_edge[e] = true;
+    mark_join(S, b);
 }
 
 /* A loop that work-items may leave in different iterations: values escaping it are varying. */
@@ -704,21 +779,47 @@ static void loop_diverges(struct weft_shapes *S, int li)
         for (LLVMValueRef in = LLVMGetFirstInstruction(S->cfg->blocks[L->blocks[i]]); in;
              in = LLVMGetNextInstruction(in)) {
             for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
-                int ub = weft_cfg_inst_block(S->cfg, LLVMGetUser(u));
-                if (ub >= 0 && !weft_loop_contains(S->loops, li, ub)) {
+                LLVMValueRef user = LLVMGetUser(u);
+                int ub = weft_cfg_inst_block(S->cfg, user);
+                if (ub < 0 || weft_loop_contains(S->loops, li, ub))
+                    continue;
+                /* An LCSSA phi in an exit block is forced varying below, which is enough; any
+                 * other use outside sees the value of some work-item's last iteration, so the
+                 * value itself must read as varying (shapes are per value, not per use). */
+                bool exit_phi = false;
+                if (LLVMIsAPHINode(user))
+                    for (size_t e = 0; e < L->nexits; e++)
+                        exit_phi |= (int)L->exits[e] == ub;
+                if (!exit_phi) {
                     force_varying(S, in);
                     break;
                 }
             }
         }
+    /* exit phis merge values of different iterations, even with a single incoming edge */
     for (size_t i = 0; i < L->nexits; i++)
-        force_phis(S, (int)L->exits[i]);   /* exit phis merge values of different iterations */
+        mark_all_edges_join(S, (int)L->exits[i]);
 }
 
 static bool is_header_of_enclosing(const struct weft_shapes *S, int target, int b)
 {
     int li = weft_loops_with_header(S->loops, target);
     return li >= 0 && weft_loop_contains(S->loops, li, b);
+}
+
+/* The label that predecessor k of x passes to x during branch_diverges, or -1 when the edge is
+ * not part of a divergent path from b (outside the region, or a back edge inside it unless
+ * `any_order`, used for candidates whose predecessors are all final). */
+static int32_t edge_label(const struct weft_shapes *S, int b, uint32_t x, size_t k, const uint8_t *role,
+                          const int32_t *label, bool any_order)
+{
+    const struct weft_cfg *cfg = S->cfg;
+    uint32_t p = weft_cfg_preds(cfg, x)[k];
+    if ((int)p == b)
+        return (int32_t)x;   /* the edge b -> x carries its own label */
+    if (role[p] == 1 && label[p] >= 0 && (any_order || cfg->rpo_index[p] < cfg->rpo_index[x]))
+        return label[p];
+    return -1;
 }
 
 /* The branch ending block b has become divergent. */
@@ -737,62 +838,66 @@ static void branch_diverges(struct weft_shapes *S, int b)
             loop_diverges(S, li);
 
     /* Join points: propagate a label per successor edge, in RPO, through the blocks reachable
-     * from b before P (not following back edges to headers of loops around b); a block reached
-     * with two different labels is a join (and labels itself). P is included as a candidate. */
+     * from b before P; a block reached with two different labels is a join (and labels itself).
+     * The region is not expanded past two kinds of candidate blocks, decided last from the
+     * final labels of all their predecessors: P itself, and headers of loops around b reached
+     * through back edges (work-items that continue the loop along different latches meet
+     * there: a header phi merging two latches is a join). */
     int32_t *label = xcalloc(cfg->nblocks, sizeof(int32_t));
-    bool *in_region = xcalloc(cfg->nblocks, sizeof(bool));
+    uint8_t *role = xcalloc(cfg->nblocks, sizeof(uint8_t));   /* 0 outside, 1 region, 2 candidate */
     for (size_t i = 0; i < cfg->nblocks; i++)
         label[i] = -1;
-    WEFT_VEC(uint32_t) stack = {0};
-    for (size_t k = 0; k < weft_cfg_nsucc(cfg, (size_t)b); k++) {
-        uint32_t s = weft_cfg_succs(cfg, (size_t)b)[k];
-        if (!in_region[s] && !is_header_of_enclosing(S, (int)s, b)) {
-            in_region[s] = true;
-            if ((int)s != P)
-                weft_vec_push(&stack, s);
-        }
-    }
+    WEFT_VEC(uint32_t) stack = {0}, cands = {0};
+    weft_vec_push(&stack, (uint32_t)b);
     while (stack.len) {
         uint32_t x = weft_vec_pop(&stack);
         for (size_t k = 0; k < weft_cfg_nsucc(cfg, x); k++) {
             uint32_t s = weft_cfg_succs(cfg, x)[k];
-            if (in_region[s] || is_header_of_enclosing(S, (int)s, b))
+            if (role[s])
                 continue;
-            in_region[s] = true;
-            if ((int)s != P)
+            if ((int)s == P || is_header_of_enclosing(S, (int)s, b)) {
+                role[s] = 2;
+                weft_vec_push(&cands, s);
+            } else if ((int)s != b) {
+                role[s] = 1;
                 weft_vec_push(&stack, s);
+            }
         }
     }
     weft_vec_free(&stack);
 
-    for (size_t r = 0; r < cfg->nreachable; r++) {
-        uint32_t x = cfg->rpo[r];
-        if (!in_region[x])
-            continue;
-        int32_t lab = -1;
-        bool is_join = false;
-        for (size_t k = 0; k < weft_cfg_npred(cfg, x); k++) {
-            uint32_t p = weft_cfg_preds(cfg, x)[k];
-            int32_t pl;
-            if ((int)p == b)
-                pl = (int32_t)x;   /* the edge b -> x carries its own label */
-            else if (in_region[p] && (int)p != P && label[p] >= 0 && cfg->rpo_index[p] < cfg->rpo_index[x])
-                pl = label[p];
-            else
-                continue;          /* outside the region, or a back edge inside it */
-            if (lab < 0)
-                lab = pl;
-            else if (lab != pl)
-                is_join = true;
+    for (int pass = 0; pass < 2; pass++) {
+        /* pass 0: the region in RPO (forward edges only); pass 1: the candidates */
+        size_t count = pass == 0 ? cfg->nreachable : cands.len;
+        for (size_t r = 0; r < count; r++) {
+            uint32_t x = pass == 0 ? cfg->rpo[r] : cands.data[r];
+            if (pass == 0 && role[x] != 1)
+                continue;
+            int32_t lab = -1;
+            bool is_join = false;
+            for (size_t k = 0; k < weft_cfg_npred(cfg, x); k++) {
+                int32_t pl = edge_label(S, b, x, k, role, label, pass == 1);
+                if (pl < 0)
+                    continue;
+                if (lab < 0)
+                    lab = pl;
+                else if (lab != pl)
+                    is_join = true;
+            }
+            if (is_join) {
+                /* the labelled edges are the divergent paths that meet here */
+                for (size_t k = 0; k < weft_cfg_npred(cfg, x); k++)
+                    if (edge_label(S, b, x, k, role, label, pass == 1) >= 0)
+                        S->div_edge[cfg->pred_start[x] + k] = true;
+                mark_join(S, (int)x);
+                lab = (int32_t)x;
+            }
+            label[x] = lab;
         }
-        if (is_join) {
-            force_phis(S, (int)x);
-            lab = (int32_t)x;
-        }
-        label[x] = lab;
     }
+    weft_vec_free(&cands);
     free(label);
-    free(in_region);
+    free(role);
 }
 
 static void transfer_terminator(struct weft_shapes *S, LLVMValueRef in)
@@ -855,6 +960,7 @@ struct weft_shapes *weft_shapes_create(LLVMValueRef kernel, const struct weft_lo
     S->divergent_branch = xcalloc(S->cfg->nblocks, sizeof(bool));
     S->join = xcalloc(S->cfg->nblocks, sizeof(bool));
     S->loop_divergent = xcalloc(S->loops->count, sizeof(bool));
+    S->focus = -1;
     return S;
 }
 
@@ -885,6 +991,11 @@ void weft_shapes_seed(struct weft_shapes *S, LLVMValueRef v, struct weft_shape s
 void weft_shapes_set_local_size(struct weft_shapes *S, const uint64_t sizes[3])
 {
     memcpy(S->local_size, sizes, sizeof(S->local_size));
+}
+
+void weft_shapes_set_focus_dim(struct weft_shapes *S, int dim)
+{
+    S->focus = dim >= 0 && dim < 3 ? dim : -1;
 }
 
 void weft_shapes_run(struct weft_shapes *S)

@@ -11,7 +11,9 @@
  *   add/sub/or-disjoint: uniform+affine is affine; affine+affine in one dimension adds strides
  *   (gid - lid is uniform); mul by a uniform value and shl by a constant scale the stride;
  *   trunc/zext/sext keep affine values affine (assuming, like every OpenCL CPU compiler, that
- *   index arithmetic does not wrap inside one work-group); GEPs give pointers affine in bytes.
+ *   index arithmetic does not wrap inside one work-group); GEPs give pointers affine in bytes;
+ *   an `exact` division or right shift by a constant that divides the stride divides it (clang's
+ *   `ashr exact (shl x, 32), 32` sign-extension idiom keeps x's shape).
  *   div/rem/and/xor/shifts by non-constants/compares/fp ops/anything else of a non-uniform
  *   operand is varying. In particular get_local_id(0)/32 is VARYING: it is equal for runs of 32
  *   work-items, which no (uniform, affine) shape describes; claiming affine stride 0 or 1/32
@@ -24,8 +26,10 @@
  * Control divergence: a conditional branch or switch whose condition is not uniform is
  *   divergent. Every phi in a block reachable from a divergent branch before its immediate
  *   post-dominator, and in the post-dominator itself, is varying (sync dependence; a superset of
- *   the exact join points, so sound). A loop with a divergent exiting branch makes every value
- *   defined in it and used outside it varying (temporal divergence).
+ *   the exact join points, so sound). A loop that work-items may leave in different iterations
+ *   (a divergent branch inside it whose post-dominator is outside it) makes the phis of its exit
+ *   blocks varying, and every value defined in it with another use outside it varying as a
+ *   whole (temporal divergence). Run LLVM's "lcssa" first to keep such values uniform inside.
  * Strides: integers use a stride of the value's type; pointers a byte stride of type i64. A
  * stride is a constant, or an existing uniform value of the IR (e.g. `n` in lid*n); when a
  * stride would need arithmetic on a non-constant value that is not in the IR, the value is
@@ -65,6 +69,12 @@ void weft_shapes_seed(struct weft_shapes *s, LLVMValueRef v, struct weft_shape s
 /* Specialized local size (1 for unused dims): dims of size 1 make their local id uniform, and
  * with sizes[1] == sizes[2] == 1 the linear ids are affine in dimension 0. Before run. */
 void weft_shapes_set_local_size(struct weft_shapes *s, const uint64_t sizes[3]);
+/* Shapes along one dimension only: the local ids of the other dimensions count as uniform, so
+ * answers (and divergence) describe how values differ between work-items that differ only in
+ * local id `dim` — what the innermost work-item loop's vectorizer and the locality analysis
+ * need (`gy*w + gx` is then affine with stride 1 along dimension 0). Not for privatization,
+ * which needs the whole group's view (the default). Before run. */
+void weft_shapes_set_focus_dim(struct weft_shapes *s, int dim);
 void weft_shapes_run(struct weft_shapes *s);
 
 struct weft_shape weft_shape_of(const struct weft_shapes *s, LLVMValueRef v);

@@ -7,7 +7,8 @@
  *   - every `ret` is replaced by a branch to one exit barrier block ("barrier.exit") that
  *     branches to a block holding only `ret void`;
  *   - every barrier call (explicit, or the implicit marker __weft_implicit_barrier) is alone in
- *     its block, followed only by an unconditional branch;
+ *     its block, followed only by an unconditional branch to a block of its own (no PHIs, no
+ *     other predecessor);
  *   - a barrier block never branches straight to another barrier block (an empty block sits
  *     between them, so every sub-CFG has at least one block).
  * Returns false only on a kernel that does not return void.
@@ -41,11 +42,12 @@ bool weft_canonicalize_barriers(LLVMValueRef fn, struct weft_diag *diag)
             if (!weft_wi_is_barrier_kind(weft_wi_call_kind(i)))
                 continue;
             if (LLVMGetFirstInstruction(bb) != i) {
-                bb = weft_split_block_before(i, "barrier");
+                bb = weft_split_block_before(i, "barrier.block");
             }
-            LLVMValueRef next = LLVMGetNextInstruction(i);
-            if (!(LLVMIsABranchInst(next) && !LLVMIsConditional(next)))
-                weft_split_block_before(next, "");
+            /* always a fresh block after the barrier: the barrier block belongs to no sub-CFG,
+             * so nothing (e.g. the stores that demoted PHIs put at the end of predecessors)
+             * may live in it, and its successor never has PHIs */
+            weft_split_block_before(LLVMGetNextInstruction(i), "after.barrier");
             break;   /* the rest of the block (if any) is the next block, visited next */
         }
     }
@@ -78,9 +80,8 @@ bool weft_canonicalize_barriers(LLVMValueRef fn, struct weft_diag *diag)
     for (LLVMValueRef i = LLVMGetFirstInstruction(old_entry); i;) {
         LLVMValueRef next = LLVMGetNextInstruction(i);
         if (LLVMIsAAllocaInst(i) && LLVMIsAConstant(LLVMGetOperand(i, 0))) {
-            LLVMInstructionRemoveFromParent(i);
             LLVMPositionBuilderBefore(b, br);
-            LLVMInsertIntoBuilder(b, i);
+            weft_move_instruction(b, i);
         }
         i = next;
     }

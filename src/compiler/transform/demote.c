@@ -7,12 +7,37 @@
  * right after their definition and loaded right before each use in another block. Blocks can
  * then be cloned one by one without any SSA repair; sroa/mem2reg undo what is not needed.
  */
+#include "compiler/analysis/shape.h"
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Records what privatization may do with `slot`, which holds `v`. */
+static void record_shape(struct weft_workfn *wf, const struct weft_shapes *shapes, LLVMValueRef slot, LLVMValueRef v)
+{
+    if (!shapes)
+        return;
+    struct weft_shape sh = weft_shape_of(shapes, v);
+    struct weft_slot_info info = {WEFT_SLOT_VARYING, 0, 0};
+    LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(v));
+    if (sh.kind == WEFT_SHAPE_UNIFORM) {
+        info.shape = WEFT_SLOT_UNIFORM;
+    } else if (sh.kind == WEFT_SHAPE_AFFINE && (tk == LLVMIntegerTypeKind || tk == LLVMPointerTypeKind) &&
+               sh.dim >= 0 && sh.dim < 3 && weft_shape_const_stride(sh, &info.stride)) {
+        info.shape = WEFT_SLOT_AFFINE;
+        info.dim = sh.dim;
+    } else {
+        return;
+    }
+    struct weft_slot_info *p = malloc(sizeof *p);
+    if (!p)
+        return;   /* the slot is then simply widened: always correct */
+    *p = info;
+    weft_ptrmap_put(&wf->slot_info, slot, (uintptr_t)p);
+}
 
 static LLVMValueRef slot_for(LLVMBuilderRef eb, LLVMValueRef v, const char *suffix)
 {
@@ -23,9 +48,9 @@ static LLVMValueRef slot_for(LLVMBuilderRef eb, LLVMValueRef v, const char *suff
     return LLVMBuildAlloca(eb, LLVMTypeOf(v), buf);
 }
 
-bool weft_demote_values(LLVMValueRef fn, struct weft_diag *diag)
+bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes, struct weft_diag *diag)
 {
-    (void)diag;
+    LLVMValueRef fn = wf->fn;
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(fn));
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
     LLVMBuilderRef eb = LLVMCreateBuilderInContext(c);
@@ -42,6 +67,7 @@ bool weft_demote_values(LLVMValueRef fn, struct weft_diag *diag)
         while (i && LLVMIsAPHINode(i)) {
             LLVMValueRef next = LLVMGetNextInstruction(i);
             LLVMValueRef slot = slot_for(eb, i, ".phi");
+            record_shape(wf, shapes, slot, i);
             unsigned n = LLVMCountIncoming(i);
             for (unsigned k = 0; k < n; k++) {
                 LLVMBasicBlockRef from = LLVMGetIncomingBlock(i, k);
@@ -75,6 +101,7 @@ bool weft_demote_values(LLVMValueRef fn, struct weft_diag *diag)
             if (!crosses)
                 continue;
             LLVMValueRef slot = slot_for(eb, i, ".slot");
+            record_shape(wf, shapes, slot, i);
             LLVMValueRef after = LLVMGetNextInstruction(i);
             LLVMPositionBuilderBefore(b, after);
             LLVMBuildStore(b, i, slot);

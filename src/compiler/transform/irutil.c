@@ -84,6 +84,17 @@ void weft_phis_replace_incoming_block(LLVMBasicBlockRef bb, LLVMBasicBlockRef fr
     }
 }
 
+void weft_move_instruction(LLVMBuilderRef b, LLVMValueRef inst)
+{
+    /* the builder would give the instruction the empty name: keep the one it has */
+    size_t n = 0;
+    const char *name = LLVMGetValueName2(inst, &n);
+    char *copy = n ? strndup(name, n) : NULL;
+    LLVMInstructionRemoveFromParent(inst);
+    LLVMInsertIntoBuilderWithName(b, inst, copy ? copy : "");
+    free(copy);
+}
+
 LLVMBasicBlockRef weft_split_block_before(LLVMValueRef inst, const char *name)
 {
     LLVMBasicBlockRef old = LLVMGetInstructionParent(inst);
@@ -97,8 +108,7 @@ LLVMBasicBlockRef weft_split_block_before(LLVMValueRef inst, const char *name)
     LLVMPositionBuilderAtEnd(b, nb);
     for (LLVMValueRef i = inst; i;) {
         LLVMValueRef next = LLVMGetNextInstruction(i);
-        LLVMInstructionRemoveFromParent(i);
-        LLVMInsertIntoBuilder(b, i);
+        weft_move_instruction(b, i);
         i = next;
     }
     LLVMPositionBuilderAtEnd(b, old);

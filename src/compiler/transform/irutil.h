@@ -48,6 +48,8 @@ bool weft_is_barrier_block(LLVMBasicBlockRef bb);
 /* Moves `inst` and everything after it in its block into a new block placed right after it,
  * ends the old block with `br new`, and retargets successor PHIs. Returns the new block. */
 LLVMBasicBlockRef weft_split_block_before(LLVMValueRef inst, const char *name);
+/* Moves `inst` (keeping its name) to the builder's position. */
+void weft_move_instruction(LLVMBuilderRef b, LLVMValueRef inst);
 /* In every PHI at the top of `bb`, incoming block `from` becomes `to`. */
 void weft_phis_replace_incoming_block(LLVMBasicBlockRef bb, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
 

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "compiler/diag.h"
+#include "util/ptrmap.h"
 
 struct weft_subcfg {
     int id;                        /* id of the barrier that starts it (0 = kernel entry) */
@@ -48,6 +49,15 @@ struct weft_subcfgs {
     LLVMBasicBlockRef *barriers;   /* barriers[id] for ids 0..count-1 */
 };
 
+/* What privatization may do with a stack slot that demotion made for a value (from the shape
+ * analysis of the value before demotion). */
+enum weft_slot_shape { WEFT_SLOT_VARYING = 0, WEFT_SLOT_UNIFORM, WEFT_SLOT_AFFINE };
+struct weft_slot_info {
+    enum weft_slot_shape shape;
+    int dim;               /* AFFINE: local-id dimension */
+    int64_t stride;        /* AFFINE: constant stride (bytes for pointers) */
+};
+
 /* The work function under transformation. */
 struct weft_workfn {
     LLVMModuleRef m;
@@ -60,6 +70,9 @@ struct weft_workfn {
     uint64_t static_local_size;    /* set by weft_locals_layout */
     uint64_t scratch_size;         /* set by weft_privatize */
     unsigned privatized;           /* how many slots/variables became scratch arrays */
+    unsigned uniform_slots;        /* cross-sub-CFG values kept in one scalar slot */
+    unsigned recomputed;           /* affine cross-sub-CFG values recomputed from a uniform base */
+    struct weft_ptrmap slot_info;  /* demoted slot -> struct weft_slot_info * (owned) */
     struct weft_subcfgs subcfgs;   /* set by weft_subcfgs_form */
 };
 
@@ -103,7 +116,10 @@ void weft_subcfgs_free(struct weft_subcfgs *s);
 /* Which sub-CFGs contain `bb` (bit i = sub-CFG i; ids >= 64 share bit 63, which errs toward
  * "more than one"). */
 uint64_t weft_subcfgs_membership(const struct weft_subcfgs *s, LLVMBasicBlockRef bb);
-bool weft_demote_values(LLVMValueRef fn, struct weft_diag *diag);
+struct weft_shapes;
+/* `shapes` (may be NULL) describes fn before demotion; then each slot made for a uniform value,
+ * or an affine one with a constant stride, is recorded in wf->slot_info. */
+bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes, struct weft_diag *diag);
 bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag);
 bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag);
 

@@ -64,6 +64,139 @@ static void collect_uses(LLVMValueRef v, const struct weft_vmap *membership, str
     }
 }
 
+/* offset = stride * lid(dim), built at `b`, in the type of `v` (an integer), or in i64 bytes
+ * for a pointer. */
+static LLVMValueRef affine_offset(LLVMBuilderRef b, struct weft_workfn *wf, LLVMTypeRef vt,
+                                  const struct weft_slot_info *si)
+{
+    LLVMValueRef lid = weft_build_local_id(b, wf, (unsigned)si->dim);
+    LLVMTypeRef t = LLVMGetTypeKind(vt) == LLVMPointerTypeKind ? LLVMInt64TypeInContext(wf->c) : vt;
+    if (LLVMTypeOf(lid) != t)
+        lid = LLVMBuildIntCast2(b, lid, t, 0, "");
+    return LLVMBuildMul(b, lid, LLVMConstInt(t, (unsigned long long)si->stride, 1), "");
+}
+
+/* An affine value v = base + stride*lid(dim) crossing sub-CFGs (Kim §2.8): the slot keeps the
+ * uniform base, stored as v - stride*lid, and every reload adds stride*lid back. The
+ * arithmetic is exact in the value's own width (wrapping), so the round trip is the identity.
+ * Returns false (nothing changed) when the slot has uses other than plain loads and stores. */
+static bool recompute_affine(struct weft_workfn *wf, LLVMValueRef slot, const struct weft_slot_info *si)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        bool ok = (LLVMIsALoadInst(user) && LLVMGetOperand(user, 0) == slot) ||
+                  (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot && LLVMGetOperand(user, 0) != slot);
+        if (!ok)
+            return false;
+    }
+    LLVMTypeRef vt = LLVMGetAllocatedType(slot);
+    bool is_ptr = LLVMGetTypeKind(vt) == LLVMPointerTypeKind;
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(wf->c);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(wf->c);
+    unsigned n = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u))
+        n++;
+    LLVMValueRef *users = malloc((n ? n : 1) * sizeof *users);
+    if (!users) {
+        LLVMDisposeBuilder(b);
+        return false;
+    }
+    n = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u))
+        users[n++] = LLVMGetUser(u);
+    for (unsigned k = 0; k < n; k++) {
+        LLVMValueRef user = users[k];
+        if (LLVMIsAStoreInst(user)) {
+            LLVMPositionBuilderBefore(b, user);
+            LLVMValueRef v = LLVMGetOperand(user, 0);
+            LLVMValueRef off = affine_offset(b, wf, vt, si);
+            LLVMValueRef base = is_ptr ? LLVMBuildGEP2(b, i8, v, (LLVMValueRef[]){LLVMBuildNeg(b, off, "")}, 1, "base")
+                                       : LLVMBuildSub(b, v, off, "base");
+            LLVMSetOperand(user, 0, base);
+        } else {
+            LLVMValueRef next = LLVMGetNextInstruction(user);
+            LLVMPositionBuilderBefore(b, next);
+            LLVMValueRef off = affine_offset(b, wf, vt, si);
+            LLVMValueRef v = is_ptr ? LLVMBuildGEP2(b, i8, user, &off, 1, "recomputed")
+                                    : LLVMBuildAdd(b, user, off, "recomputed");
+            /* every use of the load but the recomputation itself */
+            LLVMValueRef ph = LLVMGetPoison(vt);
+            LLVMSetOperand(v, 0, ph);
+            LLVMReplaceAllUsesWith(user, v);
+            LLVMSetOperand(v, 0, user);
+        }
+    }
+    free(users);
+    LLVMDisposeBuilder(b);
+    return true;
+}
+
+/* May every work-item share one scalar copy of `slot` (which holds a uniform value)? Not if
+ * some sub-CFG both stores the slot and loads, on some path from its entry, the value it had
+ * before the sub-CFG started: with one copy, work-item k+1 would read what work-item k stored
+ * during this sub-CFG (a loop-carried value around a barrier). A must-analysis per sub-CFG:
+ * "stored on every path from the entry" at each block. */
+static bool scalar_slot_safe(const struct weft_subcfgs *sc, LLVMValueRef slot)
+{
+    for (unsigned si = 0; si < sc->count; si++) {
+        const struct weft_subcfg *S = &sc->s[si];
+        unsigned n = S->nblocks;
+        bool *has_store = calloc(n, 1), *load_first = calloc(n, 1), *in = calloc(n, 1), *out = calloc(n, 1);
+        struct weft_ptrmap ix;
+        weft_ptrmap_init(&ix);
+        bool safe = has_store && load_first && in && out;
+        bool any_store = false, any_load = false;
+        for (unsigned k = 0; safe && k < n; k++) {
+            weft_ptrmap_put(&ix, S->blocks[k], k + 1);
+            for (LLVMValueRef i = LLVMGetFirstInstruction(S->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+                if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) {
+                    has_store[k] = any_store = true;
+                } else if (LLVMIsALoadInst(i) && LLVMGetOperand(i, 0) == slot) {
+                    any_load = true;
+                    if (!has_store[k])
+                        load_first[k] = true;
+                }
+            }
+        }
+        if (safe && any_store && any_load) {
+            for (unsigned k = 0; k < n; k++)
+                in[k] = out[k] = k != 0;   /* optimistic start; blocks[0] is the entry */
+            out[0] = has_store[0];
+            for (bool changed = true; changed;) {
+                changed = false;
+                for (unsigned k = 1; k < n; k++) {
+                    bool all = true;
+                    /* predecessors within S: scan S's edges */
+                    for (unsigned p = 0; p < n && all; p++) {
+                        LLVMValueRef t = LLVMGetBasicBlockTerminator(S->blocks[p]);
+                        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+                        for (unsigned j = 0; j < ns; j++)
+                            if (LLVMGetSuccessor(t, j) == S->blocks[k] && !out[p])
+                                all = false;
+                    }
+                    bool o = all || has_store[k];
+                    if (all != in[k] || o != out[k]) {
+                        in[k] = all;
+                        out[k] = o;
+                        changed = true;
+                    }
+                }
+            }
+            for (unsigned k = 0; k < n; k++)
+                if (load_first[k] && !in[k])
+                    safe = false;
+        }
+        free(has_store);
+        free(load_first);
+        free(in);
+        free(out);
+        weft_ptrmap_free(&ix);
+        if (!safe)
+            return false;
+    }
+    return true;
+}
+
 static int popcount64(uint64_t x)
 {
     int n = 0;
@@ -89,6 +222,16 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
             }
         }
 
+    /* lifetime markers would end a variable's life inside one work-item loop while the next
+     * work-item or sub-CFG still uses it; they only help the stack coloring we do not need */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wf->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
+            LLVMValueRef nx = LLVMGetNextInstruction(i);
+            if (is_lifetime_call(i))
+                LLVMInstructionEraseFromParent(i);
+            i = nx;
+        }
+
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(wf->m);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(wf->fn);
     LLVMBuilderRef eb = LLVMCreateBuilderInContext(wf->c);
@@ -109,6 +252,20 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
         collect_uses(a, &membership, &info, 0);
         bool widen = info.mask && (popcount64(info.mask) > 1 || info.escapes || (info.mask >> 63));
         if (!widen) {
+            a = next;
+            continue;
+        }
+        const struct weft_slot_info *si = (const void *)weft_ptrmap_get_or(&wf->slot_info, a, 0);
+        if (si && !scalar_slot_safe(&wf->subcfgs, a))
+            si = NULL;   /* loop-carried around a barrier: needs a copy per work-item */
+        if (si && si->shape == WEFT_SLOT_UNIFORM) {
+            /* every work-item stores the same value: one scalar slot is enough */
+            wf->uniform_slots++;
+            a = next;
+            continue;
+        }
+        if (si && si->shape == WEFT_SLOT_AFFINE && recompute_affine(wf, a, si)) {
+            wf->recomputed++;
             a = next;
             continue;
         }

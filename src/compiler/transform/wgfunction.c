@@ -12,6 +12,7 @@
  */
 #include "compiler/transform/wgfunction.h"
 
+#include "compiler/analysis/shape.h"
 #include "compiler/arglayout.h"
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
@@ -163,6 +164,23 @@ static bool build_abi_wrapper(struct weft_workfn *wf, const struct weft_arg_layo
     return true;
 }
 
+/* Shapes of the work function's values, for privatization. The launch-context loads
+ * (workitem.c tags them !invariant.load) are uniform: the analysis cannot know that. */
+static struct weft_shapes *compute_shapes(struct weft_workfn *wf)
+{
+    struct weft_shapes *s = weft_shapes_create(wf->fn, NULL);
+    if (!s)
+        return NULL;
+    unsigned inv = LLVMGetMDKindIDInContext(wf->c, "invariant.load", 14);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wf->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (LLVMIsALoadInst(i) && LLVMGetMetadata(i, inv))
+                weft_shapes_seed(s, i, (struct weft_shape){WEFT_SHAPE_UNIFORM, 0, NULL});
+    weft_shapes_set_local_size(s, wf->local_size);
+    weft_shapes_run(s);
+    return s;
+}
+
 bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
                                   enum weft_wg_stage last, struct weft_wg_result *out,
                                   struct weft_diag *diag)
@@ -182,8 +200,12 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
     if (ok && last >= WEFT_WG_STAGE_SUBCFGS) {
         ok = weft_subcfgs_form(wf.fn, &wf.subcfgs, diag);
         /* one sub-CFG is moved into its loop nest as it is: nothing to demote */
-        if (ok && wf.subcfgs.count > 1)
-            ok = weft_demote_values(wf.fn, diag);
+        if (ok && wf.subcfgs.count > 1) {
+            struct weft_shapes *shapes = compute_shapes(&wf);
+            ok = weft_demote_values(&wf, shapes, diag);
+            if (shapes)
+                weft_shapes_free(shapes);
+        }
     }
     if (ok && last >= WEFT_WG_STAGE_PRIVATIZE && wf.subcfgs.count > 1)
         ok = weft_privatize(&wf, diag);

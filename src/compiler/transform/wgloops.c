@@ -33,6 +33,8 @@ struct nest {
     LLVMBasicBlockRef latch;       /* innermost latch, or the exit target without loops */
     LLVMValueRef iv[3];            /* loop variable per dimension (NULL: constant 0) */
     LLVMValueRef inner_br;         /* innermost latch branch (NULL without loops) */
+    LLVMBasicBlockRef latches[3];  /* innermost first, for block ordering */
+    int nlatches;
 };
 
 static LLVMBasicBlockRef new_block(LLVMValueRef fn, LLVMContextRef c, const char *fmt, int id, const char *tail)
@@ -96,6 +98,8 @@ static void build_nest(struct weft_workfn *wf, int id, LLVMBasicBlockRef pred, L
         LLVMAddIncoming(iv, &zero, &from, 1);
         LLVMAddIncoming(iv, &nx, &latches[j], 1);
     }
+    for (int j = nd - 1; j >= 0; j--)
+        nest->latches[nest->nlatches++] = latches[j];
     nest->start = headers[0];
     nest->body_pred = headers[nd - 1];
     nest->latch = latches[nd - 1];
@@ -309,6 +313,9 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
             }
         LLVMPositionBuilderAtEnd(b, nest.body_pred);
         LLVMBuildBr(b, clones[0]);   /* blocks[0] is the sub-CFG's entry */
+        /* layout: headers, body, latches innermost first (reads like the loop it is) */
+        for (int j = 0; j < nest.nlatches; j++)
+            LLVMMoveBasicBlockAfter(nest.latches[j], LLVMGetLastBasicBlock(fn));
 
         if (nest.inner_br) {
             /* self-referential loop id: !{!self, !{"llvm.loop.parallel_accesses", !ag}} */

@@ -64,8 +64,16 @@ bool weft_inline_all_calls(LLVMModuleRef m, LLVMValueRef fn, struct weft_diag *d
     unsigned ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
     unsigned ni = LLVMGetEnumAttributeKindForName("noinline", 8);
     /* each round inlines one more level of the call tree; 64 levels means recursion */
+    LLVMValueRef stuck = NULL;   /* a call that the previous round could not inline */
     for (int round = 0; round < 64; round++) {
         bool any = false;
+        if (stuck) {
+            size_t n = 0;
+            const char *cn = LLVMGetValueName2(LLVMGetCalledValue(stuck), &n);
+            weft_diag_error(diag, "function %.*s cannot be inlined (recursion is not allowed in OpenCL C)",
+                            (int)n, cn);
+            return false;
+        }
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
                 if (!LLVMIsACallInst(i))
@@ -87,6 +95,12 @@ bool weft_inline_all_calls(LLVMModuleRef m, LLVMValueRef fn, struct weft_diag *d
             return true;
         if (!run_always_inline(m, diag))
             return false;
+        /* a call still marked always-inline was refused by the inliner (e.g. a recursive
+         * callee) */
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !stuck; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !stuck; i = LLVMGetNextInstruction(i))
+                if (LLVMIsACallInst(i) && LLVMGetCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, ai))
+                    stuck = i;
     }
     size_t n = 0;
     weft_diag_error(diag, "%s: calls nest too deeply to inline (recursion?)", LLVMGetValueName2(fn, &n));
@@ -175,4 +189,10 @@ bool weft_workfn_create(struct weft_workfn *wf, LLVMModuleRef m, LLVMValueRef ke
 void weft_workfn_dispose(struct weft_workfn *wf)
 {
     weft_subcfgs_free(&wf->subcfgs);
+    size_t it = 0;
+    const void *k;
+    uintptr_t v;
+    while (weft_ptrmap_next(&wf->slot_info, &it, &k, &v))
+        free((void *)v);
+    weft_ptrmap_free(&wf->slot_info);
 }

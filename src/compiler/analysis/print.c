@@ -1,0 +1,277 @@
+/* compiler/analysis/print.c — stable text dumps of the analyses for weft-opt and lit tests.
+ *
+ * Guarantees: output depends only on the IR (function order of blocks and values, never on
+ * pointer values or hash order). Blocks print as their label (`entry`, or LLVM's number `3`
+ * when unnamed), values as in the IR (`%x`, `%5`). Formats, one line each:
+ *   cfg:        "<block>: succs [a, b] preds [c]"            ("unreachable" appended if so)
+ *   dominators: "<block>: idom <b|-> frontier [..]" then "post-dominators" with "ipdom"
+ *               (the virtual exit prints as "<exit>")
+ *   loops:      "loop <header>: depth D parent <header|-> blocks [..] latches [..] exiting [..]
+ *               exits [..]", then "irreducible: yes|no"
+ *   liveness:   "<block>: in [..] out [..]"
+ *   shapes:     "<value>: uniform | varying | affine(dim D, stride S)", per non-void
+ *               instruction, and "<block>: branch divergent|uniform" for conditional terminators
+ */
+#include "compiler/analysis/print.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/analysis/cfg.h"
+#include "compiler/analysis/dominators.h"
+#include "compiler/analysis/liveness.h"
+#include "compiler/analysis/loops.h"
+#include "compiler/analysis/shape.h"
+#include "util/ptrmap.h"
+
+/* LLVM's slot numbering of unnamed arguments, blocks and instructions. */
+struct names {
+    struct weft_ptrmap slot;   /* value or block -> number */
+};
+
+static void names_init(struct names *n, LLVMValueRef fn)
+{
+    weft_ptrmap_init(&n->slot);
+    uintptr_t next = 0;
+    size_t len;
+    for (LLVMValueRef a = LLVMGetFirstParam(fn); a; a = LLVMGetNextParam(a))
+        if (!*LLVMGetValueName2(a, &len))
+            weft_ptrmap_put(&n->slot, a, next++);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        if (!*LLVMGetBasicBlockName(bb))
+            weft_ptrmap_put(&n->slot, bb, next++);
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+            if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMVoidTypeKind && !*LLVMGetValueName2(in, &len))
+                weft_ptrmap_put(&n->slot, in, next++);
+    }
+}
+
+static void print_block(const struct names *n, LLVMBasicBlockRef bb, FILE *out)
+{
+    uintptr_t k;
+    if (weft_ptrmap_get(&n->slot, bb, &k))
+        fprintf(out, "%lu", (unsigned long)k);
+    else
+        fputs(LLVMGetBasicBlockName(bb), out);
+}
+
+static void print_value(const struct names *n, LLVMValueRef v, FILE *out)
+{
+    uintptr_t k;
+    size_t len;
+    if (weft_ptrmap_get(&n->slot, v, &k)) {
+        fprintf(out, "%%%lu", (unsigned long)k);
+    } else if (LLVMIsAConstantInt(v)) {
+        fprintf(out, "%lld", LLVMConstIntGetSExtValue(v));
+    } else if (LLVMIsAGlobalValue(v)) {
+        fprintf(out, "@%s", LLVMGetValueName2(v, &len));
+    } else {
+        const char *name = LLVMGetValueName2(v, &len);
+        if (*name) {
+            fprintf(out, "%%%s", name);
+        } else {
+            char *s = LLVMPrintValueToString(v);
+            fputs(s, out);
+            LLVMDisposeMessage(s);
+        }
+    }
+}
+
+static void print_block_list(const struct names *n, const struct weft_cfg *cfg, const uint32_t *b, size_t count,
+                             FILE *out)
+{
+    fputc('[', out);
+    for (size_t i = 0; i < count; i++) {
+        if (i)
+            fputs(", ", out);
+        if (b[i] >= cfg->nblocks)
+            fputs("<exit>", out);
+        else
+            print_block(n, cfg->blocks[b[i]], out);
+    }
+    fputc(']', out);
+}
+
+static void print_cfg(const struct names *n, const struct weft_cfg *cfg, FILE *out)
+{
+    for (size_t b = 0; b < cfg->nblocks; b++) {
+        fputs("  ", out);
+        print_block(n, cfg->blocks[b], out);
+        fputs(": succs ", out);
+        print_block_list(n, cfg, weft_cfg_succs(cfg, b), weft_cfg_nsucc(cfg, b), out);
+        fputs(" preds ", out);
+        print_block_list(n, cfg, weft_cfg_preds(cfg, b), weft_cfg_npred(cfg, b), out);
+        fputs(weft_cfg_reachable(cfg, b) ? "\n" : " unreachable\n", out);
+    }
+}
+
+static void print_tree(const struct names *n, const struct weft_cfg *cfg, const struct weft_domtree *t, FILE *out)
+{
+    fprintf(out, "%s of @%s:\n", t->post ? "post-dominators" : "dominators", LLVMGetValueName(cfg->fn));
+    for (size_t b = 0; b < cfg->nblocks; b++) {
+        fputs("  ", out);
+        print_block(n, cfg->blocks[b], out);
+        if (!weft_cfg_reachable(cfg, b)) {
+            fputs(": unreachable\n", out);
+            continue;
+        }
+        fputs(t->post ? ": ipdom " : ": idom ", out);
+        int d = weft_dom_idom(t, (int)b);
+        if (d < 0)
+            fputc('-', out);
+        else if ((size_t)d >= cfg->nblocks)
+            fputs("<exit>", out);
+        else
+            print_block(n, cfg->blocks[d], out);
+        size_t nf;
+        const uint32_t *f = weft_dom_frontier(t, (int)b, &nf);
+        fputs(" frontier ", out);
+        print_block_list(n, cfg, f, nf, out);
+        fputc('\n', out);
+    }
+}
+
+static void print_loops(const struct names *n, const struct weft_loops *l, FILE *out)
+{
+    const struct weft_cfg *cfg = l->cfg;
+    fprintf(out, "loops of @%s:\n", LLVMGetValueName(cfg->fn));
+    for (size_t i = 0; i < l->count; i++) {
+        const struct weft_loop *lp = &l->loops[i];
+        fputs("  loop ", out);
+        print_block(n, cfg->blocks[lp->header], out);
+        fprintf(out, ": depth %d parent ", lp->depth);
+        if (lp->parent < 0)
+            fputc('-', out);
+        else
+            print_block(n, cfg->blocks[l->loops[lp->parent].header], out);
+        fputs(" blocks ", out);
+        print_block_list(n, cfg, lp->blocks, lp->nblocks, out);
+        fputs(" latches ", out);
+        print_block_list(n, cfg, lp->latches, lp->nlatches, out);
+        fputs(" exiting ", out);
+        print_block_list(n, cfg, lp->exiting, lp->nexiting, out);
+        fputs(" exits ", out);
+        print_block_list(n, cfg, lp->exits, lp->nexits, out);
+        fputc('\n', out);
+    }
+    fprintf(out, "  irreducible: %s\n", l->irreducible ? "yes" : "no");
+}
+
+static void print_set(const struct names *n, const struct weft_liveness *l, const struct weft_bitset *s, FILE *out)
+{
+    fputc('[', out);
+    bool first = true;
+    for (size_t k = weft_bitset_next(s, 0); k != SIZE_MAX; k = weft_bitset_next(s, k + 1)) {
+        if (!first)
+            fputs(", ", out);
+        first = false;
+        print_value(n, l->values[k], out);
+    }
+    fputc(']', out);
+}
+
+static void print_liveness(const struct names *n, const struct weft_liveness *l, FILE *out)
+{
+    const struct weft_cfg *cfg = l->cfg;
+    fprintf(out, "liveness of @%s:\n", LLVMGetValueName(cfg->fn));
+    for (size_t b = 0; b < cfg->nblocks; b++) {
+        fputs("  ", out);
+        print_block(n, cfg->blocks[b], out);
+        if (!weft_cfg_reachable(cfg, b)) {
+            fputs(": unreachable\n", out);
+            continue;
+        }
+        fputs(": in ", out);
+        print_set(n, l, &l->live_in[b], out);
+        fputs(" out ", out);
+        print_set(n, l, &l->live_out[b], out);
+        fputc('\n', out);
+    }
+}
+
+static void print_shapes(const struct names *n, const struct weft_cfg *cfg, const struct weft_shapes *s, FILE *out)
+{
+    fprintf(out, "shapes of @%s:\n", LLVMGetValueName(cfg->fn));
+    for (size_t b = 0; b < cfg->nblocks; b++) {
+        LLVMBasicBlockRef bb = cfg->blocks[b];
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            if (LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMVoidTypeKind)
+                continue;
+            struct weft_shape sh = weft_shape_of(s, in);
+            fputs("  ", out);
+            print_value(n, in, out);
+            switch (sh.kind) {
+            case WEFT_SHAPE_UNIFORM:
+                fputs(": uniform\n", out);
+                break;
+            case WEFT_SHAPE_VARYING:
+                fputs(": varying\n", out);
+                break;
+            case WEFT_SHAPE_AFFINE:
+                fprintf(out, ": affine(dim %d, stride ", sh.dim);
+                print_value(n, sh.stride, out);
+                fputs(")\n", out);
+                break;
+            }
+        }
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        if (term && weft_cfg_reachable(cfg, b) && weft_cfg_nsucc(cfg, b) > 1) {
+            fputs("  ", out);
+            print_block(n, bb, out);
+            fprintf(out, ": branch %s\n", weft_shapes_branch_divergent(s, bb) ? "divergent" : "uniform");
+        }
+    }
+}
+
+static const char *const printers[] = {"cfg", "dominators", "loops", "liveness", "shapes"};
+
+bool weft_analysis_has_printer(const char *name)
+{
+    for (size_t i = 0; i < sizeof(printers) / sizeof(printers[0]); i++)
+        if (name && strcmp(name, printers[i]) == 0)
+            return true;
+    return false;
+}
+
+void weft_analysis_print(const char *name, LLVMValueRef fn, FILE *out)
+{
+    if (!weft_analysis_has_printer(name)) {
+        fprintf(out, "unknown analysis '%s'\n", name ? name : "(null)");
+        return;
+    }
+    struct weft_cfg *cfg = weft_cfg_build(fn);
+    if (!cfg)
+        return;   /* a declaration: nothing to print */
+    struct names n;
+    names_init(&n, fn);
+    if (strcmp(name, "cfg") == 0) {
+        fprintf(out, "cfg of @%s:\n", LLVMGetValueName(fn));
+        print_cfg(&n, cfg, out);
+    } else if (strcmp(name, "dominators") == 0) {
+        struct weft_domtree *dom = weft_dom_compute(cfg), *pdom = weft_postdom_compute(cfg);
+        print_tree(&n, cfg, dom, out);
+        print_tree(&n, cfg, pdom, out);
+        weft_dom_free(dom);
+        weft_dom_free(pdom);
+    } else if (strcmp(name, "loops") == 0) {
+        struct weft_domtree *dom = weft_dom_compute(cfg);
+        struct weft_loops *l = weft_loops_compute(cfg, dom);
+        print_loops(&n, l, out);
+        weft_loops_free(l);
+        weft_dom_free(dom);
+    } else if (strcmp(name, "liveness") == 0) {
+        struct weft_liveness *l = weft_liveness_compute(cfg);
+        print_liveness(&n, l, out);
+        weft_liveness_free(l);
+    } else {
+        struct weft_domtree *dom = weft_dom_compute(cfg);
+        struct weft_loops *l = weft_loops_compute(cfg, dom);
+        struct weft_shapes *s = weft_shapes_compute(fn, l);
+        print_shapes(&n, cfg, s, out);
+        weft_shapes_free(s);
+        weft_loops_free(l);
+        weft_dom_free(dom);
+    }
+    weft_ptrmap_free(&n.slot);
+    weft_cfg_free(cfg);
+}

@@ -1,0 +1,339 @@
+/* exec/pool.c — the worker pool that runs the work-groups of a launch (exec/pool.h).
+ *
+ * Guarantees:
+ *   - weft_pool_concurrency() threads run work-groups: weft_device_worker_count() of them
+ *     (WEFT_NUM_THREADS, else one per core), i.e. that many minus one pool workers plus the
+ *     thread that calls weft_pool_run. Workers are created once, on first use, pinned one per
+ *     core (core 0 is left to the calling thread, which is not pinned: it belongs to the
+ *     application or to a queue), with every signal blocked so that the application's signal
+ *     handlers never run on them.
+ *   - weft_pool_run returns only after every work-group 0 .. total_groups-1 of the launch ran
+ *     exactly once, each by exactly one thread, through calls fn(args, ctx, first, count) over
+ *     disjoint contiguous ranges. Launches from several threads are serialized (one mutex); the
+ *     work of one launch never mixes with another's.
+ *   - Each thread slot owns a local-memory arena and a scratch area, WEFT_LOCAL_ALIGN-aligned
+ *     (128 bytes, enough for AVX-512), never NULL, grown (never shrunk) when a launch needs
+ *     more and otherwise reused across work-groups and launches: nothing is allocated per
+ *     work-group. The ctx a work-group function receives is the slot's own copy of the
+ *     launch context with local_mem/scratch pointing at that slot's areas. The calling
+ *     thread uses slot 0 (shared by all callers, which is safe because launches are
+ *     serialized); pool worker i uses slot i.
+ *   - Launches of one work-group (or on a one-thread pool) run entirely on the calling thread
+ *     without touching any worker: no cross-thread hand-off on the latency-critical path.
+ *   - Idle workers spin for WORKER_SPIN_NS after their last launch, then sleep on a futex and
+ *     take no CPU until the next launch that needs them.
+ *
+ * Hand-off protocol. Every worker has a mailbox (its slot): a sequence number `seq` (the futex
+ * word it sleeps on) and a `sleeping` flag. To start a launch the caller fills `job` (plain
+ * stores), sets `active` to the number of helpers it will use, then bumps the `seq` of exactly
+ * those helpers with release order and futex-wakes the ones that sleep. A helper that sees its
+ * `seq` change reads `job` (acquire), claims chunks until the counter is exhausted, and
+ * decrements `active`. The caller claims chunks too, then waits until `active` is 0; only then
+ * may `job` be rewritten, so no helper ever reads a job that is being changed. Helpers that are
+ * not needed (small launches) are never signalled.
+ *
+ * Chunking is guided: a thread claims max(1, remaining / (2 * threads)) groups with a CAS on
+ * the shared counter, so early chunks are big (few atomics) and the last ones single groups
+ * (every thread stays busy to the end).
+ */
+#define _GNU_SOURCE
+#include "exec/pool.h"
+
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec/topology.h"
+#include "runtime/device.h"
+#include "runtime/log.h"
+
+/* How long an idle worker (or the caller waiting for helpers) spins before sleeping. Long
+ * enough to catch the next launch of a tight enqueue loop, short enough that an idle process
+ * goes quiet at once. */
+#define WORKER_SPIN_NS 50000u
+#define CALLER_SPIN_NS 200000u
+/* Areas are allocated in multiples of this (and at least this), so small growth steps do
+ * not reallocate every launch. */
+#define AREA_GRANULE 4096u
+#define CACHE_LINE 128
+
+struct area {
+    char *ptr;                   /* WEFT_LOCAL_ALIGN-aligned, never NULL once the slot is ready */
+    size_t cap;
+};
+
+/* One per thread that runs work-groups; padded to its own cache lines so that the mailbox
+ * words of different workers do not share a line. */
+struct slot {
+    alignas(CACHE_LINE) atomic_uint seq;       /* futex word: bumped for each launch given to us */
+    atomic_uint sleeping;                      /* 1 while the worker is (about to be) in FUTEX_WAIT */
+    struct area local, scratch;
+    struct weft_wg_ctx ctx;                    /* this slot's copy of the launch context */
+    unsigned index;
+    pthread_t thread;
+    char pad[CACHE_LINE];                      /* keeps the next slot's mailbox off our lines */
+};
+
+/* The launch in flight (valid while `active` > 0 for helpers; owned by the caller). */
+struct job {
+    const struct weft_launch *launch;
+    unsigned threads;            /* caller + helpers taking part */
+};
+
+struct pool {
+    unsigned nthreads;           /* slots: caller (0) + workers (1 .. nthreads-1) */
+    struct slot *slots;
+    pthread_mutex_t launch_lock; /* serializes launches and guards slot 0 and `job` */
+    struct job job;
+    alignas(CACHE_LINE) _Atomic uint64_t next_group;
+    alignas(CACHE_LINE) atomic_uint active;    /* helpers still working (futex word) */
+    atomic_uint caller_sleeping;
+};
+
+static struct pool pool = {.launch_lock = PTHREAD_MUTEX_INITIALIZER};
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void futex_wait(atomic_uint *word, unsigned expected)
+{
+    /* Returns at once when *word != expected (EAGAIN); spurious wake-ups are handled by the
+     * callers' loops. FUTEX_PRIVATE: the words never live in shared memory. */
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static void futex_wake(atomic_uint *word, int count)
+{
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
+}
+
+/* Makes `a` at least `need` bytes (and never NULL). Returns false when memory is short; the
+ * old area is then kept as it was. */
+static bool area_reserve(struct area *a, size_t need)
+{
+    if (a->ptr && a->cap >= need)
+        return true;
+    if (need > SIZE_MAX - AREA_GRANULE)
+        return false;
+    size_t cap = (size_t)weft_round_up(need ? need : 1, AREA_GRANULE);
+    char *p = aligned_alloc(WEFT_LOCAL_ALIGN, cap);
+    if (!p)
+        return false;
+    free(a->ptr);
+    a->ptr = p;
+    a->cap = cap;
+    return true;
+}
+
+/* Prepares slot `s` for `launch`: areas large enough, ctx copied with this slot's areas. */
+static bool slot_prepare(struct slot *s, const struct weft_launch *launch)
+{
+    if (!area_reserve(&s->local, launch->local_mem_size) || !area_reserve(&s->scratch, launch->scratch_size))
+        return false;
+    s->ctx = launch->ctx;
+    s->ctx.local_mem = s->local.ptr;
+    s->ctx.scratch = s->scratch.ptr;
+    return true;
+}
+
+/* Claims guided chunks of the current launch and runs them with slot `s`'s context. */
+static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigned threads)
+{
+    const uint64_t total = launch->total_groups;
+    const uint64_t divisor = 2u * (uint64_t)threads;
+    uint64_t first = atomic_load_explicit(&pool.next_group, memory_order_relaxed);
+    for (;;) {
+        if (first >= total)
+            return;
+        uint64_t chunk = (total - first) / divisor;
+        if (chunk == 0)
+            chunk = 1;
+        if (!atomic_compare_exchange_weak_explicit(&pool.next_group, &first, first + chunk,
+                                                   memory_order_relaxed, memory_order_relaxed))
+            continue; /* `first` now holds the current value */
+        launch->fn(launch->args, &s->ctx, first, chunk);
+        first = atomic_load_explicit(&pool.next_group, memory_order_relaxed);
+    }
+}
+
+/* ---- workers ------------------------------------------------------------------------------ */
+
+static void helper_done(void)
+{
+    if (atomic_fetch_sub(&pool.active, 1) == 1 && atomic_load(&pool.caller_sleeping))
+        futex_wake(&pool.active, 1);
+}
+
+static void *worker_main(void *arg)
+{
+    struct slot *s = arg;
+    weft_topology_pin_current_thread(s->index);
+    /* Not a load: the first launch may bump seq before this thread gets to run. */
+    unsigned seen = 0;
+    for (;;) {
+        /* Wait for our sequence number to move: spin first, then sleep. */
+        unsigned cur = atomic_load_explicit(&s->seq, memory_order_acquire);
+        if (cur == seen) {
+            uint64_t deadline = now_ns() + WORKER_SPIN_NS;
+            unsigned spins = 0;
+            while ((cur = atomic_load_explicit(&s->seq, memory_order_acquire)) == seen) {
+                cpu_relax();
+                if ((++spins & 63u) == 0 && now_ns() >= deadline)
+                    break;
+            }
+            while (cur == seen) {
+                atomic_store(&s->sleeping, 1);
+                /* Re-check after announcing sleep (Dekker with the caller's seq bump, both
+                 * seq_cst): either the caller sees sleeping == 1 and wakes us, or we see
+                 * the new seq here. */
+                cur = atomic_load(&s->seq);
+                if (cur == seen)
+                    futex_wait(&s->seq, seen);
+                atomic_store(&s->sleeping, 0);
+                cur = atomic_load_explicit(&s->seq, memory_order_acquire);
+            }
+        }
+        seen = cur;
+        const struct weft_launch *launch = pool.job.launch;
+        unsigned threads = pool.job.threads;
+        if (slot_prepare(s, launch))
+            run_chunks(s, launch, threads);
+        else
+            weft_log(WEFT_LOG_INFO, "weft: worker %u could not grow its arenas to %zu+%zu bytes; "
+                     "it sits this launch out", s->index, launch->local_mem_size, launch->scratch_size);
+        helper_done();
+    }
+    return NULL;
+}
+
+static void pool_init(void)
+{
+    unsigned n = weft_device_worker_count();
+    if (n < 1)
+        n = 1;
+    pool.slots = aligned_alloc(alignof(struct slot), sizeof(struct slot) * n);
+    if (!pool.slots) {
+        /* Without slots there is still the caller: give it a static one. */
+        static struct slot fallback;
+        pool.slots = &fallback;
+        n = 1;
+    }
+    memset(pool.slots, 0, sizeof(struct slot) * n);
+    for (unsigned i = 0; i < n; i++)
+        pool.slots[i].index = i;
+    pool.nthreads = 1;
+
+    /* Workers inherit this mask: block every signal so handlers run on application threads. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    for (unsigned i = 1; i < n; i++) {
+        /* A worker needs its areas before its first launch; allocate the minimum now so a
+         * failure here shrinks the pool instead of failing a launch later. */
+        struct slot *s = &pool.slots[i];
+        if (!area_reserve(&s->local, 0) || !area_reserve(&s->scratch, 0))
+            break;
+        if (pthread_create(&s->thread, &attr, worker_main, s) != 0) {
+            weft_log(WEFT_LOG_INFO, "weft: could only start %u of %u worker threads", i - 1, n - 1);
+            break;
+        }
+        pool.nthreads = i + 1;
+    }
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* ---- API ---------------------------------------------------------------------------------- */
+
+unsigned weft_pool_concurrency(void)
+{
+    pthread_once(&pool_once, pool_init);
+    return pool.nthreads;
+}
+
+int weft_pool_run(const struct weft_launch *launch)
+{
+    pthread_once(&pool_once, pool_init);
+    if (launch->total_groups == 0)
+        return 0;
+    pthread_mutex_lock(&pool.launch_lock);
+    struct slot *me = &pool.slots[0];
+    if (!slot_prepare(me, launch)) {
+        pthread_mutex_unlock(&pool.launch_lock);
+        return -1;
+    }
+
+    /* Helpers: none for a single group; otherwise as many as there are groups beyond the
+     * caller's first one, up to the pool size. */
+    uint64_t want = launch->total_groups - 1;
+    unsigned helpers = pool.nthreads - 1;
+    if (want < helpers)
+        helpers = (unsigned)want;
+
+    if (helpers == 0) {
+        launch->fn(launch->args, &me->ctx, 0, launch->total_groups);
+        pthread_mutex_unlock(&pool.launch_lock);
+        return 0;
+    }
+
+    pool.job.launch = launch;
+    pool.job.threads = helpers + 1;
+    atomic_store_explicit(&pool.next_group, 0, memory_order_relaxed);
+    atomic_store_explicit(&pool.active, helpers, memory_order_relaxed);
+    for (unsigned i = 1; i <= helpers; i++) {
+        struct slot *s = &pool.slots[i];
+        atomic_fetch_add(&s->seq, 1);  /* seq_cst: publishes job, pairs with the worker's check */
+        if (atomic_load(&s->sleeping))
+            futex_wake(&s->seq, 1);
+    }
+
+    run_chunks(me, launch, helpers + 1);
+
+    /* Wait for the helpers: they may still be running the chunks they claimed. */
+    if (atomic_load_explicit(&pool.active, memory_order_acquire) != 0) {
+        uint64_t deadline = now_ns() + CALLER_SPIN_NS;
+        unsigned spins = 0;
+        while (atomic_load_explicit(&pool.active, memory_order_acquire) != 0) {
+            cpu_relax();
+            if ((++spins & 63u) == 0 && now_ns() >= deadline)
+                break;
+        }
+        unsigned left;
+        while ((left = atomic_load(&pool.active)) != 0) {
+            atomic_store(&pool.caller_sleeping, 1);
+            if ((left = atomic_load(&pool.active)) != 0)
+                futex_wait(&pool.active, left);
+            atomic_store(&pool.caller_sleeping, 0);
+        }
+    }
+    pool.job.launch = NULL;
+    pthread_mutex_unlock(&pool.launch_lock);
+    return 0;
+}
