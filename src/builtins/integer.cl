@@ -11,9 +11,21 @@
 
 /* ---- whole-vector intrinsics ----------------------------------------------------------- */
 
+/* Scalar add_sat/sub_sat cannot use the elementwise builtins: those promote char and short
+ * scalars to int (the sum would not saturate); the overflow builtins keep the exact type. */
 #define INT_EW(T, _)                                                                  \
-    WEFT_EW2(T, add_sat, __builtin_elementwise_add_sat)                               \
-    WEFT_EW2(T, sub_sat, __builtin_elementwise_sub_sat)                               \
+    CNST T add_sat(T x, T y) {                                                        \
+        T r; if (!__builtin_add_overflow(x, y, &r)) return r;                         \
+        if ((T)-1 > (T)0) return (T)-1; /* unsigned: only upwards */                 \
+        T mn = (T)((ulong)1 << (sizeof(T) * 8 - 1));                                  \
+        return y > 0 ? (T)~mn : mn; }                                                 \
+    CNST T sub_sat(T x, T y) {                                                        \
+        T r; if (!__builtin_sub_overflow(x, y, &r)) return r;                         \
+        if ((T)-1 > (T)0) return (T)0;                                                \
+        T mn = (T)((ulong)1 << (sizeof(T) * 8 - 1));                                  \
+        return y < 0 ? (T)~mn : mn; }                                                 \
+    WEFT_WIDTHS(WEFT_EW2_N, T, add_sat, __builtin_elementwise_add_sat)                \
+    WEFT_WIDTHS(WEFT_EW2_N, T, sub_sat, __builtin_elementwise_sub_sat)                \
     WEFT_EW2(T, max, __builtin_elementwise_max)                                       \
     WEFT_EW2(T, min, __builtin_elementwise_min)                                       \
     CNST T clamp(T x, T lo, T hi) {                                                   \

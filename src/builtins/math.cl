@@ -77,7 +77,6 @@ MATH_LIBM1(asin)
 MATH_LIBM1(asinh)
 MATH_LIBM1(atan)
 MATH_LIBM1(atanh)
-MATH_LIBM1(cbrt)
 MATH_LIBM1(cosh)
 MATH_LIBM1(erf)
 MATH_LIBM1(erfc)
@@ -92,6 +91,18 @@ MATH_LIBM2(fmod)
 MATH_LIBM2(hypot)
 MATH_LIBM2(nextafter)
 MATH_LIBM2(remainder)
+
+/* cbrt: glibc's double cbrt is off by up to ~3 ulp (OpenCL allows 2): one Newton step on
+ * c^3 = x with the residual formed exactly (fma) brings it under 1 ulp. */
+CNST float cbrt(float x) { return __builtin_cbrtf(x); }
+CNST double cbrt(double x) {
+    double c = __builtin_cbrt(x), a = __builtin_fabs(x);
+    if (!(a >= 0x1p-900 && a <= 0x1p1000)) return c; /* 0, inf, NaN and the extremes */
+    double c2 = c * c, e2 = __builtin_fma(c, c, -c2);       /* c*c = c2 + e2 exactly */
+    double res = __builtin_fma(c2, c, -x) + e2 * c;         /* c^3 - x */
+    return c - res / (3.0 * c2); }
+WEFT_VEC1(float, float, cbrt)
+WEFT_VEC1(double, double, cbrt)
 
 CNST float exp10(float x) { return weft_libm_exp10f(x); }
 CNST double exp10(double x) { return weft_libm_exp10(x); }
@@ -342,29 +353,26 @@ CNST double powr(double x, double y) { return weft_powr(x, y); }
 WEFT_VEC2(float, float, float, powr)
 WEFT_VEC2(double, double, double, powr)
 
-/* rootn(x, n) = x^(1/n): NaN for n = 0 and for x < 0 with even n. 1/n is not exact, so the
- * double version corrects the pow estimate with one Newton step on r^n = |x|. */
+/* rootn(x, n) = x^(1/n): NaN for n = 0 and for x < 0 with even n. 1/n is not exact, and the
+ * error of pow(x, 1/n) grows with |log x|; so |x| = m 2^(kn) is split exactly (k = e / n for
+ * the binary exponent e), and x^(1/n) = m^(1/n) 2^k where |log m| < |n| log 2 keeps pow's
+ * error under 2 ulp. */
 INLINE double weft_rootn(double x, int n) {
     if (n == 0 || x != x) return __builtin_nan("");
     if (x < 0.0 && (n & 1) == 0) return __builtin_nan("");
-    double ax = __builtin_fabs(x);
-    double r;
-    if (n == 1) r = ax;
+    double ax = __builtin_fabs(x), r;
+    if (ax == 0.0 || __builtin_isinf(ax)) r = __builtin_pow(ax, 1.0 / (double)n);
+    else if (n == 1) r = ax;
     else if (n == 2) r = __builtin_sqrt(ax);
-    else if (n == 3) r = __builtin_cbrt(ax);
     else if (n == -1) r = 1.0 / ax;
     else {
-        r = __builtin_pow(ax, 1.0 / (double)n);
-        if (ax != 0.0 && !__builtin_isinf(ax) && r != 0.0 && !__builtin_isinf(r)) {
-            /* r <- r - r (r^n/|x| - 1)/n, with r^n/|x| by repeated products scaled to stay
-             * in range: r^n = |x| (1 + e), so r (1 + e)^(1/n) ~ r (1 + e/n). */
-            int e; double m = __builtin_frexp(ax, &e);
-            double q = __builtin_pow(r * __builtin_pow(2.0, -(double)e / n), (double)n) / m;
-            if (q == q && !__builtin_isinf(q) && q != 0.0)
-                r = r - r * (q - 1.0) / (double)n;
-        }
+        int e;
+        __builtin_frexp(ax, &e);
+        int k = e / n;
+        r = __builtin_ldexp(__builtin_pow(__builtin_ldexp(ax, -k * n), 1.0 / (double)n), k);
     }
-    return __builtin_copysign(r, x); }
+    /* odd roots keep the sign (x < 0, and -0 -> -0 or -inf); even roots of ±0 are +0/+inf */
+    return (n & 1) ? __builtin_copysign(r, x) : r; }
 CNST float rootn(float x, int n) { return (float)weft_rootn((double)x, n); }
 CNST double rootn(double x, int n) { return weft_rootn(x, n); }
 WEFT_VEC2(float, float, int, rootn)

@@ -25,6 +25,7 @@
 #include "compiler/arglayout.h"
 #include "compiler/codegen.h"
 #include "compiler/metadata.h"
+#include "compiler/printf.h"
 
 extern const char weft_builtins_bc_start[], weft_builtins_bc_end[];
 
@@ -51,6 +52,7 @@ static const char *const provided[] = {
     "_Z15get_global_sizej", "_Z14get_num_groupsj", "_Z12get_work_dimv", "_Z17get_global_offsetj",
     "_Z23get_enqueued_local_sizej", "_Z20get_global_linear_idv", "_Z19get_local_linear_idv",
     "_Z7barrierj", "_Z18work_group_barrierj", "_Z18work_group_barrierj12memory_scope", "printf",
+    WEFT_PRINTF_HOOK,
 };
 
 static bool is_provided(const char *name)
@@ -328,6 +330,12 @@ cl_int weft_link(const struct weft_bitcode *inputs, size_t n, bool executable,
                 weft_diag_error(diag, "error: linking the builtin library failed");
             goto done;
         }
+        /* printf becomes the runtime's hook now, before any pass: LLVM's library-call
+         * simplification would otherwise turn printf("x\n") into puts/putchar, which write
+         * to stdout directly (unordered, outside the launch) and drop the address space. */
+        LLVMValueRef pf = LLVMGetNamedFunction(dst, "printf");
+        if (pf && LLVMIsDeclaration(pf))
+            LLVMSetValueName2(pf, WEFT_PRINTF_HOOK, strlen(WEFT_PRINTF_HOOK));
         prepare_inlining(dst);
         inline_called_kernels(dst);
         /* drop what no kernel reaches before judging it */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compiler/arglayout.h"
+#include "compiler/printf.h"
 
 bool weft_is_kernel(LLVMValueRef fn)
 {
@@ -127,7 +128,7 @@ static bool calls_printf(LLVMValueRef fn)
                 continue;
             LLVMValueRef callee = LLVMGetCalledValue(i);
             size_t n = 0;
-            if (callee && LLVMIsAFunction(callee) && !strcmp(LLVMGetValueName2(callee, &n), "printf"))
+            if (callee && LLVMIsAFunction(callee) && !strcmp(LLVMGetValueName2(callee, &n), WEFT_PRINTF_HOOK))
                 return true;
         }
     return false;

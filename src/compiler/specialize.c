@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compiler/cache.h"
 #include "compiler/codegen.h"
@@ -127,12 +128,11 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     LLVMSetFunctionCallConv(fn, LLVMCCallConv);
     demote_kernels(m);
 
-    /* printf -> the runtime's hook; the work-group function tells it where output goes. */
-    LLVMValueRef pf = LLVMGetNamedFunction(m, "printf");
-    if (pf && LLVMGetFirstUse(pf)) {
-        LLVMSetValueName2(pf, WEFT_PRINTF_HOOK, strlen(WEFT_PRINTF_HOOK));
+    /* printf calls were renamed to the runtime's hook at link time (link.c); the work-group
+     * function tells the hook where this launch's output goes. */
+    LLVMValueRef pf = LLVMGetNamedFunction(m, WEFT_PRINTF_HOOK);
+    if (pf && LLVMGetFirstUse(pf))
         fn = wrap_for_printf(m, fn, symbol);
-    }
     /* Everything else is internal so that globaldce and the optimizer may take it apart. */
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         if (f != fn && !LLVMIsDeclaration(f))
@@ -188,6 +188,11 @@ cl_int weft_build_executable(const char *source, const char *options, const stru
         key = weft_hash64(options ? options : "", options ? strlen(options) + 1 : 1, key);
         const char *clang = weft_frontend_clang_path();
         key = weft_hash64(clang, strlen(clang) + 1, key);
+        struct stat st;   /* an upgraded compiler at the same path is another compiler */
+        if (stat(clang, &st) == 0) {
+            uint64_t v[2] = {(uint64_t)st.st_size, (uint64_t)st.st_mtime};
+            key = weft_hash64(v, sizeof v, key);
+        }
         key = weft_hash64(weft_builtins_bc_start, (size_t)(weft_builtins_bc_end - weft_builtins_bc_start), key);
         key = weft_hash64(WEFT_VERSION_STRING, sizeof WEFT_VERSION_STRING, key);
         uint64_t id = weft_cache_build_identity();

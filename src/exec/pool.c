@@ -22,15 +22,21 @@
  *     without touching any worker: no cross-thread hand-off on the latency-critical path.
  *   - Idle workers spin for WORKER_SPIN_NS after their last launch, then sleep on a futex and
  *     take no CPU until the next launch that needs them.
+ *   - The caller never depends on a particular worker showing up: a launch completes even if
+ *     no helper ever joins (e.g. in a child after fork(), where the workers do not exist).
  *
  * Hand-off protocol. Every worker has a mailbox (its slot): a sequence number `seq` (the futex
- * word it sleeps on) and a `sleeping` flag. To start a launch the caller fills `job` (plain
- * stores), sets `active` to the number of helpers it will use, then bumps the `seq` of exactly
- * those helpers with release order and futex-wakes the ones that sleep. A helper that sees its
- * `seq` change reads `job` (acquire), claims chunks until the counter is exhausted, and
- * decrements `active`. The caller claims chunks too, then waits until `active` is 0; only then
- * may `job` be rewritten, so no helper ever reads a job that is being changed. Helpers that are
- * not needed (small launches) are never signalled.
+ * word it sleeps on) and a `sleeping` flag; bumping `seq` only means "a launch may need you".
+ * Taking part in a launch is decided by one word, `state`: a CLOSED bit and the number of
+ * helpers that joined. The caller fills `job` and the chunk counter, opens `state` (release),
+ * bumps the `seq` of the helpers it wants, wakes the sleeping ones along a tree (see
+ * wake_children), runs chunks itself, and when the counter is exhausted sets CLOSED and waits
+ * only for the helpers that joined (they are running chunks they claimed). A helper joins
+ * with a CAS that fails once CLOSED is set, reads `job` only after joining, and leaves with a
+ * decrement. So a helper that wakes late never delays the caller and never reads a job that
+ * is being rewritten (the caller reopens `state` only when it is CLOSED with nobody joined);
+ * if it wakes during a later launch it simply helps with that one. Helpers that are not
+ * needed (small launches) are never signalled.
  *
  * Chunking is guided: a thread claims max(1, remaining / (2 * threads)) groups with a CAS on
  * the shared counter, so early chunks are big (few atomics) and the last ones single groups
@@ -59,7 +65,7 @@
  * enough to catch the next launch of a tight enqueue loop, short enough that an idle process
  * goes quiet at once. */
 #define WORKER_SPIN_NS 50000u
-#define CALLER_SPIN_NS 200000u
+#define CALLER_SPIN_NS 50000u
 /* Areas are allocated in multiples of this (and at least this), so small growth steps do
  * not reallocate every launch. */
 #define AREA_GRANULE 4096u
@@ -70,19 +76,21 @@ struct area {
     size_t cap;
 };
 
-/* One per thread that runs work-groups; padded to its own cache lines so that the mailbox
- * words of different workers do not share a line. */
+/* One per thread that runs work-groups, on cache lines of its own. The mailbox (written by
+ * callers) and the worker's own data (written by the worker every launch) sit on different
+ * lines so that a caller's wake-up does not fight the worker for a line. */
 struct slot {
-    alignas(CACHE_LINE) atomic_uint seq;       /* futex word: bumped for each launch given to us */
+    alignas(CACHE_LINE) atomic_uint seq;       /* futex word: bumped when a launch may need us */
     atomic_uint sleeping;                      /* 1 while the worker is (about to be) in FUTEX_WAIT */
-    struct area local, scratch;
+    alignas(CACHE_LINE) struct area local;
+    struct area scratch;
     struct weft_wg_ctx ctx;                    /* this slot's copy of the launch context */
     unsigned index;
     pthread_t thread;
-    char pad[CACHE_LINE];                      /* keeps the next slot's mailbox off our lines */
 };
 
-/* The launch in flight (valid while `active` > 0 for helpers; owned by the caller). */
+/* The launch in flight: written by the caller while `state` is CLOSED with nobody joined,
+ * read by helpers only while joined. */
 struct job {
     const struct weft_launch *launch;
     unsigned threads;            /* caller + helpers taking part */
@@ -94,11 +102,14 @@ struct pool {
     pthread_mutex_t launch_lock; /* serializes launches and guards slot 0 and `job` */
     struct job job;
     alignas(CACHE_LINE) _Atomic uint64_t next_group;
-    alignas(CACHE_LINE) atomic_uint active;    /* helpers still working (futex word) */
+    alignas(CACHE_LINE) atomic_uint state;     /* STATE_CLOSED | helpers joined (futex word) */
     atomic_uint caller_sleeping;
+    atomic_uint wake_limit;      /* highest slot signalled for the current launch */
 };
 
-static struct pool pool = {.launch_lock = PTHREAD_MUTEX_INITIALIZER};
+#define STATE_CLOSED 0x80000000u
+
+static struct pool pool = {.launch_lock = PTHREAD_MUTEX_INITIALIZER, .state = STATE_CLOSED};
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -182,10 +193,34 @@ static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigne
 
 /* ---- workers ------------------------------------------------------------------------------ */
 
-static void helper_done(void)
+/* Sleeping workers are woken along a binary tree (slot i wakes 2i+1 and 2i+2, the caller is
+ * slot 0), so that the caller makes at most two futex calls however many cores there are and
+ * wake-ups spread in O(log n) steps. Children whose seq was bumped but who still spin need
+ * no call. A stale `limit` only wakes a worker that then finds nothing to join. */
+static void wake_children(unsigned index, unsigned limit)
 {
-    if (atomic_fetch_sub(&pool.active, 1) == 1 && atomic_load(&pool.caller_sleeping))
-        futex_wake(&pool.active, 1);
+    for (unsigned c = 2 * index + 1; c <= 2 * index + 2 && c <= limit && c < pool.nthreads; c++)
+        if (atomic_load(&pool.slots[c].sleeping))
+            futex_wake(&pool.slots[c].seq, 1);
+}
+
+/* Joins the open launch, if any; after that `job` is valid until helper_leave. */
+static bool helper_join(void)
+{
+    unsigned w = atomic_load_explicit(&pool.state, memory_order_relaxed);
+    do {
+        if (w & STATE_CLOSED)
+            return false;
+    } while (!atomic_compare_exchange_weak_explicit(&pool.state, &w, w + 1, memory_order_acquire,
+                                                    memory_order_relaxed));
+    return true;
+}
+
+static void helper_leave(void)
+{
+    /* seq_cst, paired with the caller's (caller_sleeping store, state load) */
+    if (atomic_fetch_sub(&pool.state, 1) - 1 == STATE_CLOSED && atomic_load(&pool.caller_sleeping))
+        futex_wake(&pool.state, 1);
 }
 
 static void *worker_main(void *arg)
@@ -218,14 +253,17 @@ static void *worker_main(void *arg)
             }
         }
         seen = cur;
+        wake_children(s->index, atomic_load_explicit(&pool.wake_limit, memory_order_relaxed));
+        if (!helper_join())
+            continue; /* the launch we were called for is over already */
         const struct weft_launch *launch = pool.job.launch;
         unsigned threads = pool.job.threads;
         if (slot_prepare(s, launch))
             run_chunks(s, launch, threads);
         else
-            weft_log(WEFT_LOG_INFO, "weft: worker %u could not grow its arenas to %zu+%zu bytes; "
+            weft_log(WEFT_LOG_INFO, "worker %u could not grow its arenas to %zu+%zu bytes; "
                      "it sits this launch out", s->index, launch->local_mem_size, launch->scratch_size);
-        helper_done();
+        helper_leave();
     }
     return NULL;
 }
@@ -261,7 +299,7 @@ static void pool_init(void)
         if (!area_reserve(&s->local, 0) || !area_reserve(&s->scratch, 0))
             break;
         if (pthread_create(&s->thread, &attr, worker_main, s) != 0) {
-            weft_log(WEFT_LOG_INFO, "weft: could only start %u of %u worker threads", i - 1, n - 1);
+            weft_log(WEFT_LOG_INFO, "could only start %u of %u worker threads", i - 1, n - 1);
             break;
         }
         pool.nthreads = i + 1;
@@ -306,30 +344,31 @@ int weft_pool_run(const struct weft_launch *launch)
     pool.job.launch = launch;
     pool.job.threads = helpers + 1;
     atomic_store_explicit(&pool.next_group, 0, memory_order_relaxed);
-    atomic_store_explicit(&pool.active, helpers, memory_order_relaxed);
-    for (unsigned i = 1; i <= helpers; i++) {
-        struct slot *s = &pool.slots[i];
-        atomic_fetch_add(&s->seq, 1);  /* seq_cst: publishes job, pairs with the worker's check */
-        if (atomic_load(&s->sleeping))
-            futex_wake(&s->seq, 1);
-    }
+    atomic_store_explicit(&pool.state, 0, memory_order_release);     /* open: helpers may join */
+    /* Signal the helpers, highest first: a helper that sees its own signal then knows that
+     * its children in the wake tree were signalled before it (seq_cst order). */
+    atomic_store_explicit(&pool.wake_limit, helpers, memory_order_relaxed);
+    for (unsigned i = helpers; i >= 1; i--)
+        atomic_fetch_add(&pool.slots[i].seq, 1);  /* seq_cst, paired with the worker's (sleeping, seq) */
+    wake_children(0, helpers);
 
     run_chunks(me, launch, helpers + 1);
 
-    /* Wait for the helpers: they may still be running the chunks they claimed. */
-    if (atomic_load_explicit(&pool.active, memory_order_acquire) != 0) {
+    /* Every group is claimed. Close the launch and wait for the helpers that joined: they
+     * may still be running the chunks they claimed. */
+    unsigned w = atomic_fetch_or(&pool.state, STATE_CLOSED) | STATE_CLOSED;
+    if (w != STATE_CLOSED) {
         uint64_t deadline = now_ns() + CALLER_SPIN_NS;
         unsigned spins = 0;
-        while (atomic_load_explicit(&pool.active, memory_order_acquire) != 0) {
+        while (atomic_load_explicit(&pool.state, memory_order_acquire) != STATE_CLOSED) {
             cpu_relax();
             if ((++spins & 63u) == 0 && now_ns() >= deadline)
                 break;
         }
-        unsigned left;
-        while ((left = atomic_load(&pool.active)) != 0) {
+        while ((w = atomic_load(&pool.state)) != STATE_CLOSED) {
             atomic_store(&pool.caller_sleeping, 1);
-            if ((left = atomic_load(&pool.active)) != 0)
-                futex_wait(&pool.active, left);
+            if ((w = atomic_load(&pool.state)) != STATE_CLOSED)
+                futex_wait(&pool.state, w);
             atomic_store(&pool.caller_sleeping, 0);
         }
     }

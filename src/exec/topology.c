@@ -108,6 +108,52 @@ static uint64_t read_sys_u64(const char *path)
     return v;
 }
 
+/* A sysfs cache size such as "32K" or "1024K" in bytes; 0 when absent. */
+static uint64_t read_sys_size(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    unsigned long long v = 0;
+    char unit = 0;
+    int n = fscanf(f, "%llu%c", &v, &unit);
+    fclose(f);
+    if (n < 1)
+        return 0;
+    if (n == 2 && (unit == 'K' || unit == 'k'))
+        v *= 1024;
+    else if (n == 2 && (unit == 'M' || unit == 'm'))
+        v *= 1024 * 1024;
+    return v;
+}
+
+/* Completes unknown cache fields from the kernel's description of cpu0's caches. */
+static void read_sysfs_caches(void)
+{
+    for (int i = 0; i < 16; i++) {
+        char path[128], type[32] = "";
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            break;
+        int ok = fscanf(f, "%31s", type);
+        fclose(f);
+        if (ok != 1 || !strcmp(type, "Instruction"))
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        uint64_t level = read_sys_u64(path);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        uint64_t size = read_sys_size(path);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/coherency_line_size", i);
+        uint64_t line = read_sys_u64(path);
+        uint64_t *slot = level == 1 ? &topo.l1d_size : level == 2 ? &topo.l2_size : level == 3 ? &topo.l3_size : NULL;
+        if (slot && *slot == 0)
+            *slot = size;
+        if (level == 1 && topo.cache_line == 0 && line > 0)
+            topo.cache_line = (unsigned)line;
+    }
+}
+
 /* Fills what hwloc could tell; returns false when the topology cannot be loaded. */
 static bool read_hwloc(void)
 {
@@ -180,13 +226,16 @@ static void topology_init(void)
     if (topo.cores == 0)
         topo.cores = topo.pus;
 
-    if (topo.l1d_size == 0)
-        topo.l1d_size = read_sys_u64("/sys/devices/system/cpu/cpu0/cache/index0/size") * 1024;
+    read_sysfs_caches();
+    /* glibc's answers come last: it derives them from cpuid, and on virtual AMD machines its
+     * L3 figure was seen ten times too large (it scales by the threads sharing the cache). */
     if (topo.cache_line == 0) {
         long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
-        if (line <= 0)
-            line = (long)read_sys_u64("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size");
         topo.cache_line = line > 0 ? (unsigned)line : 64;
+    }
+    if (topo.l1d_size == 0) {
+        long v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+        topo.l1d_size = v > 0 ? (uint64_t)v : 0;
     }
     if (topo.l2_size == 0) {
         long v = sysconf(_SC_LEVEL2_CACHE_SIZE);

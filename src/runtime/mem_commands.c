@@ -9,14 +9,17 @@
  *     it touches (weft_object_hold) until it has completed or was discarded, so releasing a
  *     buffer with commands pending is safe.
  *   - A sub-buffer's origin is applied once, through its data pointer (parent data + origin).
- *   - The device is the host CPU: read/write/copy are memmove/memcpy (glibc picks non-temporal
- *     stores for large sizes), fill replicates the pattern into an L1-resident block that is
- *     then copied, and map/unmap/migrate move no data at all: a mapping is the buffer's own
- *     storage plus the offset (for CL_MEM_USE_HOST_PTR buffers, host_ptr + offset).
+ *   - The device is the host CPU: read/write/copy are memcpy (glibc picks non-temporal stores
+ *     for large sizes), fill replicates the pattern into an L1-resident block that is then
+ *     copied, and large transfers are split into 1 MiB pieces run by the worker pool, since one
+ *     core alone cannot saturate the memory bus. Map/unmap/migrate move no data at all: a
+ *     mapping is the buffer's own storage plus the offset (for CL_MEM_USE_HOST_PTR buffers,
+ *     host_ptr + offset).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/pool.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
@@ -51,10 +54,85 @@ static void copy_bytes(char *dst, const char *src, size_t n)
         memmove(dst, src, n);
 }
 
+/* ---- bulk transfers: split over the worker pool ---------------------------------------- */
+
+#define BULK_PIECE ((size_t)1 << 20)    /* bytes per piece; a multiple of every pattern size */
+#define BULK_MIN ((size_t)8 << 20)      /* below this, waking the workers costs more than it buys */
+
+struct bulk {
+    char *dst;
+    const char *src;                    /* copy; NULL for a fill */
+    size_t size;
+    const unsigned char *block;         /* fill: whole patterns, block_size bytes */
+    size_t block_size;
+};
+
+/* Fills n bytes (a multiple of the pattern size) with copies of `block`. */
+static void fill_block(char *dst, size_t n, const unsigned char *block, size_t block_size)
+{
+    size_t done = 0;
+    while (n - done >= block_size) {
+        memcpy(dst + done, block, block_size);
+        done += block_size;
+    }
+    memcpy(dst + done, block, n - done);
+}
+
+static void bulk_piece(const struct bulk *b, size_t off, size_t n)
+{
+    if (b->src)
+        memcpy(b->dst + off, b->src + off, n);
+    else
+        fill_block(b->dst + off, n, b->block, b->block_size);
+}
+
+/* The "work-group function" of a bulk launch: piece g is bytes [g * BULK_PIECE, ...). */
+static void bulk_range(const void *args, const struct weft_wg_ctx *ctx, uint64_t first,
+                       uint64_t count)
+{
+    (void)ctx;
+    const struct bulk *b = args;
+    for (uint64_t g = first; g < first + count; g++) {
+        size_t off = (size_t)g * BULK_PIECE;
+        size_t n = b->size - off < BULK_PIECE ? b->size - off : BULK_PIECE;
+        bulk_piece(b, off, n);
+    }
+}
+
+static void bulk_run(const struct bulk *b)
+{
+    /* Pieces must not depend on each other: a copy whose ranges overlap (distinct buffers over
+     * the same host memory; the specification leaves the result undefined) stays sequential
+     * and uses memmove. */
+    bool overlap = b->src && b->dst < b->src + b->size && b->src < b->dst + b->size;
+    if (overlap) {
+        if (b->dst != b->src)
+            memmove(b->dst, b->src, b->size);
+        return;
+    }
+    if (b->size >= BULK_MIN && weft_pool_concurrency() > 1) {
+        struct weft_launch launch = {
+            .fn = bulk_range,
+            .args = b,
+            .ctx = {.work_dim = 1},
+            .total_groups = (b->size + BULK_PIECE - 1) / BULK_PIECE,
+        };
+        launch.ctx.global_size[0] = launch.ctx.num_groups[0] = launch.total_groups;
+        launch.ctx.local_size[0] = 1;
+        launch.ctx.global_size[1] = launch.ctx.global_size[2] = 1;
+        launch.ctx.local_size[1] = launch.ctx.local_size[2] = 1;
+        launch.ctx.num_groups[1] = launch.ctx.num_groups[2] = 1;
+        if (weft_pool_run(&launch) == 0)
+            return;
+        /* The pool could not set up its arenas: do the work here instead. */
+    }
+    bulk_piece(b, 0, b->size);
+}
+
 static cl_int run_copy(struct weft_command *cmd)
 {
     struct mem_cmd *p = cmd->payload;
-    copy_bytes(p->dst, p->src, p->size);
+    bulk_run(&(struct bulk){.dst = p->dst, .src = p->src, .size = p->size});
     return CL_SUCCESS;
 }
 
@@ -71,22 +149,16 @@ static cl_int run_copy_rect(struct weft_command *cmd)
 static cl_int run_fill(struct weft_command *cmd)
 {
     struct mem_cmd *p = cmd->payload;
-    if (p->pattern_size == 1) {
-        memset(p->dst, p->pattern[0], p->size);
-        return CL_SUCCESS;
-    }
     /* A 4 KiB block of whole patterns (pattern sizes are powers of two up to 128, so they tile
      * it exactly), copied over and over: the source stays in L1 and memcpy streams the stores. */
     _Alignas(64) unsigned char block[4096];
-    for (size_t i = 0; i < sizeof block; i += p->pattern_size)
-        memcpy(block + i, p->pattern, p->pattern_size);
-    size_t done = 0;
-    while (p->size - done >= sizeof block) {
-        memcpy(p->dst + done, block, sizeof block);
-        done += sizeof block;
+    if (p->pattern_size == 1) {
+        memset(block, p->pattern[0], sizeof block);
+    } else {
+        for (size_t i = 0; i < sizeof block; i += p->pattern_size)
+            memcpy(block + i, p->pattern, p->pattern_size);
     }
-    /* offset and size are multiples of pattern_size, so the tail is whole patterns too. */
-    memcpy(p->dst + done, block, p->size - done);
+    bulk_run(&(struct bulk){.dst = p->dst, .size = p->size, .block = block, .block_size = sizeof block});
     return CL_SUCCESS;
 }
 

@@ -95,7 +95,7 @@ static void choose_local_size(cl_uint work_dim, const size_t global[3], size_t b
 {
     uint64_t total = 1;
     for (cl_uint d = 0; d < work_dim; d++)
-        total = total * global[d] > total ? total * global[d] : UINT64_MAX;
+        total = global[d] > UINT64_MAX / total ? UINT64_MAX : total * global[d];
     size_t want = budget < AUTO_GROUP_ITEMS ? budget : AUTO_GROUP_ITEMS;
     /* Shrink the group until every thread gets several groups, but not below one vector
      * (below that the groups get too small to vectorize and dispatch costs dominate). */
@@ -213,6 +213,8 @@ static cl_int check_geometry(cl_device_id dev, cl_kernel kernel, cl_uint work_di
                                                                              : dev->max_work_group_size;
         size_t simd = info.preferred_multiple ? info.preferred_multiple : 1;
         choose_local_size(work_dim, global, budget ? budget : 1, dev->max_work_item_sizes, simd, local);
+        weft_log(WEFT_LOG_DEBUG, "clEnqueueNDRangeKernel: global %zux%zux%zu, chose local %zux%zux%zu",
+                 global[0], global[1], global[2], local[0], local[1], local[2]);
     }
 
     g->empty = empty;

@@ -163,7 +163,7 @@ static void command_execute(struct command *c)
     pthread_mutex_lock(&impl->lock);
     struct command *next = (struct command *)c->pub.next;
     if (c->prev)
-        c->prev->pub.next = &next->pub;
+        c->prev->pub.next = next ? &next->pub : NULL;
     else
         impl->head = next;
     if (next)
@@ -203,11 +203,16 @@ static void *queue_thread_main(void *arg)
         }
         if (impl->stop)
             break;
-        pthread_mutex_unlock(&impl->lock);
-        bool changed = spin_for_change(&impl->work_seq, seen, QUEUE_THREAD_SPIN_NS);
-        pthread_mutex_lock(&impl->lock);
-        if (changed)
-            continue;
+        /* Spin only for the next enqueue (empty list). With commands present but none
+         * runnable, we wait for a dependency or for a command another thread runs inline:
+         * spinning then would only take a core from the kernel that thread is running. */
+        if (!impl->head) {
+            pthread_mutex_unlock(&impl->lock);
+            bool changed = spin_for_change(&impl->work_seq, seen, QUEUE_THREAD_SPIN_NS);
+            pthread_mutex_lock(&impl->lock);
+            if (changed)
+                continue;
+        }
         atomic_store(&impl->sleeping, true);
         while (atomic_load(&impl->work_seq) == seen && !impl->stop)
             pthread_cond_wait(&impl->work_cv, &impl->lock);

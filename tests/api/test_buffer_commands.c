@@ -690,6 +690,50 @@ static void test_copy_rect_errors_and_overlap(void **state)
     clReleaseMemObject(other);
 }
 
+/* Transfers large enough to be split over the worker pool (8 MiB and more, in 1 MiB pieces),
+ * with sizes and offsets that are not multiples of a piece. */
+static void test_large_transfers(void **state)
+{
+    struct env *e = *state;
+    const size_t n = (24u << 20) + 4096 + 24;
+    unsigned char *src = malloc(n), *out = malloc(n), *ref = malloc(n);
+    assert_non_null(src);
+    assert_non_null(out);
+    assert_non_null(ref);
+    for (size_t i = 0; i < n; i++)
+        src[i] = (unsigned char)(i * 2654435761u >> 13);
+    cl_mem a = make_buffer(e, 0, n, NULL), b = make_buffer(e, 0, n, NULL);
+    assert_int_equal(clEnqueueWriteBuffer(e->t.queue, a, CL_TRUE, 0, n, src, 0, NULL, NULL), CL_SUCCESS);
+    memset(out, 0, n);
+    assert_int_equal(clEnqueueReadBuffer(e->t.queue, a, CL_TRUE, 0, n, out, 0, NULL, NULL), CL_SUCCESS);
+    if (memcmp(out, src, n) != 0)
+        fail_msg("large write + read differ");
+    /* fill b with a 16-byte pattern, then copy an odd-sized, odd-offset range of a over it */
+    unsigned char pat[16];
+    fill_seq(pat, sizeof pat, 77);
+    assert_int_equal(clEnqueueFillBuffer(e->t.queue, b, pat, 16, 0, n - n % 16, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueFillBuffer(e->t.queue, b, pat + 1, 1, n - n % 16, n % 16, 0, NULL, NULL), CL_SUCCESS);
+    for (size_t i = 0; i < n - n % 16; i++)
+        ref[i] = pat[i % 16];
+    memset(ref + (n - n % 16), pat[1], n % 16);
+    size_t so = 12345, dof = 777, cs = n - 20000;
+    assert_int_equal(clEnqueueCopyBuffer(e->t.queue, a, b, so, dof, cs, 0, NULL, NULL), CL_SUCCESS);
+    memcpy(ref + dof, src + so, cs);
+    assert_int_equal(clEnqueueReadBuffer(e->t.queue, b, CL_TRUE, 0, n, out, 0, NULL, NULL), CL_SUCCESS);
+    if (memcmp(out, ref, n) != 0)
+        fail_msg("large fill + copy differ from the host reference");
+    /* a large partial read at an odd offset */
+    memset(out, 0, n);
+    assert_int_equal(clEnqueueReadBuffer(e->t.queue, b, CL_TRUE, 3, n - 10, out, 0, NULL, NULL), CL_SUCCESS);
+    if (memcmp(out, ref + 3, n - 10) != 0)
+        fail_msg("large partial read differs");
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    free(src);
+    free(out);
+    free(ref);
+}
+
 /* ---- migrate ------------------------------------------------------------------------------- */
 
 static void test_migrate(void **state)
@@ -775,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_rect_errors),
         cmocka_unit_test(test_copy_rect),
         cmocka_unit_test(test_copy_rect_errors_and_overlap),
+        cmocka_unit_test(test_large_transfers),
         cmocka_unit_test(test_migrate),
         cmocka_unit_test(test_event_chain_out_of_order),
     };

@@ -339,6 +339,67 @@ static void test_wait_list_errors(void **state)
     clReleaseCommandQueue(q);
 }
 
+/* ---- real commands: buffers ordered by events across queues ---- */
+
+static void test_buffer_commands_follow_events(void **state)
+{
+    struct fixture *f = *state;
+    cl_command_queue q1 = make_queue(f, 0);
+    cl_command_queue q2 = make_queue(f, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    cl_int err;
+    enum { N = 4096 };
+    cl_mem a = clCreateBuffer(f->context, CL_MEM_READ_WRITE, N * sizeof(int), NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem b = clCreateBuffer(f->context, CL_MEM_READ_WRITE, N * sizeof(int), NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    static int src[N], dst[N];
+    for (int i = 0; i < N; i++) {
+        src[i] = i * 7 - 3;
+        dst[i] = -1;
+    }
+    cl_event gate = clCreateUserEvent(f->context, &err);
+    cl_event wrote, copied;
+    /* q1: write a (gated) ; q2 (out of order): copy a->b after the write, then a blocking
+     * read of b after the copy. Nothing can move before the gate opens. */
+    assert_int_equal(clEnqueueWriteBuffer(q1, a, CL_FALSE, 0, N * sizeof(int), src, 1, &gate, &wrote), CL_SUCCESS);
+    assert_int_equal(clEnqueueCopyBuffer(q2, a, b, 0, 0, N * sizeof(int), 1, &wrote, &copied), CL_SUCCESS);
+    assert_true(status_of(wrote) > CL_COMPLETE);
+    assert_true(status_of(copied) > CL_COMPLETE);
+    assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q2, b, CL_TRUE, 0, N * sizeof(int), dst, 1, &copied, NULL), CL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        if (dst[i] != src[i])
+            fail_msg("dst[%d] = %d, expected %d", i, dst[i], src[i]);
+
+    /* A failed gate: the blocking read reports it and leaves the host memory alone. */
+    cl_event bad = clCreateUserEvent(f->context, &err);
+    cl_event wrote2;
+    static int other[N];
+    for (int i = 0; i < N; i++)
+        other[i] = 99;
+    assert_int_equal(clEnqueueWriteBuffer(q1, b, CL_FALSE, 0, N * sizeof(int), other, 1, &bad, &wrote2), CL_SUCCESS);
+    assert_int_equal(clSetUserEventStatus(bad, -17), CL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        dst[i] = -1;
+    assert_int_equal(clEnqueueReadBuffer(q2, b, CL_TRUE, 0, N * sizeof(int), dst, 1, &wrote2, NULL),
+                     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    assert_int_equal(dst[0], -1);
+    assert_int_equal(status_of(wrote2), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    /* b still holds the copy: the failed write never ran. */
+    assert_int_equal(clEnqueueReadBuffer(q1, b, CL_TRUE, 0, N * sizeof(int), dst, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(dst[N - 1], src[N - 1]);
+
+    clReleaseEvent(wrote);
+    clReleaseEvent(copied);
+    clReleaseEvent(wrote2);
+    clReleaseEvent(gate);
+    clReleaseEvent(bad);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseCommandQueue(q1);
+    clReleaseCommandQueue(q2);
+}
+
 /* ---- threads ---- */
 
 struct thread_arg {
@@ -411,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_out_of_order_barrier),
         cmocka_unit_test(test_failed_wait_list_fails_marker),
         cmocka_unit_test(test_wait_list_errors),
+        cmocka_unit_test(test_buffer_commands_follow_events),
         cmocka_unit_test(test_four_threads_share_a_queue),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

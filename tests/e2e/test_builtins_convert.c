@@ -82,7 +82,7 @@ static i128 load_int(const void *buf, int i, const struct ty *t)
     switch (t->bits) {
     case 8: return t->is_signed ? ((const int8_t *)buf)[i] : ((const uint8_t *)buf)[i];
     case 16: return t->is_signed ? ((const int16_t *)buf)[i] : ((const uint16_t *)buf)[i];
-    case 32: return t->is_signed ? ((const int32_t *)buf)[i] : ((const uint32_t *)buf)[i];
+    case 32: return t->is_signed ? (i128)((const int32_t *)buf)[i] : (i128)((const uint32_t *)buf)[i];
     default: return t->is_signed ? (i128)((const int64_t *)buf)[i] : (i128)((const uint64_t *)buf)[i];
     }
 }

@@ -12,3 +12,12 @@ config.substitutions.append(("weft-opt", config.weft_opt))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%clang", config.clang))
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+
+# Exec tests (exec/): OpenCL C -> IR as the frontend emits it, then run.sh transforms one kernel,
+# compiles it with clang and runs exec/Inputs/harness.c against host references. (Names must
+# not start with "%clang" or contain "weft-opt": those substitutions are applied first.)
+_weft_src = os.path.dirname(os.path.dirname(config.test_source_root))
+config.substitutions.append(("%ocl_ir", config.clang + " -x cl -cl-std=CL2.0 -Xclang -finclude-default-header"
+                             " -Xclang -ffake-address-space-map -target x86_64-unknown-linux-gnu -emit-llvm -S"))
+config.substitutions.append(("%run_kernel", "sh " + os.path.join(config.test_source_root, "exec", "Inputs", "run.sh")
+                             + " " + config.weft_opt + " " + config.clang + " " + os.path.join(_weft_src, "include")))

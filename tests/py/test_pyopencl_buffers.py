@@ -38,11 +38,11 @@ def test_write_then_read_with_offsets(ctx, queue):
     base = np.arange(n, dtype=np.int32)
     cl.enqueue_copy(queue, buf, base)
     patch = -np.arange(100, dtype=np.int32)
-    cl.enqueue_copy(queue, buf, patch, device_offset=400 * 4, is_blocking=False)
+    cl.enqueue_copy(queue, buf, patch, dst_offset=400 * 4, is_blocking=False)
     expected = base.copy()
     expected[400:500] = patch
     out = np.empty(300, dtype=np.int32)
-    cl.enqueue_copy(queue, out, buf, device_offset=300 * 4)
+    cl.enqueue_copy(queue, out, buf, src_offset=300 * 4)
     np.testing.assert_array_equal(out, expected[300:600])
 
 

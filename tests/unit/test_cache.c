@@ -302,6 +302,28 @@ static void test_variant_corrupt_entry_rebuilt(void **state)
     free(good);
 }
 
+/* WEFT_DUMP=dir writes the IR after each stage of a build and of a variant. */
+static void test_dump_stages(void **state)
+{
+    char dump[300], cmd[700];
+    snprintf(dump, sizeof dump, "%s/dump", dir);
+    setenv("WEFT_DUMP", dump, 1);
+    setenv("WEFT_CACHE_DIR", "off", 1);   /* a cache hit would skip the stages */
+    struct weft_image *img = build_saxpy();
+    run_saxpy(img);
+    weft_image_free(img);
+    unsetenv("WEFT_DUMP");
+    setenv("WEFT_CACHE_DIR", dir, 1);
+    static const char *const stages[] = {"frontend", "linked", "wg-function", "optimized"};
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
+        snprintf(cmd, sizeof cmd, "ls '%s'/*.%s.ll >/dev/null 2>&1", dump, stages[i]);
+        if (system(cmd) != 0)
+            fail_msg("no IR dumped for stage %s", stages[i]);
+    }
+    snprintf(cmd, sizeof cmd, "grep -q 'define .*@weft_wg_' '%s'/saxpy.16x1x1.optimized.ll", dump);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Builds and variants in several threads at once: every compile has its own LLVMContext,
  * the JIT is shared. Each thread checks its own results (cmocka asserts stay on the main
  * thread). */
@@ -383,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_corrupt_entries_are_misses_and_rebuilt),
         cmocka_unit_test(test_disabled_and_unwritable),
         cmocka_unit_test(test_variant_corrupt_entry_rebuilt),
+        cmocka_unit_test(test_dump_stages),
         cmocka_unit_test(test_concurrent_compiles),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

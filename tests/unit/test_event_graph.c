@@ -91,6 +91,7 @@ static cl_command_queue make_queue(struct env *e, cl_command_queue_properties pr
 
 struct log {
     atomic_int n;
+    atomic_int done;     /* entries fully written (raised after order[i]) */
     int order[4096];
 };
 
@@ -112,6 +113,7 @@ static cl_int rec_run(struct weft_command *cmd)
         int i = atomic_fetch_add(&p->log->n, 1);
         if (i < 4096)
             p->log->order[i] = p->id;
+        atomic_fetch_add(&p->log->done, 1);
     }
     if (p->ran)
         atomic_store(p->ran, 1);
@@ -289,6 +291,46 @@ static void test_blocking_enqueue_reports_failed_dependency(void **state)
     assert_int_equal(atomic_load(&ran), 1);
     clReleaseEvent(user);
     clReleaseCommandQueue(q);
+}
+
+struct later_arg {
+    cl_event u;
+    atomic_int set;     /* raised just before the user event is set */
+};
+
+static void *set_user_event_later(void *arg)
+{
+    struct later_arg *a = arg;
+    give_queue_a_chance();
+    atomic_store(&a->set, 1);
+    clSetUserEventStatus(a->u, CL_COMPLETE);
+    return NULL;
+}
+
+static void test_blocking_enqueue_waits_for_user_event(void **state)
+{
+    struct env *e = *state;
+    for (int mode = 0; mode < 2; mode++) {
+        cl_command_queue q = make_queue(e, mode ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0);
+        cl_int err;
+        cl_event u = clCreateUserEvent(e->ctx, &err);
+        atomic_int ran = 0;
+        pthread_t th;
+        struct later_arg la = {u, 0};
+        assert_int_equal(pthread_create(&th, NULL, set_user_event_later, &la), 0);
+        struct weft_command *cmd;
+        struct rec_payload *p = rec_new(q, 1, &u, &cmd);
+        p->ran = &ran;
+        p->must_be_set = &la.set;   /* may only run once the user event is set */
+        atomic_int violations = 0;
+        p->violations = &violations;
+        assert_int_equal(weft_command_enqueue(cmd, true, NULL), CL_SUCCESS);
+        assert_int_equal(atomic_load(&ran), 1);
+        assert_int_equal(atomic_load(&violations), 0);
+        pthread_join(th, NULL);
+        clReleaseEvent(u);
+        clReleaseCommandQueue(q);
+    }
 }
 
 /* ---- callbacks ---- */
@@ -617,6 +659,27 @@ static void test_released_queue_runs_its_commands(void **state)
     clReleaseEvent(a);
     clReleaseEvent(u);
 
+    /* Nobody but the commands holds the queue: the command thread drops the last hold itself
+     * and must free the queue on its way out (teardown sees the context destroyed only then). */
+    q = make_queue(e, 0);
+    u = clCreateUserEvent(e->ctx, &err);
+    static struct log log;
+    memset(&log, 0, sizeof log);
+    for (int i = 0; i < 3; i++) {
+        struct weft_command *c;
+        struct rec_payload *p = rec_new(q, 1, &u, &c);
+        p->log = &log;
+        p->id = i;
+        assert_int_equal(weft_command_enqueue(c, false, NULL), CL_SUCCESS);
+    }
+    assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+    assert_int_equal(clSetUserEventStatus(u, CL_COMPLETE), CL_SUCCESS);
+    clReleaseEvent(u);
+    while (atomic_load(&log.done) < 3)
+        sched_yield();
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(log.order[i], i);
+
     /* Discarded commands release everything they held. */
     q = make_queue(e, 0);
     u = clCreateUserEvent(e->ctx, &err);
@@ -708,6 +771,123 @@ static void test_four_threads_enqueue_and_wait(void **state)
     }
 }
 
+/* ---- a random graph ----
+ * Several hundred commands over one in-order and two out-of-order queues, each waiting on up
+ * to three random earlier commands, some failing on their own, some queues cut by barriers,
+ * everything gated by one user event opened after the last enqueue. Every run checks that its
+ * dependencies, its in-order predecessor and its queue's last barrier are already terminal;
+ * afterwards every status must match what the graph implies. */
+
+#define GRAPH_N 400
+
+struct graph {
+    cl_event ev[GRAPH_N];
+    int queue_of[GRAPH_N];
+    int deps[GRAPH_N][3];
+    int ndeps[GRAPH_N];
+    bool own_failure[GRAPH_N];
+    atomic_int ran[GRAPH_N];
+    atomic_int violations;
+};
+
+struct graph_payload {
+    struct graph *g;
+    int id;
+    cl_event must_be_final[5];   /* deps, in-order predecessor, last barrier */
+    int nfinal;
+};
+
+static cl_int graph_run(struct weft_command *cmd)
+{
+    struct graph_payload *p = cmd->payload;
+    for (int i = 0; i < p->nfinal; i++)
+        if (atomic_load(&p->must_be_final[i]->status) > CL_COMPLETE)
+            atomic_fetch_add(&p->g->violations, 1);
+    for (int i = 0; i < p->g->ndeps[p->id]; i++)
+        if (!atomic_load(&p->g->ran[p->g->deps[p->id][i]]))
+            atomic_fetch_add(&p->g->violations, 1);   /* a dependency that did not run */
+    atomic_store(&p->g->ran[p->id], 1);
+    return p->g->own_failure[p->id] ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+}
+
+static void test_random_graph(void **state)
+{
+    struct env *e = *state;
+    static struct graph g;
+    memset(&g, 0, sizeof g);
+    cl_command_queue qs[3] = {make_queue(e, 0), make_queue(e, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE),
+                              make_queue(e, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)};
+    cl_int err;
+    cl_event gate = clCreateUserEvent(e->ctx, &err);
+    cl_event last_in_order = NULL;
+    cl_event last_barrier[3] = {NULL, NULL, NULL};
+    cl_event barriers[64];
+    int nbarriers = 0;
+    unsigned seed = 12345;
+    for (int i = 0; i < GRAPH_N; i++) {
+        seed = seed * 1103515245u + 12345u;
+        int qi = (seed >> 16) % 3;
+        g.queue_of[i] = qi;
+        g.own_failure[i] = ((seed >> 8) % 25) == 0;
+        cl_event wl[4];
+        cl_uint n = 0;
+        if (i < 5)
+            wl[n++] = gate;
+        int nd = i ? (int)((seed >> 20) % 4) : 0;
+        for (int d = 0; d < nd && d < 3; d++) {
+            seed = seed * 1103515245u + 12345u;
+            int j = (int)((seed >> 16) % (unsigned)i);
+            g.deps[i][g.ndeps[i]++] = j;
+            wl[n++] = g.ev[j];
+        }
+        struct weft_command *cmd = weft_command_new(qs[qi], CL_COMMAND_NATIVE_KERNEL, n, n ? wl : NULL,
+                                                    sizeof(struct graph_payload));
+        assert_non_null(cmd);
+        cmd->run = graph_run;
+        struct graph_payload *p = cmd->payload;
+        p->g = &g;
+        p->id = i;
+        for (int d = 0; d < g.ndeps[i]; d++)
+            p->must_be_final[p->nfinal++] = g.ev[g.deps[i][d]];
+        if (qi == 0 && last_in_order)
+            p->must_be_final[p->nfinal++] = last_in_order;
+        if (last_barrier[qi])
+            p->must_be_final[p->nfinal++] = last_barrier[qi];
+        assert_int_equal(weft_command_enqueue(cmd, false, &g.ev[i]), CL_SUCCESS);
+        if (qi == 0)
+            last_in_order = g.ev[i];
+        if (qi != 0 && ((seed >> 4) % 30) == 0 && nbarriers < 64) {
+            assert_int_equal(clEnqueueBarrierWithWaitList(qs[qi], 0, NULL, &barriers[nbarriers]), CL_SUCCESS);
+            last_barrier[qi] = barriers[nbarriers++];
+        }
+    }
+    assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(clFinish(qs[i]), CL_SUCCESS);
+
+    assert_int_equal(atomic_load(&g.violations), 0);
+    for (int i = 0; i < GRAPH_N; i++) {
+        bool dep_failed = false;
+        for (int d = 0; d < g.ndeps[i]; d++)
+            dep_failed |= atomic_load(&g.ev[g.deps[i][d]]->status) < 0;
+        cl_int s = status_of(g.ev[i]);
+        cl_int want = dep_failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+                      : g.own_failure[i] ? CL_OUT_OF_RESOURCES : CL_COMPLETE;
+        if (s != want || atomic_load(&g.ran[i]) != !dep_failed)
+            fail_msg("command %d (queue %d): status %d ran %d, expected %d", i, g.queue_of[i], s,
+                     atomic_load(&g.ran[i]), want);
+    }
+    for (int i = 0; i < nbarriers; i++) {
+        assert_int_equal(status_of(barriers[i]), CL_COMPLETE);
+        clReleaseEvent(barriers[i]);
+    }
+    for (int i = 0; i < GRAPH_N; i++)
+        clReleaseEvent(g.ev[i]);
+    clReleaseEvent(gate);
+    for (int i = 0; i < 3; i++)
+        clReleaseCommandQueue(qs[i]);
+}
+
 /* ---- queue creation and queries ---- */
 
 static void test_queue_properties_and_info(void **state)
@@ -755,6 +935,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_user_event_gates_command_across_queues, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failure_propagates_through_wait_lists, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blocking_enqueue_reports_failed_dependency, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blocking_enqueue_waits_for_user_event, setup, teardown),
         cmocka_unit_test_setup_teardown(test_callbacks_fire_once_per_status, setup, teardown),
         cmocka_unit_test_setup_teardown(test_callback_may_use_the_api, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_event_rules, setup, teardown),
@@ -763,6 +944,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_wait_list_validation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_released_queue_runs_its_commands, setup, teardown),
         cmocka_unit_test_setup_teardown(test_four_threads_enqueue_and_wait, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_random_graph, setup, teardown),
         cmocka_unit_test_setup_teardown(test_queue_properties_and_info, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

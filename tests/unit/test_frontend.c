@@ -2,11 +2,15 @@
  * clang child process (bitcode, diagnostics, input headers), linking with the builtins and
  * its checks, kernel metadata, and program binaries. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -123,6 +127,16 @@ static void test_frontend_headers_and_missing_clang(void **state)
     struct weft_header evil[] = {{"../escape.h", ""}};
     assert_int_equal(weft_frontend_compile("kernel void k(){}", &o, evil, 1, &bc, &d), CL_INVALID_VALUE);
 
+    /* an application that ignores SIGCHLD (children are reaped automatically) */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+    sigaction(SIGCHLD, &ign, &old);
+    assert_int_equal(weft_frontend_compile("kernel void k(global int *x) { x[0] = 1; }", &o, NULL, 0, &bc, &d),
+                     CL_SUCCESS);
+    weft_bitcode_free(&bc);
+    assert_int_equal(weft_frontend_compile("kernel void k(global int *x) { x[0] = ; }", &o, NULL, 0, &bc, &d),
+                     CL_COMPILE_PROGRAM_FAILURE);
+    sigaction(SIGCHLD, &old, NULL);
+
     setenv("WEFT_CLANG", "/nonexistent/clang-19", 1);
     assert_int_equal(weft_frontend_compile("kernel void k(){}", &o, NULL, 0, &bc, &d), CL_COMPILER_NOT_AVAILABLE);
     unsetenv("WEFT_CLANG");
@@ -130,6 +144,36 @@ static void test_frontend_headers_and_missing_clang(void **state)
     assert_non_null(strstr(log, "/nonexistent/clang-19"));
     free(log);
     weft_options_free(&o);
+}
+
+/* -I paths are relative to the application's working directory, like a C compiler's. */
+static void test_include_paths_relative_to_cwd(void **state)
+{
+    char dir[] = "/tmp/weft-test-inc-XXXXXX", path[300], cwd[4096];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/sub dir", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/sub dir/answer.h", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("#define ANSWER 42\n", f);
+    fclose(f);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    struct weft_bitcode bc;
+    char *log;
+    cl_int err = compile("#include \"answer.h\"\nkernel void k(global int *x) { x[0] = ANSWER; }", "-I \"sub dir\"",
+                         &bc, &log);
+    free(log);
+    cl_int err2 = compile("#include \"answer.h\"\nkernel void k(global int *x) { x[0] = ANSWER; }", NULL, &bc, &log);
+    assert_int_equal(chdir(cwd), 0);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(err2, CL_COMPILE_PROGRAM_FAILURE);
+    assert_non_null(strstr(log, "answer.h"));
+    free(log);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 static cl_int build(const char *src, const char *options, struct weft_image **img, char **log)
@@ -302,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_frontend_bitcode_and_diagnostics),
         cmocka_unit_test(test_frontend_headers_and_missing_clang),
+        cmocka_unit_test(test_include_paths_relative_to_cwd),
         cmocka_unit_test(test_link_checks),
         cmocka_unit_test(test_metadata),
         cmocka_unit_test(test_binary_format),

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "analysis_test_ir.h"
+#include "compiler/analysis/dominators.h"
 #include "compiler/analysis/liveness.h"
 
 /* A loop with a barrier in its body. Across the barrier: %a (used again in the next iteration),
@@ -159,6 +160,199 @@ static void test_two_barriers_in_sequence(void **state)
     dispose(&b);
 }
 
+/* ---- random functions against a per-value backward search ---------------------------------
+ * Random CFGs filled with adds whose operands dominate them and phis whose incoming values are
+ * available at the end of each predecessor. Reference: v is live-out of P iff P ends a path to
+ * a use of v (a successor where v is live-in, or a phi taking v along P's edge); v is live-in of
+ * B iff B holds a non-phi use of v and B is not v's block, or v is live-out of B and B is not
+ * v's block — computed per value by a backward search, independently of the block fixpoint. */
+
+static uint32_t rng_state = 777;
+static uint32_t rnd(uint32_t n)
+{
+    rng_state = rng_state * 1103515245u + 12345u;
+    return (rng_state >> 8) % n;
+}
+
+typedef WEFT_VEC(LLVMValueRef) valvec;
+
+static LLVMValueRef random_function(LLVMModuleRef m, LLVMContextRef c, int n, int idx)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    LLVMTypeRef params[3] = {LLVMInt1TypeInContext(c), i32, i32};
+    char name[32];
+    snprintf(name, sizeof name, "r%d", idx);
+    LLVMValueRef fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, 3, 0));
+    LLVMBasicBlockRef bb[40];
+    for (int i = 0; i < n; i++)
+        bb[i] = LLVMAppendBasicBlockInContext(c, fn, "");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    for (int i = 0; i < n; i++) {
+        LLVMPositionBuilderAtEnd(b, bb[i]);
+        LLVMBasicBlockRef t1 = bb[1 + rnd((uint32_t)n - 1)], t2 = bb[1 + rnd((uint32_t)n - 1)];
+        switch (rnd(6)) {
+        case 0:
+            LLVMBuildRetVoid(b);
+            break;
+        case 1:
+            LLVMBuildBr(b, t1);
+            break;
+        default:
+            LLVMBuildCondBr(b, LLVMGetParam(fn, 0), t1, t2);
+            break;
+        }
+    }
+    /* Fill the reachable blocks, in RPO so that dominating blocks are filled first. */
+    struct weft_cfg *cfg = weft_cfg_build(fn);
+    struct weft_domtree *dom = weft_dom_compute(cfg);
+    valvec *defs = calloc((size_t)n, sizeof(valvec));
+    for (size_t r = 0; r < cfg->nreachable; r++) {
+        uint32_t x = cfg->rpo[r];
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb[x]);
+        if (weft_cfg_npred(cfg, x) && rnd(2)) {
+            LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(bb[x]));
+            weft_vec_push(&defs[x], LLVMBuildPhi(b, i32, ""));
+        }
+        int nadd = (int)rnd(4);
+        for (int k = 0; k < nadd; k++) {
+            /* operands: arguments, values of strictly dominating blocks, earlier values here */
+            valvec avail = {0};
+            weft_vec_push(&avail, LLVMGetParam(fn, 1));
+            weft_vec_push(&avail, LLVMGetParam(fn, 2));
+            for (int d = 0; d < n; d++)
+                if (weft_dom_dominates(dom, d, (int)x))
+                    for (size_t j = 0; j < defs[d].len; j++)
+                        weft_vec_push(&avail, defs[d].data[j]);
+            LLVMPositionBuilderBefore(b, term);
+            LLVMValueRef v = LLVMBuildAdd(b, avail.data[rnd((uint32_t)avail.len)], avail.data[rnd((uint32_t)avail.len)], "");
+            weft_vec_push(&defs[x], v);
+            weft_vec_free(&avail);
+        }
+    }
+    /* phi incomings: per predecessor edge, a value available at the end of the predecessor */
+    for (int x = 0; x < n; x++) {
+        LLVMValueRef phi = LLVMGetFirstInstruction(bb[x]);
+        if (!phi || !LLVMIsAPHINode(phi))
+            continue;
+        LLVMValueRef term_preds[80];
+        LLVMBasicBlockRef blocks[80];
+        unsigned np = 0;
+        /* one incoming entry per CFG edge, as the verifier wants (a condbr to x twice counts twice) */
+        for (int p = 0; p < n; p++) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(bb[p]);
+            for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
+                if (LLVMGetSuccessor(t, s) == bb[x]) {
+                    valvec avail = {0};
+                    weft_vec_push(&avail, LLVMGetParam(fn, 1));
+                    for (int d = 0; d < n; d++)
+                        if (weft_dom_dominates(dom, d, p))
+                            for (size_t j = 0; j < defs[d].len; j++)
+                                weft_vec_push(&avail, defs[d].data[j]);
+                    /* a repeated edge must repeat the same value */
+                    LLVMValueRef v = avail.data[rnd((uint32_t)avail.len)];
+                    for (unsigned q = 0; q < np; q++)
+                        if (blocks[q] == bb[p])
+                            v = term_preds[q];
+                    term_preds[np] = v;
+                    blocks[np++] = bb[p];
+                    weft_vec_free(&avail);
+                }
+        }
+        LLVMAddIncoming(phi, term_preds, blocks, np);
+    }
+    for (int i = 0; i < n; i++)
+        weft_vec_free(&defs[i]);
+    free(defs);
+    weft_dom_free(dom);
+    weft_cfg_free(cfg);
+    LLVMDisposeBuilder(b);
+    return fn;
+}
+
+/* The reference answer for one value: fills in[] and out[] per block. */
+static void naive_liveness(const struct weft_cfg *cfg, LLVMValueRef v, bool *in, bool *out)
+{
+    size_t n = cfg->nblocks;
+    int d = weft_cfg_inst_block(cfg, v);
+    memset(in, 0, n * sizeof(bool));
+    memset(out, 0, n * sizeof(bool));
+    WEFT_VEC(uint32_t) work = {0};
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        int ub = weft_cfg_inst_block(cfg, user);
+        if (ub < 0 || !weft_cfg_reachable(cfg, (size_t)ub))
+            continue;
+        if (LLVMIsAPHINode(user)) {
+            unsigned np = LLVMCountIncoming(user);
+            for (unsigned q = 0; q < np; q++)
+                if (LLVMGetIncomingValue(user, q) == v) {
+                    int pb = weft_cfg_index(cfg, LLVMGetIncomingBlock(user, q));
+                    if (weft_cfg_reachable(cfg, (size_t)pb) && !out[pb]) {
+                        out[pb] = true;
+                        if (pb != d && !in[pb]) {
+                            in[pb] = true;
+                            weft_vec_push(&work, (uint32_t)pb);
+                        }
+                    }
+                }
+        } else if (ub != d && !in[ub]) {
+            in[ub] = true;
+            weft_vec_push(&work, (uint32_t)ub);
+        }
+    }
+    while (work.len) {
+        uint32_t x = weft_vec_pop(&work);
+        for (size_t k = 0; k < weft_cfg_npred(cfg, x); k++) {
+            uint32_t p = weft_cfg_preds(cfg, x)[k];
+            if (!weft_cfg_reachable(cfg, p))
+                continue;
+            out[p] = true;
+            if ((int)p != d && !in[p]) {
+                in[p] = true;
+                weft_vec_push(&work, p);
+            }
+        }
+    }
+    weft_vec_free(&work);
+}
+
+static void test_random_functions_match_the_definition(void **state)
+{
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMModuleRef m = LLVMModuleCreateWithNameInContext("random", c);
+    size_t checked = 0;
+    for (int iter = 0; iter < 200; iter++) {
+        int n = 2 + (int)rnd(25);
+        LLVMValueRef fn = random_function(m, c, n, iter);
+        char *msg = NULL;
+        if (LLVMVerifyFunction(fn, LLVMReturnStatusAction)) {
+            LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
+            print_error("generated function r%d is invalid: %s\n", iter, msg);
+            fail();
+        }
+        struct weft_cfg *cfg = weft_cfg_build(fn);
+        struct weft_liveness *l = weft_liveness_compute(cfg);
+        bool in[40], out[40];
+        for (size_t k = 0; k < l->nvalues; k++) {
+            naive_liveness(cfg, l->values[k], in, out);
+            for (size_t x = 0; x < cfg->nblocks; x++) {
+                bool gi = weft_bitset_test(&l->live_in[x], k), go = weft_bitset_test(&l->live_out[x], k);
+                if (gi != in[x] || go != out[x])
+                    print_error("r%d value %zu block %zu: in %d/%d out %d/%d (got/expected)\n", iter, k, x, gi,
+                                in[x], go, out[x]);
+                assert_int_equal(gi, in[x]);
+                assert_int_equal(go, out[x]);
+                checked += in[x];
+            }
+        }
+        weft_liveness_free(l);
+        weft_cfg_free(cfg);
+    }
+    assert_true(checked > 500);   /* the generator must produce values that live across blocks */
+    LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_live_before_instruction),
         cmocka_unit_test(test_phi_of_barrier_block_crosses_the_barrier),
         cmocka_unit_test(test_two_barriers_in_sequence),
+        cmocka_unit_test(test_random_functions_match_the_definition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,6 +151,59 @@ static void test_irreducible_cycle_is_flagged_not_a_loop(void **state)
     dispose(&b);
 }
 
+static void test_preheader_and_induction_variables(void **state)
+{
+    struct built b = build(
+        "define void @v(i32 %n, i32 %s, i1 %x) {\n"
+        "entry:\n  br label %h\n"
+        "h:\n"
+        "  %i = phi i32 [ 0, %entry ], [ %i1, %latch ]\n"
+        "  %j = phi i32 [ %n, %entry ], [ %j1, %latch ]\n"
+        "  %k = phi i32 [ 1, %entry ], [ %k1, %latch ]\n"
+        "  %m = phi i32 [ 0, %entry ], [ %m1, %latch ]\n"
+        "  %c = icmp slt i32 %i, %n\n"
+        "  br i1 %c, label %latch, label %out\n"
+        "latch:\n"
+        "  %i1 = add nsw i32 %i, 1\n"
+        "  %j1 = sub i32 %j, %s\n"
+        "  %k1 = mul i32 %k, 2\n"
+        "  %m1 = add i32 %m, %i\n"
+        "  br label %h\n"
+        "out:\n  ret void\n"
+        "}\n", "v");
+    assert_int_equal(b.loops->count, 1);
+    assert_int_equal(weft_loop_preheader(b.loops, 0), B(&b, "entry"));
+    struct weft_induction iv;
+    assert_true(weft_loop_induction(b.loops, 0, test_ir_value(b.fn, "i"), &iv));
+    assert_true(LLVMIsAConstantInt(iv.start) && LLVMConstIntGetZExtValue(iv.start) == 0);
+    assert_int_equal(LLVMConstIntGetZExtValue(iv.step), 1);
+    assert_false(iv.down);
+    assert_true(weft_loop_induction(b.loops, 0, test_ir_value(b.fn, "j"), &iv));
+    assert_ptr_equal(iv.start, test_ir_value(b.fn, "n"));
+    assert_ptr_equal(iv.step, test_ir_value(b.fn, "s"));
+    assert_true(iv.down);
+    assert_false(weft_loop_induction(b.loops, 0, test_ir_value(b.fn, "k"), &iv));   /* geometric */
+    assert_false(weft_loop_induction(b.loops, 0, test_ir_value(b.fn, "m"), &iv));   /* step varies */
+    assert_false(weft_loop_induction(b.loops, 0, test_ir_value(b.fn, "c"), &iv));   /* not a phi */
+    assert_true(weft_loop_defined_outside(b.loops, 0, test_ir_value(b.fn, "n")));
+    assert_false(weft_loop_defined_outside(b.loops, 0, test_ir_value(b.fn, "i1")));
+    dispose(&b);
+}
+
+static void test_no_preheader_with_two_entries(void **state)
+{
+    struct built b = build(
+        "define void @w(i1 %x) {\n"
+        "entry:\n  br i1 %x, label %a, label %h\n"
+        "a:\n  br label %h\n"
+        "h:\n  br i1 %x, label %h, label %out\n"
+        "out:\n  ret void\n"
+        "}\n", "w");
+    assert_int_equal(b.loops->count, 1);
+    assert_int_equal(weft_loop_preheader(b.loops, 0), -1);
+    dispose(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -158,6 +211,8 @@ int main(void)
         cmocka_unit_test(test_two_back_edges_make_one_loop),
         cmocka_unit_test(test_self_loop_and_sibling_loops),
         cmocka_unit_test(test_irreducible_cycle_is_flagged_not_a_loop),
+        cmocka_unit_test(test_preheader_and_induction_variables),
+        cmocka_unit_test(test_no_preheader_with_two_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -219,6 +219,8 @@ int main(int argc, char **argv)
             fputc('\n', stderr);
         free(t);
         free(header);
+        LLVMDisposeModule(m);
+        LLVMContextDispose(c);
         return 1;
     }
     fputs(header ? header : "", stdout);

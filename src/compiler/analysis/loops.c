@@ -174,3 +174,80 @@ int weft_loops_with_header(const struct weft_loops *l, int b)
             return (int)i;
     return -1;
 }
+
+int weft_loop_preheader(const struct weft_loops *l, int loop)
+{
+    if (loop < 0 || (size_t)loop >= l->count)
+        return -1;
+    const struct weft_cfg *cfg = l->cfg;
+    uint32_t h = l->loops[loop].header;
+    int pre = -1;
+    for (size_t k = 0; k < weft_cfg_npred(cfg, h); k++) {
+        uint32_t p = weft_cfg_preds(cfg, h)[k];
+        if (!weft_cfg_reachable(cfg, p) || weft_loop_contains(l, loop, (int)p))
+            continue;
+        if (pre >= 0)
+            return -1;   /* two entering blocks */
+        pre = (int)p;
+    }
+    if (pre < 0 || weft_cfg_nsucc(cfg, (size_t)pre) != 1)
+        return -1;
+    return pre;
+}
+
+bool weft_loop_defined_outside(const struct weft_loops *l, int loop, LLVMValueRef v)
+{
+    if (!LLVMIsAInstruction(v))
+        return true;
+    int b = weft_cfg_inst_block(l->cfg, v);
+    return b >= 0 && !weft_loop_contains(l, loop, b);
+}
+
+bool weft_loop_induction(const struct weft_loops *l, int loop, LLVMValueRef phi, struct weft_induction *out)
+{
+    if (loop < 0 || (size_t)loop >= l->count || !phi || !LLVMIsAPHINode(phi))
+        return false;
+    const struct weft_cfg *cfg = l->cfg;
+    if (weft_cfg_inst_block(cfg, phi) != (int)l->loops[loop].header)
+        return false;
+    struct weft_induction iv = {.phi = phi};
+    bool have_step = false;
+    unsigned n = LLVMCountIncoming(phi);
+    for (unsigned i = 0; i < n; i++) {
+        int pb = weft_cfg_index(cfg, LLVMGetIncomingBlock(phi, i));
+        LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+        if (pb < 0 || !weft_cfg_reachable(cfg, (size_t)pb))
+            continue;
+        if (!weft_loop_contains(l, loop, pb)) {
+            if (iv.start && iv.start != v)
+                return false;   /* different start values from different entries */
+            iv.start = v;
+            continue;
+        }
+        /* from a latch: phi (+|-) step */
+        if (!LLVMIsAInstruction(v))
+            return false;
+        LLVMOpcode op = LLVMGetInstructionOpcode(v);
+        bool down = op == LLVMSub;
+        if (!(op == LLVMAdd || down || (op == LLVMOr && LLVMGetIsDisjoint(v))))
+            return false;
+        LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1), step;
+        if (a == phi)
+            step = b;
+        else if (b == phi && !down)
+            step = a;
+        else
+            return false;
+        if (!weft_loop_defined_outside(l, loop, step))
+            return false;
+        if (have_step && (step != iv.step || down != iv.down))
+            return false;   /* latches step differently */
+        iv.step = step;
+        iv.down = down;
+        have_step = true;
+    }
+    if (!iv.start || !have_step)
+        return false;
+    *out = iv;
+    return true;
+}

@@ -13,6 +13,7 @@
 #ifndef WEFT_ANALYSIS_LOOPS_H
 #define WEFT_ANALYSIS_LOOPS_H
 
+#include <llvm-c/Core.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,5 +51,20 @@ bool weft_loop_contains(const struct weft_loops *l, int loop, int b);
 int weft_loops_depth(const struct weft_loops *l, int b);
 /* The loop whose header is b, or -1. */
 int weft_loops_with_header(const struct weft_loops *l, int b);
+/* The loop's preheader: the header's only predecessor outside the loop, provided the header is
+ * its only successor; -1 otherwise (run "loop-simplify" to get one). */
+int weft_loop_preheader(const struct weft_loops *l, int loop);
+/* Whether value v is loop-invariant in the plain sense: a constant, argument or global, or an
+ * instruction defined outside the loop. */
+bool weft_loop_defined_outside(const struct weft_loops *l, int loop, LLVMValueRef v);
+
+/* A simple induction variable: a phi of the header whose value from outside the loop is `start`
+ * and whose value from every latch is `phi + step` (add, or `or disjoint`) or `phi - step`
+ * (sub: `down`), with `step` defined outside the loop. */
+struct weft_induction {
+    LLVMValueRef phi, start, step;
+    bool down;
+};
+bool weft_loop_induction(const struct weft_loops *l, int loop, LLVMValueRef phi, struct weft_induction *out);
 
 #endif

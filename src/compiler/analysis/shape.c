@@ -53,6 +53,7 @@ struct weft_shapes {
     bool *divergent_branch;         /* [nblocks] terminator is a divergent branch */
     bool *join;                     /* [nblocks] phis are sync-dependent on a divergent branch */
     bool *div_edge;                 /* [edges, indexed like cfg->pred] edge ends a divergent path */
+    bool *loop_join;                /* [nblocks] a loop header that work-items reach in different laps */
     bool *loop_divergent;           /* [loops->count] */
     uint64_t local_size[3];         /* 0 = unknown */
     int focus;                      /* -1, or the one dimension whose local id varies */
@@ -425,6 +426,10 @@ static struct ishape transfer_load(struct weft_shapes *S, LLVMValueRef in)
      * arguments. Everything else (global, local, private) may be written by the kernel. */
     if (LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == 2)
         return UNIFORM;
+    /* !invariant.load: the location does not change while the function runs (e.g. the launch
+     * context read by lowered work-item functions) */
+    if (LLVMGetMetadata(in, LLVMGetMDKindIDInContext(S->ctx, "invariant.load", 14)))
+        return UNIFORM;
     LLVMValueRef base = underlying_object(ptr);
     if (LLVMIsAGlobalVariable(base) && LLVMIsGlobalConstant(base))
         return UNIFORM;
@@ -640,6 +645,18 @@ static struct ishape transfer_phi(struct weft_shapes *S, LLVMValueRef in)
 {
     int b = weft_cfg_inst_block(S->cfg, in);
     unsigned n = LLVMCountIncoming(in);
+    if (b >= 0 && S->loop_join[b]) {
+        /* different laps: only a phi that is one value on every edge is not affected */
+        LLVMValueRef only = NULL;
+        for (unsigned i = 0; i < n; i++) {
+            LLVMValueRef v = LLVMGetIncomingValue(in, i);
+            if (v == in)
+                continue;
+            if (only && v != only)
+                return VARYING;
+            only = v;
+        }
+    }
     if (b >= 0 && S->join[b]) {
         /* Sync dependence: work-items arriving along different divergent paths meet here; the
          * phi is varying unless those paths all bring the very same value. */
@@ -656,12 +673,6 @@ static struct ishape transfer_phi(struct weft_shapes *S, LLVMValueRef in)
                 dv = v;
             }
         }
-        /* a single divergent edge (exit of a divergent loop): values of different iterations */
-        size_t ndiv = 0;
-        for (size_t k = 0; k < weft_cfg_npred(S->cfg, (size_t)b); k++)
-            ndiv += S->div_edge[S->cfg->pred_start[b] + k];
-        if (dv && ndiv == weft_cfg_npred(S->cfg, (size_t)b) && S->exit_of_divergent_loop[b])
-            return VARYING;
     }
     LLVMValueRef same = NULL;
     bool all_same = true;
@@ -760,12 +771,29 @@ static void mark_join(struct weft_shapes *S, int b)
         enqueue(S, slot_of(S, in));
 }
 
-/* Every edge into b ends a divergent path (loop exits of a divergent loop). */
-static void mark_all_edges_join(struct weft_shapes *S, int b)
+/* Exit block x of divergent loop li: work-items arrive from different exiting edges and in
+ * different iterations. Edges from the loop are divergent paths (different values along them
+ * make a phi varying), and a phi taking a value computed inside the loop sees that value from
+ * different iterations: varying even with a single incoming edge (the LCSSA phi). */
+static void mark_divergent_exit(struct weft_shapes *S, int li, int x)
 {
-    for (uint32_t e = S->cfg->pred_start[b]; e < S->cfg->pred_start[b + 1]; e++)
-        S->div_edge[e] = true;
-    mark_join(S, b);
+    const struct weft_cfg *cfg = S->cfg;
+    for (size_t k = 0; k < weft_cfg_npred(cfg, (size_t)x); k++)
+        if (weft_loop_contains(S->loops, li, (int)weft_cfg_preds(cfg, (size_t)x)[k]))
+            S->div_edge[cfg->pred_start[x] + k] = true;
+    mark_join(S, x);
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(cfg->blocks[x]); phi && LLVMIsAPHINode(phi);
+         phi = LLVMGetNextInstruction(phi)) {
+        unsigned n = LLVMCountIncoming(phi);
+        for (unsigned i = 0; i < n; i++) {
+            int pb = weft_cfg_index(cfg, LLVMGetIncomingBlock(phi, i));
+            int vb = weft_cfg_inst_block(cfg, LLVMGetIncomingValue(phi, i));
+            if (weft_loop_contains(S->loops, li, pb) && weft_loop_contains(S->loops, li, vb)) {
+                force_varying(S, phi);
+                break;
+            }
+        }
+    }
 }
 
 /* A loop that work-items may leave in different iterations: values escaping it are varying. */
@@ -796,9 +824,8 @@ static void loop_diverges(struct weft_shapes *S, int li)
                 }
             }
         }
-    /* exit phis merge values of different iterations, even with a single incoming edge */
     for (size_t i = 0; i < L->nexits; i++)
-        mark_all_edges_join(S, (int)L->exits[i]);
+        mark_divergent_exit(S, li, (int)L->exits[i]);
 }
 
 static bool is_header_of_enclosing(const struct weft_shapes *S, int target, int b)
@@ -884,6 +911,16 @@ static void branch_diverges(struct weft_shapes *S, int b)
                 else if (lab != pl)
                     is_join = true;
             }
+            if (pass == 1 && (int)x != P && lab >= 0 && P != vexit && P >= 0 &&
+                weft_loop_contains(S->loops, weft_loops_with_header(S->loops, (int)x), P)) {
+                /* Some work-items come back to this header before reconverging at P (inside
+                 * the loop): they lap the others, so the header's loop-carried values differ
+                 * between work-items whatever edge they take. */
+                if (!S->loop_join[x]) {
+                    S->loop_join[x] = true;
+                    mark_join(S, (int)x);
+                }
+            }
             if (is_join) {
                 /* the labelled edges are the divergent paths that meet here */
                 for (size_t k = 0; k < weft_cfg_npred(cfg, x); k++)
@@ -959,6 +996,8 @@ struct weft_shapes *weft_shapes_create(LLVMValueRef kernel, const struct weft_lo
     S->queued = xcalloc(S->ninst, sizeof(bool));
     S->divergent_branch = xcalloc(S->cfg->nblocks, sizeof(bool));
     S->join = xcalloc(S->cfg->nblocks, sizeof(bool));
+    S->div_edge = xcalloc(S->cfg->pred_start[S->cfg->nblocks], sizeof(bool));
+    S->loop_join = xcalloc(S->cfg->nblocks, sizeof(bool));
     S->loop_divergent = xcalloc(S->loops->count, sizeof(bool));
     S->focus = -1;
     return S;
@@ -1090,6 +1129,8 @@ void weft_shapes_free(struct weft_shapes *S)
     free(S->queued);
     free(S->divergent_branch);
     free(S->join);
+    free(S->div_edge);
+    free(S->loop_join);
     free(S->loop_divergent);
     weft_vec_free(&S->work);
     free(S);

@@ -20,7 +20,8 @@
  *   would be wrong for a vectorizer or for recomputation.
  *   phi/select: the common shape of the incoming values (uniform+affine is varying).
  *   Loads are varying unless the address is uniform and the memory is __constant (address space
- *   2) or a by-value (byval) kernel argument that the kernel never writes or lets escape.
+ *   2), a constant global, a by-value (byval) kernel argument that the kernel never writes or
+ *   lets escape, or the load is marked !invariant.load.
  *   Calls: work-item functions as above; a call to a function that does not access memory
  *   (memory(none), e.g. math intrinsics) with uniform arguments is uniform; otherwise varying.
  * Control divergence: a conditional branch or switch whose condition is not uniform is

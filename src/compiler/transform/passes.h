@@ -6,17 +6,20 @@
  *                   one work-group's worth of the kernel: the kernel and every function it calls
  *                   inlined into it (barriers in called functions become visible).
  *   2. workitem.c   weft_workitem_lower: group ids, sizes, offsets, work_dim become parameters,
- *                   constants (the specialized local size) or ctx loads; global ids and linear ids
- *                   are rewritten over get_local_id, which stays as the per-work-item placeholder.
- *   3. locals.c     weft_locals_layout: __local variables (addrspace(3) globals) become offsets in
- *                   ctx->local_mem.
- *   4. barriers.c   weft_canonicalize_barriers: every barrier alone in its block, implicit entry
+ *                   constants (the specialized local size) or ctx loads (tagged
+ *                   !invariant.load); global ids and linear ids are rewritten over
+ *                   get_local_id, which stays as the per-work-item placeholder.
+ *   3. barriers.c   weft_canonicalize_barriers: every barrier alone in its block, implicit entry
  *                   and exit barriers, a block of its own for the allocas.
+ *   4. locals.c     weft_locals_layout: __local variables (addrspace(3) globals) become offsets in
+ *                   ctx->local_mem.
  *   5. subcfg.c     weft_subcfgs_form: barrier ids and the barrier-free sub-CFGs.
  *   6. demote.c     weft_demote_values: (only with more than one sub-CFG) PHIs and values used
- *                   outside their block go through stack slots, so blocks can be cloned freely.
- *   7. privatize.c  weft_privatize: stack slots and private variables used in more than one
- *                   sub-CFG become work-item-indexed arrays in ctx->scratch.
+ *                   outside their block go through stack slots, so blocks can be cloned freely;
+ *                   the shape analysis (analysis/shape.h) of each demoted value is recorded.
+ *   7. privatize.c  weft_privatize: slots and private variables used in more than one sub-CFG:
+ *                   uniform -> one scalar slot, affine with a constant stride -> uniform base +
+ *                   recomputation, otherwise a work-item-indexed array in ctx->scratch.
  *   8. wgloops.c    weft_wgloops_build: one work-item loop nest per sub-CFG (dimension 0
  *                   innermost, llvm.loop.parallel_accesses on it), a dispatcher switch on the next
  *                   barrier id, get_local_id replaced by the loop variables.
@@ -110,12 +113,9 @@ bool weft_workitem_lower(struct weft_workfn *wf, struct weft_diag *diag);
 bool weft_locals_layout(struct weft_workfn *wf, struct weft_diag *diag);
 /* Works on any function returning void (weft-opt runs it on the kernel itself). */
 bool weft_canonicalize_barriers(LLVMValueRef fn, struct weft_diag *diag);
-/* Needs canonical barriers. Names blocks "subcfg<id>..." / "barrier<id>" for readable output. */
+/* Needs canonical barriers. Names barrier blocks "barrier<id>" for readable output. */
 bool weft_subcfgs_form(LLVMValueRef fn, struct weft_subcfgs *out, struct weft_diag *diag);
 void weft_subcfgs_free(struct weft_subcfgs *s);
-/* Which sub-CFGs contain `bb` (bit i = sub-CFG i; ids >= 64 share bit 63, which errs toward
- * "more than one"). */
-uint64_t weft_subcfgs_membership(const struct weft_subcfgs *s, LLVMBasicBlockRef bb);
 struct weft_shapes;
 /* `shapes` (may be NULL) describes fn before demotion; then each slot made for a uniform value,
  * or an affine one with a constant stride, is recorded in wf->slot_info. */

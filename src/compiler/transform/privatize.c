@@ -131,34 +131,97 @@ static bool recompute_affine(struct weft_workfn *wf, LLVMValueRef slot, const st
     return true;
 }
 
+/* Predecessor lists of each sub-CFG's blocks, restricted to the sub-CFG (the clone in its
+ * loop only has those edges; the entry's edge from the loop header comes from outside). */
+struct subcfg_edges {
+    unsigned n;
+    unsigned *pred_start;   /* n + 1 entries */
+    unsigned *preds;        /* block indices */
+    struct weft_ptrmap ix;  /* block -> index + 1 */
+};
+
+static bool subcfg_edges_build(const struct weft_subcfg *S, struct subcfg_edges *e)
+{
+    memset(e, 0, sizeof *e);
+    e->n = S->nblocks;
+    for (unsigned k = 0; k < e->n; k++)
+        weft_ptrmap_put(&e->ix, S->blocks[k], k + 1);
+    unsigned *count = calloc(e->n + 1, sizeof *count);
+    e->pred_start = calloc(e->n + 1, sizeof *e->pred_start);
+    if (!count || !e->pred_start) {
+        free(count);
+        return false;
+    }
+    unsigned total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned p = 0; p < e->n; p++) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(S->blocks[p]);
+            unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+            for (unsigned j = 0; j < ns; j++) {
+                uintptr_t k = weft_ptrmap_get_or(&e->ix, LLVMGetSuccessor(t, j), 0);
+                if (!k)
+                    continue;
+                if (pass == 0) {
+                    count[k - 1]++;
+                    total++;
+                } else {
+                    e->preds[e->pred_start[k - 1] + count[k - 1]++] = p;
+                }
+            }
+        }
+        if (pass == 0) {
+            for (unsigned k = 0; k < e->n; k++)
+                e->pred_start[k + 1] = e->pred_start[k] + count[k];
+            memset(count, 0, (e->n + 1) * sizeof *count);
+            e->preds = calloc(total ? total : 1, sizeof *e->preds);
+            if (!e->preds) {
+                free(count);
+                return false;
+            }
+        }
+    }
+    free(count);
+    return true;
+}
+
+static void subcfg_edges_free(struct subcfg_edges *e)
+{
+    free(e->pred_start);
+    free(e->preds);
+    weft_ptrmap_free(&e->ix);
+}
+
 /* May every work-item share one scalar copy of `slot` (which holds a uniform value)? Not if
  * some sub-CFG both stores the slot and loads, on some path from its entry, the value it had
  * before the sub-CFG started: with one copy, work-item k+1 would read what work-item k stored
  * during this sub-CFG (a loop-carried value around a barrier). A must-analysis per sub-CFG:
  * "stored on every path from the entry" at each block. */
-static bool scalar_slot_safe(const struct weft_subcfgs *sc, LLVMValueRef slot)
+static bool scalar_slot_safe(const struct weft_subcfgs *sc, const struct subcfg_edges *edges, LLVMValueRef slot)
 {
     for (unsigned si = 0; si < sc->count; si++) {
         const struct weft_subcfg *S = &sc->s[si];
+        const struct subcfg_edges *e = &edges[si];
         unsigned n = S->nblocks;
-        bool *has_store = calloc(n, 1), *load_first = calloc(n, 1), *in = calloc(n, 1), *out = calloc(n, 1);
-        struct weft_ptrmap ix;
-        weft_ptrmap_init(&ix);
-        bool safe = has_store && load_first && in && out;
         bool any_store = false, any_load = false;
-        for (unsigned k = 0; safe && k < n; k++) {
-            weft_ptrmap_put(&ix, S->blocks[k], k + 1);
-            for (LLVMValueRef i = LLVMGetFirstInstruction(S->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
-                if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot) {
-                    has_store[k] = any_store = true;
-                } else if (LLVMIsALoadInst(i) && LLVMGetOperand(i, 0) == slot) {
-                    any_load = true;
-                    if (!has_store[k])
-                        load_first[k] = true;
-                }
-            }
+        for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            if (!LLVMIsAInstruction(user) || !weft_ptrmap_has(&e->ix, LLVMGetInstructionParent(user)))
+                continue;
+            any_store |= LLVMIsAStoreInst(user) != NULL;
+            any_load |= LLVMIsALoadInst(user) != NULL;
         }
-        if (safe && any_store && any_load) {
+        if (!any_store || !any_load)
+            continue;
+        bool *has_store = calloc(n, 1), *load_first = calloc(n, 1), *in = calloc(n, 1), *out = calloc(n, 1);
+        bool safe = has_store && load_first && in && out;
+        for (unsigned k = 0; safe && k < n; k++)
+            for (LLVMValueRef i = LLVMGetFirstInstruction(S->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+                if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot)
+                    has_store[k] = true;
+                else if (LLVMIsALoadInst(i) && LLVMGetOperand(i, 0) == slot && !has_store[k])
+                    load_first[k] = true;
+            }
+        if (safe) {
             for (unsigned k = 0; k < n; k++)
                 in[k] = out[k] = k != 0;   /* optimistic start; blocks[0] is the entry */
             out[0] = has_store[0];
@@ -166,14 +229,8 @@ static bool scalar_slot_safe(const struct weft_subcfgs *sc, LLVMValueRef slot)
                 changed = false;
                 for (unsigned k = 1; k < n; k++) {
                     bool all = true;
-                    /* predecessors within S: scan S's edges */
-                    for (unsigned p = 0; p < n && all; p++) {
-                        LLVMValueRef t = LLVMGetBasicBlockTerminator(S->blocks[p]);
-                        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-                        for (unsigned j = 0; j < ns; j++)
-                            if (LLVMGetSuccessor(t, j) == S->blocks[k] && !out[p])
-                                all = false;
-                    }
+                    for (unsigned j = e->pred_start[k]; j < e->pred_start[k + 1] && all; j++)
+                        all = out[e->preds[j]];
                     bool o = all || has_store[k];
                     if (all != in[k] || o != out[k]) {
                         in[k] = all;
@@ -190,11 +247,17 @@ static bool scalar_slot_safe(const struct weft_subcfgs *sc, LLVMValueRef slot)
         free(load_first);
         free(in);
         free(out);
-        weft_ptrmap_free(&ix);
         if (!safe)
             return false;
     }
     return true;
+}
+
+static void free_edges(struct subcfg_edges *edges, unsigned n)
+{
+    for (unsigned k = 0; edges && k < n; k++)
+        subcfg_edges_free(&edges[k]);
+    free(edges);
 }
 
 static int popcount64(uint64_t x)
@@ -241,6 +304,8 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
     LLVMValueRef scratch = NULL;
     uint64_t local_total = weft_workfn_local_total(wf);
     uint64_t offset = wf->scratch_size;
+    struct subcfg_edges *edges = NULL;   /* built on first need */
+    bool edges_failed = false;
 
     for (LLVMValueRef a = LLVMGetFirstInstruction(entry); a;) {
         LLVMValueRef next = LLVMGetNextInstruction(a);
@@ -256,7 +321,13 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
             continue;
         }
         const struct weft_slot_info *si = (const void *)weft_ptrmap_get_or(&wf->slot_info, a, 0);
-        if (si && !scalar_slot_safe(&wf->subcfgs, a))
+        if (si && !edges) {
+            edges = calloc(sc->count, sizeof *edges);
+            for (unsigned k = 0; edges && k < sc->count; k++)
+                if (!subcfg_edges_build(&sc->s[k], &edges[k]))
+                    edges_failed = true;
+        }
+        if (si && (!edges || edges_failed || !scalar_slot_safe(&wf->subcfgs, edges, a)))
             si = NULL;   /* loop-carried around a barrier: needs a copy per work-item */
         if (si && si->shape == WEFT_SLOT_UNIFORM) {
             /* every work-item stores the same value: one scalar slot is enough */
@@ -274,6 +345,7 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
         uint64_t n = LLVMIsAConstantInt(count) ? LLVMConstIntGetZExtValue(count) : 0;
         if (!n) {
             weft_diag_error(diag, "a variable-sized private array lives across a barrier");
+            free_edges(edges, sc->count);
             LLVMDisposeBuilder(b);
             LLVMDisposeBuilder(eb);
             weft_vmap_free(&membership);
@@ -301,6 +373,7 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
         LLVMValueRef *users = malloc((nu ? nu : 1) * sizeof *users);
         if (!users) {
             weft_diag_error(diag, "out of memory");
+            free_edges(edges, sc->count);
             LLVMDisposeBuilder(b);
             LLVMDisposeBuilder(eb);
             weft_vmap_free(&membership);
@@ -336,6 +409,7 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
         a = next;
     }
     wf->scratch_size = offset ? weft_round_up(offset, SCRATCH_ALIGN) : 0;
+    free_edges(edges, sc->count);
     LLVMDisposeBuilder(b);
     LLVMDisposeBuilder(eb);
     weft_vmap_free(&membership);

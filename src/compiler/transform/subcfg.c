@@ -5,8 +5,8 @@
  * Guarantees: the entry barrier has id 0, the other barriers ids 1..n-1 in layout order, the
  * exit barrier WEFT_SUBCFG_EXIT_ID. Sub-CFG i holds every block reachable from barrier i's
  * successor without passing through a barrier block; a block may belong to several sub-CFGs
- * (it is then cloned once per sub-CFG). Blocks are renamed "subcfg<i>" (first block of a
- * sub-CFG) and barrier blocks "barrier<i>" so the output reads well.
+ * (it is then cloned once per sub-CFG). Barrier blocks are renamed "barrier<i>" so the
+ * output reads well (wgloops.c names the clones "subcfg<i>.<block>").
  */
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
@@ -22,18 +22,6 @@ void weft_subcfgs_free(struct weft_subcfgs *s)
     free(s->s);
     free(s->barriers);
     memset(s, 0, sizeof *s);
-}
-
-uint64_t weft_subcfgs_membership(const struct weft_subcfgs *s, LLVMBasicBlockRef bb)
-{
-    uint64_t mask = 0;
-    for (unsigned i = 0; i < s->count; i++)
-        for (unsigned k = 0; k < s->s[i].nblocks; k++)
-            if (s->s[i].blocks[k] == bb) {
-                mask |= 1ull << (i < 63 ? i : 63);
-                break;
-            }
-    return mask;
 }
 
 bool weft_subcfgs_form(LLVMValueRef fn, struct weft_subcfgs *out, struct weft_diag *diag)

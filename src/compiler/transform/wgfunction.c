@@ -215,8 +215,12 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
     LLVMValueRef wg = NULL;
     if (ok && last >= WEFT_WG_STAGE_ALL) {
         ok = build_abi_wrapper(&wf, &lay, &wg, diag);
+        if (ok && !weft_inline_all_calls(m, wg, diag)) {
+            LLVMDeleteFunction(wg);   /* it still calls the work function */
+            wg = NULL;
+            ok = false;
+        }
         if (ok) {
-            ok = weft_inline_all_calls(m, wg, diag);
             LLVMDeleteFunction(wf.fn);
             wf.fn = NULL;
         }

@@ -9,7 +9,8 @@
  *     local size is 1 gets no loop (its id is 0). The loops are rotated (do-while): a
  *     work-group has at least one work-item;
  *   - get_local_id(d) in the clones is the loop variable of dimension d;
- *   - the innermost loop's latch carries !llvm.loop with llvm.loop.parallel_accesses, and every
+ *   - every work-item loop's latch carries its own !llvm.loop with llvm.loop.parallel_accesses
+ *     (the innermost is the one meant for the vectorizer), and every
  *     load/store/memory intrinsic of the sub-CFG body that does not address a stack slot of
  *     the function is in that access group (stack slots shared by all work-items of a loop must
  *     not be declared parallel: sroa removes them before vectorization anyway);
@@ -33,6 +34,7 @@ struct nest {
     LLVMBasicBlockRef latch;       /* innermost latch, or the exit target without loops */
     LLVMValueRef iv[3];            /* loop variable per dimension (NULL: constant 0) */
     LLVMValueRef inner_br;         /* innermost latch branch (NULL without loops) */
+    LLVMValueRef latch_br[3];      /* every latch branch, innermost first */
     LLVMBasicBlockRef latches[3];  /* innermost first, for block ordering */
     int nlatches;
 };
@@ -93,6 +95,7 @@ static void build_nest(struct weft_workfn *wf, int id, LLVMBasicBlockRef pred, L
         LLVMValueRef br = LLVMBuildCondBr(b, more, headers[j], j > 0 ? latches[j - 1] : exit_target);
         if (j == nd - 1)
             nest->inner_br = br;
+        nest->latch_br[nd - 1 - j] = br;
         LLVMValueRef zero = LLVMConstInt(i64, 0, 0);
         LLVMBasicBlockRef from = j > 0 ? headers[j - 1] : pred;
         LLVMAddIncoming(iv, &zero, &from, 1);
@@ -317,15 +320,18 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
         for (int j = 0; j < nest.nlatches; j++)
             LLVMMoveBasicBlockAfter(nest.latches[j], LLVMGetLastBasicBlock(fn));
 
-        if (nest.inner_br) {
-            /* self-referential loop id: !{!self, !{"llvm.loop.parallel_accesses", !ag}} */
+        /* self-referential loop ids: !{!self, !{"llvm.loop.parallel_accesses", !ag}}. The
+         * outer work-item loops are parallel too (work-items of a sub-CFG never depend on each
+         * other): if LLVM fully unrolls a small innermost loop, the next one out can still be
+         * vectorized. */
+        for (int j = 0; j < nest.nlatches; j++) {
             LLVMMetadataRef pa_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), ag_md};
             LLVMMetadataRef pa = LLVMMDNodeInContext2(c, pa_ops, 2);
             LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
             LLVMMetadataRef id_ops[] = {tmp, pa};
             LLVMMetadataRef loop_id = LLVMMDNodeInContext2(c, id_ops, 2);
             LLVMMetadataReplaceAllUsesWith(tmp, loop_id);
-            LLVMSetMetadata(nest.inner_br, loop_kind, LLVMMetadataAsValue(c, loop_id));
+            LLVMSetMetadata(nest.latch_br[j], loop_kind, LLVMMetadataAsValue(c, loop_id));
         }
         free(clones);
         weft_vmap_free(&map);

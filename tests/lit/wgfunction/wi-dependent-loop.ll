@@ -7,9 +7,15 @@
 ; CHECK-LABEL: define internal void @weft_wi_k(
 ; CHECK:       subcfg1.wi.x:
 ; CHECK-NEXT:    %lid.x{{[0-9]*}} = phi i64 [ 0, %dispatch ]
+; CHECK-NEXT:    br label %subcfg1.after.barrier
+; CHECK:       subcfg1.after.barrier:
+; the loop's initial values, stored on the edge from the barrier, stay in the sub-CFG
+; CHECK-NEXT:    store i64 0, ptr %i.i.phi
+; CHECK-NEXT:    store i32 0, ptr %acc.i.phi
+; CHECK-NEXT:    br label %subcfg1.loop.i
 ; CHECK:       subcfg1.loop.i:
-; CHECK:         br i1 {{%.*}}, label %subcfg1.loop.i, label %subcfg1.done.i
-; CHECK:       subcfg1.done.i:
+; CHECK:         br i1 {{%.*}}, label %subcfg1.loop.i, label %subcfg1.k.exit
+; CHECK:       subcfg1.k.exit:
 ; CHECK:         %s.i.slot.priv{{[0-9]*}} = getelementptr inbounds i8
 ; CHECK:       subcfg1.to.barrier2:
 ; CHECK-NEXT:    store i32 2, ptr %next.barrier

@@ -1,6 +1,7 @@
 ; A kernel without barriers, local size 8x4: one loop nest, dimension 1 outside, dimension 0
-; inside; only the innermost loop carries the parallel-accesses loop id; get_local_id(d)
-; becomes the loop variables, get_local_size(d) the specialized constants.
+; inside; each loop carries its own parallel-accesses loop id (the outer one matters when LLVM
+; fully unrolls the inner one); get_local_id(d) becomes the loop variables, get_local_size(d)
+; the specialized constants.
 ; RUN: weft-opt -pass=wg-loops -local-size=8,4 %s | FileCheck %s
 
 ; CHECK-LABEL: define internal void @weft_wi_k(
@@ -20,11 +21,15 @@
 ; CHECK:       subcfg0.latch.x:
 ; CHECK-NEXT:    [[NX]] = add nuw i64 %lid.x, 1
 ; CHECK-NEXT:    [[CX:%[0-9]+]] = icmp ult i64 [[NX]], 8
-; CHECK-NEXT:    br i1 [[CX]], label %subcfg0.wi.x, label %subcfg0.latch.y, !llvm.loop
+; CHECK-NEXT:    br i1 [[CX]], label %subcfg0.wi.x, label %subcfg0.latch.y, !llvm.loop [[LX:![0-9]+]]
 ; CHECK:       subcfg0.latch.y:
 ; CHECK-NEXT:    [[NY]] = add nuw i64 %lid.y, 1
 ; CHECK-NEXT:    [[CY:%[0-9]+]] = icmp ult i64 [[NY]], 4
-; CHECK-NEXT:    br i1 [[CY]], label %subcfg0.wi.y, label %exit{{$}}
+; CHECK-NEXT:    br i1 [[CY]], label %subcfg0.wi.y, label %exit, !llvm.loop [[LY:![0-9]+]]
+; CHECK-DAG:   [[LX]] = distinct !{[[LX]], [[PA:![0-9]+]]}
+; CHECK-DAG:   [[LY]] = distinct !{[[LY]], [[PA]]}
+; CHECK-DAG:   [[PA]] = !{!"llvm.loop.parallel_accesses", [[AG:![0-9]+]]}
+; CHECK-DAG:   [[AG]] = !{}
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
