@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "compiler/cache.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compiler/compiler.h"
@@ -246,6 +248,8 @@ bool weft_cache_load(uint64_t key, void **payload, size_t *size)
         ok = data && read_all(fd, data, (size_t)h.length) &&
              weft_hash64(data, (size_t)h.length, key) == h.checksum;
     }
+    if (ok)
+        futimens(fd, NULL);   /* recently used: pruning removes the least recently used first */
     close(fd);
     if (!ok) {
         free(data);
@@ -254,6 +258,80 @@ bool weft_cache_load(uint64_t key, void **payload, size_t *size)
     *payload = data;
     *size = (size_t)h.length;
     return true;
+}
+
+/* ---- size limit --------------------------------------------------------------------------- */
+
+uint64_t weft_cache_max_bytes(void)
+{
+    const char *env = getenv("WEFT_CACHE_MAX_MB");
+    if (env && *env) {
+        char *end;
+        unsigned long long mb = strtoull(env, &end, 10);
+        if (*end == 0)
+            return (uint64_t)mb << 20;
+    }
+    return (uint64_t)1024 << 20;
+}
+
+struct entry_age {
+    char name[64];
+    time_t mtime;
+    long nsec;
+    uint64_t size;
+};
+
+static int by_age(const void *a, const void *b)
+{
+    const struct entry_age *x = a, *y = b;
+    if (x->mtime != y->mtime)
+        return x->mtime < y->mtime ? -1 : 1;
+    return (x->nsec > y->nsec) - (x->nsec < y->nsec);
+}
+
+/* When the entries exceed the limit, removes the least recently used down to 3/4 of it
+ * (never `keep`, the entry just written). */
+static void prune(const char *dir, const char *keep)
+{
+    uint64_t max = weft_cache_max_bytes(), total = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct entry_age *v = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len < 6 || len >= sizeof v->name || strcmp(de->d_name + len - 5, ".wobj"))
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), de->d_name, &st, 0) != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            struct entry_age *nv = realloc(v, cap * sizeof *v);
+            if (!nv)
+                break;
+            v = nv;
+        }
+        snprintf(v[n].name, sizeof v[n].name, "%s", de->d_name);
+        v[n].mtime = st.st_mtim.tv_sec;
+        v[n].nsec = st.st_mtim.tv_nsec;
+        v[n].size = (uint64_t)st.st_size;
+        total += v[n].size;
+        n++;
+    }
+    if (total > max) {
+        qsort(v, n, sizeof *v, by_age);
+        for (size_t i = 0; i < n && total > max / 4 * 3; i++) {
+            if (!strcmp(v[i].name, keep))
+                continue;
+            if (unlinkat(dirfd(d), v[i].name, 0) == 0)
+                total -= v[i].size;
+        }
+    }
+    closedir(d);
+    free(v);
 }
 
 bool weft_cache_store(uint64_t key, const void *payload, size_t size)
@@ -282,7 +360,16 @@ bool weft_cache_store(uint64_t key, const void *payload, size_t size)
     ok = (close(fd) == 0) && ok;
     if (ok)
         ok = rename(tmp, path) == 0;
-    if (!ok)
+    if (!ok) {
         unlink(tmp);
-    return ok;
+        return false;
+    }
+    char *dir2 = weft_cache_dir();
+    if (dir2) {
+        char keep[64];
+        snprintf(keep, sizeof keep, "%016llx.wobj", (unsigned long long)key);
+        prune(dir2, keep);
+        free(dir2);
+    }
+    return true;
 }

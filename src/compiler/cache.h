@@ -7,7 +7,9 @@
  * file renamed into place, so a reader never sees a partial entry. The directory is
  * WEFT_CACHE_DIR, else $XDG_CACHE_HOME/weft, else ~/.cache/weft; WEFT_CACHE_DIR=off (or
  * an empty value) disables the disk cache. Failures to write are silent: the cache is an
- * optimization, never a requirement.
+ * optimization, never a requirement. The directory is kept under WEFT_CACHE_MAX_MB
+ * (default 1024): a store that takes it over the limit removes the least recently used
+ * entries (a load counts as a use) down to 3/4 of it.
  */
 #ifndef WEFT_COMPILER_CACHE_H
 #define WEFT_COMPILER_CACHE_H
@@ -26,6 +28,8 @@ bool weft_cache_store(uint64_t key, const void *payload, size_t size);
  * the compiler, else its file's size and modification time): part of every key, so that a
  * rebuilt Weft never trusts objects compiled by another build. */
 uint64_t weft_cache_build_identity(void);
+/* The size limit in bytes (WEFT_CACHE_MAX_MB). */
+uint64_t weft_cache_max_bytes(void);
 /* The path of entry `key` (for tests). */
 bool weft_cache_entry_path(uint64_t key, char *path, size_t cap);
 

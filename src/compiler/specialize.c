@@ -170,6 +170,13 @@ done:
     return err;
 }
 
+/* With WEFT_DUMP the stages must run to be dumped: cache entries are written, not read. */
+static bool dumping(void)
+{
+    const char *d = getenv("WEFT_DUMP");
+    return d && *d;
+}
+
 /* ---- whole builds ------------------------------------------------------------------------ */
 
 extern const char weft_builtins_bc_start[], weft_builtins_bc_end[];
@@ -200,7 +207,7 @@ cl_int weft_build_executable(const char *source, const char *options, const stru
         void *payload = NULL;
         size_t size = 0;
         uint64_t log_len;
-        if (weft_cache_load(key, &payload, &size) && size > sizeof log_len) {
+        if (!dumping() && weft_cache_load(key, &payload, &size) && size > sizeof log_len) {
             memcpy(&log_len, payload, sizeof log_len);
             if (log_len < size - sizeof log_len) {
                 size_t bc_len = size - sizeof log_len - (size_t)log_len;
@@ -342,7 +349,7 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
     size_t obj_size = 0;
     cl_int err = CL_SUCCESS;
     struct weft_specialize_result sr = {0};
-    if (weft_cache_load(key, &payload, &psize) && psize > sizeof ph) {
+    if (!dumping() && weft_cache_load(key, &payload, &psize) && psize > sizeof ph) {
         memcpy(&ph, payload, sizeof ph);
         obj = (const char *)payload + sizeof ph;
         obj_size = psize - sizeof ph;

@@ -13,6 +13,7 @@
 #define WEFT_UTIL_VEC_H
 
 #include <stddef.h>
+#include <stdlib.h>   /* free() in weft_vec_free */
 
 #define WEFT_VEC(T) struct { T *data; size_t len, cap; }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -173,6 +174,40 @@ static void test_corrupt_entries_are_misses_and_rebuilt(void **state)
     free(good);
 }
 
+/* Over WEFT_CACHE_MAX_MB, the least recently used entries go first. */
+static void test_size_limit_prunes_least_recently_used(void **state)
+{
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/limit", dir);
+    setenv("WEFT_CACHE_DIR", sub, 1);
+    setenv("WEFT_CACHE_MAX_MB", "1", 1);
+    assert_int_equal(weft_cache_max_bytes(), 1 << 20);
+    size_t n = 300 * 1024;
+    char *blob = malloc(n);
+    memset(blob, 'b', n);
+    struct timespec pause = {0, 20 * 1000 * 1000};   /* distinct modification times */
+    assert_true(weft_cache_store(1, blob, n));
+    nanosleep(&pause, NULL);
+    assert_true(weft_cache_store(2, blob, n));
+    nanosleep(&pause, NULL);
+    assert_true(weft_cache_store(3, blob, n));
+    nanosleep(&pause, NULL);
+    void *p;
+    size_t sz;
+    assert_true(weft_cache_load(1, &p, &sz));   /* 1 is now more recent than 2 and 3 */
+    free(p);
+    nanosleep(&pause, NULL);
+    assert_true(weft_cache_store(4, blob, n));   /* 1.2 MB > 1 MB: prune to <= 768 KB */
+    assert_true(weft_cache_load(4, &p, &sz));    /* the new entry stays */
+    free(p);
+    assert_true(weft_cache_load(1, &p, &sz));    /* recently used: stays */
+    free(p);
+    assert_false(weft_cache_load(2, &p, &sz));   /* least recently used: gone */
+    free(blob);
+    unsetenv("WEFT_CACHE_MAX_MB");
+    setenv("WEFT_CACHE_DIR", dir, 1);
+}
+
 static void test_disabled_and_unwritable(void **state)
 {
     setenv("WEFT_CACHE_DIR", "off", 1);
@@ -308,7 +343,7 @@ static void test_dump_stages(void **state)
     char dump[300], cmd[700];
     snprintf(dump, sizeof dump, "%s/dump", dir);
     setenv("WEFT_DUMP", dump, 1);
-    setenv("WEFT_CACHE_DIR", "off", 1);   /* a cache hit would skip the stages */
+    /* the cache stays on: with WEFT_DUMP it is not read, so the stages run and are dumped */
     struct weft_image *img = build_saxpy();
     run_saxpy(img);
     weft_image_free(img);
@@ -403,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_build_identity),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_corrupt_entries_are_misses_and_rebuilt),
+        cmocka_unit_test(test_size_limit_prunes_least_recently_used),
         cmocka_unit_test(test_disabled_and_unwritable),
         cmocka_unit_test(test_variant_corrupt_entry_rebuilt),
         cmocka_unit_test(test_dump_stages),

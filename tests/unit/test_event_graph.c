@@ -795,6 +795,7 @@ struct graph_payload {
     int id;
     cl_event must_be_final[5];   /* deps, in-order predecessor, last barrier */
     int nfinal;
+    int barrier_upto;            /* commands [0, barrier_upto) of this queue precede its last barrier */
 };
 
 static cl_int graph_run(struct weft_command *cmd)
@@ -803,6 +804,10 @@ static cl_int graph_run(struct weft_command *cmd)
     for (int i = 0; i < p->nfinal; i++)
         if (atomic_load(&p->must_be_final[i]->status) > CL_COMPLETE)
             atomic_fetch_add(&p->g->violations, 1);
+    for (int j = 0; j < p->barrier_upto; j++)
+        if (p->g->queue_of[j] == p->g->queue_of[p->id] &&
+            atomic_load(&p->g->ev[j]->status) > CL_COMPLETE)
+            atomic_fetch_add(&p->g->violations, 1);   /* ran before its barrier's predecessors */
     for (int i = 0; i < p->g->ndeps[p->id]; i++)
         if (!atomic_load(&p->g->ran[p->g->deps[p->id][i]]))
             atomic_fetch_add(&p->g->violations, 1);   /* a dependency that did not run */
@@ -821,6 +826,7 @@ static void test_random_graph(void **state)
     cl_event gate = clCreateUserEvent(e->ctx, &err);
     cl_event last_in_order = NULL;
     cl_event last_barrier[3] = {NULL, NULL, NULL};
+    int barrier_upto[3] = {0, 0, 0};
     cl_event barriers[64];
     int nbarriers = 0;
     unsigned seed = 12345;
@@ -853,12 +859,14 @@ static void test_random_graph(void **state)
             p->must_be_final[p->nfinal++] = last_in_order;
         if (last_barrier[qi])
             p->must_be_final[p->nfinal++] = last_barrier[qi];
+        p->barrier_upto = barrier_upto[qi];
         assert_int_equal(weft_command_enqueue(cmd, false, &g.ev[i]), CL_SUCCESS);
         if (qi == 0)
             last_in_order = g.ev[i];
         if (qi != 0 && ((seed >> 4) % 30) == 0 && nbarriers < 64) {
             assert_int_equal(clEnqueueBarrierWithWaitList(qs[qi], 0, NULL, &barriers[nbarriers]), CL_SUCCESS);
             last_barrier[qi] = barriers[nbarriers++];
+            barrier_upto[qi] = i + 1;
         }
     }
     assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);

@@ -703,15 +703,15 @@ static LLVMValueRef pick(valvec *v, LLVMTypeRef t)
     return NULL;
 }
 
-static LLVMValueRef random_kernel(LLVMModuleRef m, LLVMContextRef c, LLVMValueRef lidfn, int n, int idx)
+static LLVMValueRef random_kernel(LLVMModuleRef m, LLVMContextRef c, LLVMValueRef lidfn, unsigned n, int idx)
 {
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i32 = LLVMInt32TypeInContext(c), i1 = LLVMInt1TypeInContext(c);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i32 = LLVMInt32TypeInContext(c);
     LLVMTypeRef params[2] = {i64, i64};
     char name[32];
     snprintf(name, sizeof name, "k%d", idx);
     LLVMValueRef fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, 2, 0));
     LLVMBasicBlockRef bb[16];
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < (int)n; i++)
         bb[i] = LLVMAppendBasicBlockInContext(c, fn, "");
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     valvec *defs = calloc((size_t)n, sizeof(valvec));
@@ -723,12 +723,12 @@ static LLVMValueRef random_kernel(LLVMModuleRef m, LLVMContextRef c, LLVMValueRe
     bool *has_pred = calloc((size_t)n, sizeof(bool));
     LLVMValueRef *term_cond = calloc((size_t)n, sizeof(LLVMValueRef));
     int *t1 = calloc((size_t)n, sizeof(int)), *t2 = calloc((size_t)n, sizeof(int));
-    for (int i = 0; i < n; i++) {
-        t1[i] = i + 1 < n ? i + 1 + (int)rnd((uint32_t)(n - i - 1)) : -1;
-        t2[i] = i + 1 < n ? i + 1 + (int)rnd((uint32_t)(n - i - 1)) : -1;
+    for (int i = 0; i < (int)n; i++) {
+        t1[i] = i + 1 < (int)n ? i + 1 + (int)rnd((uint32_t)((int)n - i - 1)) : -1;
+        t2[i] = i + 1 < (int)n ? i + 1 + (int)rnd((uint32_t)((int)n - i - 1)) : -1;
     }
     /* available on entry = intersection over predecessors of (their entry set + their defs) */
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < (int)n; i++) {
         valvec avail = {0};
         if (i == 0) {
             weft_vec_push(&avail, LLVMGetParam(fn, 0));
@@ -831,13 +831,12 @@ static LLVMValueRef random_kernel(LLVMModuleRef m, LLVMContextRef c, LLVMValueRe
         weft_vec_free(&cur);
     }
     /* phi incomings: per edge, an i64 value available at the end of the predecessor */
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < (int)n; i++) {
         LLVMValueRef phi = LLVMGetFirstInstruction(bb[i]);
         if (!phi || !LLVMIsAPHINode(phi))
             continue;
         for (int p = 0; p < i; p++) {
-            if (!(has_pred[p] || p == 0))
-                continue;
+            /* every predecessor needs an entry, reachable or not */
             int edges = (t1[p] == i) + (t2[p] == i && t2[p] != t1[p]);
             if (!edges)
                 continue;
@@ -852,7 +851,7 @@ static LLVMValueRef random_kernel(LLVMModuleRef m, LLVMContextRef c, LLVMValueRe
             weft_vec_free(&end);
         }
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < (int)n; i++) {
         weft_vec_free(&defs[i]);
         weft_vec_free(&entry_avail[i]);
     }
@@ -959,7 +958,7 @@ static void test_random_acyclic_kernels_are_sound(void **state)
         weft_ptrmap_init(&run[w]);
     size_t uniform_checked = 0, affine_checked = 0;
     for (int iter = 0; iter < 400; iter++) {
-        LLVMValueRef fn = random_kernel(m, c, lidfn, 2 + (int)rnd(9), iter);
+        LLVMValueRef fn = random_kernel(m, c, lidfn, 2 + rnd(9), iter);
         if (LLVMVerifyFunction(fn, LLVMReturnStatusAction)) {
             char *msg = NULL;
             LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);

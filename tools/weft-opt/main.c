@@ -15,7 +15,8 @@
  *   print-<analysis>        analysis/print.h dump of the selected kernels (cfg, dominators,
  *                           loops, liveness, shapes); when last, only the dumps are printed
  * The result goes to stdout; errors to stderr, exit status 1. After the wg-function stages a
- * comment line "; weft: <kernel> static_local_size=N scratch_size=M" is printed first.
+ * comment line "; weft: <kernel> static_local_size=N scratch_size=M [subcfgs=.. arrays=..
+ * uniform_slots=.. recomputed=..]" is printed first (the counts from form-subcfgs on).
  */
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -192,8 +193,12 @@ int main(int argc, char **argv)
                 if (ok) {
                     size_t n = 0;
                     const char *kn = LLVMGetValueName2(kernels[k], &n);
-                    fprintf(hs, "; weft: %.*s static_local_size=%llu scratch_size=%llu\n", (int)n, kn,
+                    fprintf(hs, "; weft: %.*s static_local_size=%llu scratch_size=%llu", (int)n, kn,
                             (unsigned long long)r.static_local_size, (unsigned long long)r.scratch_size);
+                    if (stages[s].stage >= WEFT_WG_STAGE_SUBCFGS)
+                        fprintf(hs, " subcfgs=%u arrays=%u uniform_slots=%u recomputed=%u", r.subcfg_count,
+                                r.privatized_arrays, r.uniform_slots, r.recomputed);
+                    fputc('\n', hs);
                 }
             }
         }

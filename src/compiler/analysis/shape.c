@@ -6,8 +6,10 @@
  * where two different middle elements join to varying. Every value moves at most twice, so the
  * worklist terminates. Divergence is discovered during the iteration: when a branch condition
  * becomes non-uniform, its join blocks (found by propagating per-successor labels through the
- * region up to the branch's immediate post-dominator) get their phis forced to varying, and
- * every loop the branch can leave before reconverging gets its escaping values forced to varying.
+ * region up to the branch's immediate post-dominator) are marked, with the edges that carry
+ * divergent paths, and their phis re-evaluated; every loop the branch can leave before
+ * reconverging gets its escaping values forced to varying. Marks only grow, so the combination
+ * stays monotone.
  */
 #include "compiler/analysis/shape.h"
 

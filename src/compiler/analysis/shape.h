@@ -25,12 +25,18 @@
  *   Calls: work-item functions as above; a call to a function that does not access memory
  *   (memory(none), e.g. math intrinsics) with uniform arguments is uniform; otherwise varying.
  * Control divergence: a conditional branch or switch whose condition is not uniform is
- *   divergent. Every phi in a block reachable from a divergent branch before its immediate
- *   post-dominator, and in the post-dominator itself, is varying (sync dependence; a superset of
- *   the exact join points, so sound). A loop that work-items may leave in different iterations
- *   (a divergent branch inside it whose post-dominator is outside it) makes the phis of its exit
- *   blocks varying, and every value defined in it with another use outside it varying as a
- *   whole (temporal divergence). Run LLVM's "lcssa" first to keep such values uniform inside.
+ *   divergent. Its join points are the blocks where paths from different successors first meet
+ *   before its immediate post-dominator P (P included), found by propagating one label per
+ *   successor edge; a phi there is varying unless all the divergent paths bring it the very same
+ *   value. Values computed inside the divergent region itself stay uniform when their operands
+ *   are (they are the same for the work-items that run them).
+ *   Loops: when P is outside a loop containing the branch, work-items may leave that loop in
+ *   different iterations (temporal divergence): phis of its exit blocks taking values computed
+ *   in the loop are varying, and every value of the loop with another use outside it is varying
+ *   as a whole (run LLVM's "lcssa" first to keep such values uniform inside the loop). When a
+ *   path from the branch returns to the header of an enclosing loop without passing P (inside
+ *   that loop), some work-items lap others: the header's phis are varying unless they are one
+ *   value on every edge. The pass is a sound over-approximation, not an exact one.
  * Strides: integers use a stride of the value's type; pointers a byte stride of type i64. A
  * stride is a constant, or an existing uniform value of the IR (e.g. `n` in lid*n); when a
  * stride would need arithmetic on a non-constant value that is not in the IR, the value is

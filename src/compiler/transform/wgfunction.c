@@ -190,6 +190,7 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
     if (!weft_arglayout_compute(kernel, &lay, diag))
         return false;
     struct weft_workfn wf;
+    unsigned subcfg_count = 0;   /* wgloops frees the sub-CFG list */
     bool ok = weft_workfn_create(&wf, m, kernel, opts->local_size, diag);
     if (ok && last >= WEFT_WG_STAGE_WORKITEM)
         ok = weft_workitem_lower(&wf, diag);
@@ -199,6 +200,7 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
         ok = weft_locals_layout(&wf, diag);
     if (ok && last >= WEFT_WG_STAGE_SUBCFGS) {
         ok = weft_subcfgs_form(wf.fn, &wf.subcfgs, diag);
+        subcfg_count = wf.subcfgs.count;
         /* one sub-CFG is moved into its loop nest as it is: nothing to demote */
         if (ok && wf.subcfgs.count > 1) {
             struct weft_shapes *shapes = compute_shapes(&wf);
@@ -232,6 +234,10 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
         out->fn = wg ? wg : wf.fn;
         out->static_local_size = wf.static_local_size;
         out->scratch_size = wf.scratch_size;
+        out->privatized_arrays = wf.privatized;
+        out->uniform_slots = wf.uniform_slots;
+        out->recomputed = wf.recomputed;
+        out->subcfg_count = subcfg_count;
         if (LLVMVerifyFunction(out->fn, LLVMReturnStatusAction)) {
             size_t n = 0;
             weft_diag_error(diag, "internal error: the work-group function for %s is not valid IR",

@@ -35,6 +35,11 @@ struct weft_wg_result {
     LLVMValueRef fn;             /* weft_wg_<kernel> */
     uint64_t static_local_size;  /* bytes of the kernel's own __local variables in the arena */
     uint64_t scratch_size;       /* bytes of per-work-group private scratch (privatized values) */
+    /* what the transformation did, for `weft explain` and WEFT_LOG */
+    unsigned subcfg_count;       /* barrier-free sub-CFGs (1 = no barriers): one loop nest each */
+    unsigned privatized_arrays;  /* values/private variables given a work-item-indexed array */
+    unsigned uniform_slots;      /* cross-barrier values kept in one scalar slot (uniform) */
+    unsigned recomputed;         /* cross-barrier affine values recomputed from a uniform base */
 };
 
 /* Per-argument facts the packing needs: index i of the kernel's parameters. */

@@ -5,7 +5,7 @@
 ; RUN: weft-opt -pass=privatize -local-size=64 %s | FileCheck %s
 
 ; x: 64 x i32 at 0, a: 64 x i32 at 256 (each array 64-byte aligned)
-; CHECK:       ; weft: two static_local_size=0 scratch_size=512
+; CHECK:       ; weft: two static_local_size=0 scratch_size=512 subcfgs=3 arrays=2 uniform_slots=0 recomputed=2
 ; CHECK-LABEL: define internal void @weft_wi_two(
 ; CHECK:       alloca:
 ; CHECK-NEXT:    %lid.i.slot = alloca i64
