@@ -14,10 +14,13 @@
  *   - A command whose wait list holds a failed event does not run; its event fails with
  *     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Failures do not propagate along the
  *     implicit in-order chain, only along wait lists (as the specification says).
- *   - Commands are submitted when enqueued (clFlush has nothing left to do). Blocking
- *     commands and clFinish help: they run runnable commands of the queue inline on the
- *     calling thread instead of waiting for the command thread, which saves two thread
- *     hand-offs on the latency-critical enqueue-then-wait path.
+ *   - Commands are submitted when enqueued (clFlush has nothing left to do). Whoever waits
+ *     helps: blocking commands, clFinish and clWaitForEvents (through weft_event_wait) run
+ *     runnable commands of the queue, up to the one waited for, inline on the calling thread
+ *     instead of waiting for the command thread. That saves two thread hand-offs on the
+ *     latency-critical enqueue-then-wait path (measured: empty kernel launch + clFinish
+ *     ~0.5-1 us through the ICD loader). The command thread spins briefly only while its
+ *     list is empty (waiting for the next enqueue), then sleeps on a condition variable.
  *   - A command holds its queue, its wait-list events and its own event; all are released
  *     when it completes (or is discarded). The command, its wait list, its listener nodes
  *     and its payload are one allocation.

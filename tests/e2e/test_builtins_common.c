@@ -325,7 +325,7 @@ static void test_select_shuffle(void **state)
         want[20] = l[0] < 0 && l[1] < 0;
         want[21] = vb[7 & 3];
         want[22] = vb[2];
-        want[23] = vc[1];
+        want[23] = va[1]; /* (va, vb, vc, va)[13] */
         for (int k = 0; k < 24; k++)
             if (r[k] != want[k])
                 fail_msg("item %d, result %d: got %d (0x%x), want %d (0x%x)", i, k, r[k], r[k], want[k], want[k]);

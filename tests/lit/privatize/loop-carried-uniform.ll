@@ -1,14 +1,18 @@
-; Uniform values live across a barrier: the loop bound n and the loop counter of a barrier
-; loop. n is stored once before the loop and only read after: one scalar slot serves every
-; work-item. The counter is updated in the same sub-CFG that reads its previous value
-; (around the barrier), so a single slot would let work-item k+1 see work-item k's update:
-; it gets an array like a varying value.
+; Uniform values live across a barrier in a loop (uniform_slots=2, arrays=1):
+;  - n is stored once before the loop and only read after: one scalar slot for all work-items;
+;  - the PHI's own slot (i.i.phi) is written on every path before it is read in each sub-CFG:
+;    one scalar slot too;
+;  - the counter's value i is read after the barrier (sub-CFG 1 entry) and rewritten later in
+;    the same sub-CFG (back at the loop header): with one slot, work-item k+1 would read
+;    work-item k's next value, so it gets an array like a varying value;
+;  - the __local pointer tp is affine: recomputed.
 ; RUN: weft-opt -pass=privatize -local-size=16 %s | FileCheck %s
 
 ; CHECK:       ; weft: k static_local_size=0 scratch_size=64 subcfgs=2 arrays=1 uniform_slots=2 recomputed=1
 ; CHECK-LABEL: define internal void @weft_wi_k(
 ; CHECK:       alloca:
-; CHECK:         %n.i.slot = alloca i32
+; CHECK-DAG:     %i.i.phi = alloca i32
+; CHECK-DAG:     %n.i.slot = alloca i32
 ; CHECK-NOT:     %i.i.slot = alloca
 ; CHECK:       barrier0:
 ; CHECK:         store i32 %n.i, ptr %n.i.slot

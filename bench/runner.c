@@ -1,0 +1,759 @@
+/* bench/runner.c — weft-bench-runner: runs the benchmark corpus on one OpenCL platform (chosen by
+ * name through the ICD loader), or natively (C/OpenMP, all cores), or measures this machine's
+ * peaks. Prints one JSON object per line per benchmark on stdout; progress goes to stderr.
+ *
+ * Guarantees: every OpenCL result is compared with the native reference before any time is
+ * reported; a wrong result is printed with "verified":false and no times. Inputs come from a
+ * fixed seed. Times: one warm-up run (also the one verified), then --repeat timed runs; wall
+ * clock around enqueue..clFinish, device time from event profiling (first START to last END).
+ * A benchmark that hangs is cut off by alarm() and reported as an error line.
+ *
+ *   weft-bench-runner --list [--filter S]
+ *   weft-bench-runner --platforms
+ *   weft-bench-runner --platform NAME | --native  [--filter S] [--size small|default|large]
+ *                     [--repeat N] [--timeout SECONDS]
+ *   weft-bench-runner --peak [--size ...]
+ */
+#define _GNU_SOURCE
+#include "runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef BENCH_KERNEL_DIR
+#define BENCH_KERNEL_DIR "bench/kernels"
+#endif
+
+static const struct bench_desc *const families[] = {bench_micro, bench_linalg, bench_sparse,
+                                                    bench_patterns, bench_apps};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- helpers for the families ------------------------------------------------------------- */
+
+int bench_failf(struct bench *b, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->err, sizeof b->err, fmt, ap);
+    va_end(ap);
+    return code ? code : -1;
+}
+
+void *bench_alloc(struct bench *b, int slot, size_t bytes)
+{
+    free(b->in[slot]);
+    /* 64-byte alignment so native loops and CL_MEM_USE/COPY_HOST_PTR see aligned data */
+    b->in[slot] = aligned_alloc(64, bench_round_up(bytes ? bytes : 1, 64));
+    if (!b->in[slot]) {
+        fprintf(stderr, "weft-bench-runner: out of memory (%zu bytes)\n", bytes);
+        exit(1);
+    }
+    return b->in[slot];
+}
+
+/* splitmix64: small, fixed, and the same on every platform */
+uint32_t bench_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+void bench_fill_float(float *x, size_t n, uint64_t seed, float lo, float hi)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = lo + (hi - lo) * (float)(bench_rand(&seed) >> 8) * (1.0f / 16777216.0f);
+}
+
+void bench_fill_double(double *x, size_t n, uint64_t seed, double lo, double hi)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = lo + (hi - lo) * (double)bench_rand(&seed) * (1.0 / 4294967296.0);
+}
+
+size_t bench_round_up(size_t x, size_t m)
+{
+    return (x + m - 1) / m * m;
+}
+
+cl_mem bench_buffer(struct bench *b, struct bench_cl *c, int slot, cl_mem_flags flags,
+                    size_t bytes, const void *host)
+{
+    cl_int err;
+    if (host)
+        flags |= CL_MEM_COPY_HOST_PTR;
+    c->m[slot] = clCreateBuffer(c->ctx, flags, bytes ? bytes : 4, (void *)host, &err);
+    if (err != CL_SUCCESS) {
+        bench_failf(b, err, "clCreateBuffer(%zu bytes) failed: %d", bytes, err);
+        return NULL;
+    }
+    return c->m[slot];
+}
+
+int bench_kernel(struct bench *b, struct bench_cl *c, int slot, const char *name)
+{
+    cl_int err;
+    c->k[slot] = clCreateKernel(c->prog, name, &err);
+    if (err != CL_SUCCESS)
+        return bench_failf(b, err, "clCreateKernel(%s) failed: %d", name, err);
+    return 0;
+}
+
+int bench_args(struct bench *b, struct bench_cl *c, int k, int nargs, ...)
+{
+    va_list ap;
+    va_start(ap, nargs);
+    for (int i = 0; i < nargs; i++) {
+        size_t sz = va_arg(ap, size_t);
+        const void *p = va_arg(ap, const void *);
+        cl_int err = clSetKernelArg(c->k[k], (cl_uint)i, sz, p);
+        if (err != CL_SUCCESS) {
+            va_end(ap);
+            return bench_failf(b, err, "clSetKernelArg(kernel %d, arg %d) failed: %d", k, i, err);
+        }
+    }
+    va_end(ap);
+    return 0;
+}
+
+int bench_launch(struct bench *b, struct bench_cl *c, int k, int dims, const size_t *global,
+                 const size_t *local)
+{
+    cl_event *ev = c->nev < (int)(sizeof c->ev / sizeof c->ev[0]) ? &c->ev[c->nev] : NULL;
+    cl_int err = clEnqueueNDRangeKernel(c->q, c->k[k], (cl_uint)dims, NULL, global, local, 0,
+                                        NULL, ev);
+    if (err != CL_SUCCESS)
+        return bench_failf(b, err, "clEnqueueNDRangeKernel(kernel %d) failed: %d", k, err);
+    if (ev)
+        c->nev++;
+    return 0;
+}
+
+int bench_read(struct bench *b, struct bench_cl *c, int slot, size_t bytes, void *out)
+{
+    cl_int err = clEnqueueReadBuffer(c->q, c->m[slot], CL_TRUE, 0, bytes, out, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return bench_failf(b, err, "clEnqueueReadBuffer(%zu bytes) failed: %d", bytes, err);
+    return 0;
+}
+
+int bench_write(struct bench *b, struct bench_cl *c, int slot, size_t bytes, const void *src)
+{
+    cl_int err = clEnqueueWriteBuffer(c->q, c->m[slot], CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return bench_failf(b, err, "clEnqueueWriteBuffer(%zu bytes) failed: %d", bytes, err);
+    return 0;
+}
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static const char *unit_name(enum bench_unit u)
+{
+    switch (u) {
+    case BU_GFLOPS: return "GFLOP/s";
+    case BU_GFLOPS_DP: return "GFLOP/s-dp";
+    case BU_GBS: return "GB/s";
+    case BU_LAUNCH: return "us/launch";
+    }
+    return "?";
+}
+
+struct result {
+    const char *platform;
+    int ok;                  /* ran to completion */
+    int verified;
+    double max_err;
+    double t_med, t_min, t_max, dev_med, compile;
+    int have_dev;
+    char err[300];
+};
+
+static void emit(const struct bench *b, const struct result *r)
+{
+    printf("{\"bench\":");
+    json_str(stdout, b->d->name);
+    printf(",\"platform\":");
+    json_str(stdout, r->platform);
+    printf(",\"size\":");
+    json_str(stdout, b->size_desc);
+    printf(",\"unit\":\"%s\",\"work\":%.6g", unit_name(b->d->unit), b->work);
+    if (r->ok) {
+        printf(",\"verified\":%s,\"max_err\":%.3g", r->verified ? "true" : "false", r->max_err);
+        if (r->verified) {
+            printf(",\"median\":%.6g,\"min\":%.6g,\"max\":%.6g", r->t_med, r->t_min, r->t_max);
+            if (r->have_dev)
+                printf(",\"device\":%.6g", r->dev_med);
+            if (r->compile > 0)
+                printf(",\"compile\":%.4g", r->compile);
+        }
+    } else {
+        printf(",\"verified\":false,\"error\":");
+        json_str(stdout, r->err);
+    }
+    printf("}\n");
+    fflush(stdout);
+}
+
+/* A hung benchmark: report it and leave, so the caller can go on with the next one. */
+static struct bench *current_bench;
+static const char *current_platform = "";
+static void on_alarm(int sig)
+{
+    (void)sig;
+    if (current_bench) {
+        struct result r = {.platform = current_platform};
+        snprintf(r.err, sizeof r.err, "timed out");
+        emit(current_bench, &r);
+    }
+    _exit(3);
+}
+
+/* ---- verification ------------------------------------------------------------------------- */
+
+/* Per element |out - ref| / (|ref| + atol), with atol a small fraction of the largest |ref| so
+ * that elements near zero are judged on the output's scale. Returns the largest such error. */
+static double compare(enum bench_type t, const void *out, const void *ref, size_t n)
+{
+    double worst = 0;
+    if (t == BT_INT) {
+        const int32_t *o = out, *r = ref;
+        for (size_t i = 0; i < n; i++)
+            if (o[i] != r[i])
+                worst = fmax(worst, fabs((double)o[i] - r[i]) / (fabs((double)r[i]) + 1));
+        return worst;
+    }
+    double scale = 0;
+    for (size_t i = 0; i < n; i++)
+        scale = fmax(scale, fabs(t == BT_FLOAT ? ((const float *)ref)[i] : ((const double *)ref)[i]));
+    double atol = 1e-3 * scale + 1e-30;
+    for (size_t i = 0; i < n; i++) {
+        double o = t == BT_FLOAT ? ((const float *)out)[i] : ((const double *)out)[i];
+        double r = t == BT_FLOAT ? ((const float *)ref)[i] : ((const double *)ref)[i];
+        double e = fabs(o - r) / (fabs(r) + atol);
+        if (!(e <= worst)) /* NaN counts as the worst error */
+            worst = isnan(e) ? INFINITY : e;
+    }
+    return worst;
+}
+
+static size_t type_size(enum bench_type t)
+{
+    return t == BT_DOUBLE ? 8 : 4;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- OpenCL platform ---------------------------------------------------------------------- */
+
+static int find_device(const char *want, cl_platform_id *pp, cl_device_id *dp, char *name, size_t len)
+{
+    cl_uint np = 0;
+    cl_platform_id plats[16];
+    if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS)
+        np = 0;
+    for (cl_uint i = 0; i < np && i < 16; i++) {
+        char pname[256] = "";
+        clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+        if (want && !strstr(pname, want))
+            continue;
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1, dp, &nd) != CL_SUCCESS || nd == 0)
+            continue;
+        *pp = plats[i];
+        snprintf(name, len, "%s", pname);
+        return 0;
+    }
+    return -1;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static void release_cl(struct bench_cl *c)
+{
+    for (int i = 0; i < c->nev; i++)
+        clReleaseEvent(c->ev[i]);
+    c->nev = 0;
+    for (int i = 0; i < 4; i++)
+        if (c->k[i])
+            clReleaseKernel(c->k[i]);
+    for (int i = 0; i < 8; i++)
+        if (c->m[i])
+            clReleaseMemObject(c->m[i]);
+    if (c->prog)
+        clReleaseProgram(c->prog);
+    memset(c->k, 0, sizeof c->k);
+    memset(c->m, 0, sizeof c->m);
+    c->prog = NULL;
+}
+
+/* Device time of the recorded launches: first START to last END, in seconds; <0 if the
+ * platform does not answer profiling queries. */
+static double device_time(struct bench_cl *c)
+{
+    cl_ulong first = 0, last = 0;
+    for (int i = 0; i < c->nev; i++) {
+        cl_ulong s, e;
+        if (clGetEventProfilingInfo(c->ev[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL) != CL_SUCCESS ||
+            clGetEventProfilingInfo(c->ev[i], CL_PROFILING_COMMAND_END, sizeof e, &e, NULL) != CL_SUCCESS)
+            return -1;
+        if (i == 0 || s < first)
+            first = s;
+        if (e > last)
+            last = e;
+    }
+    return c->nev ? (double)(last - first) * 1e-9 : -1;
+}
+
+static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, int repeat,
+                   const void *ref)
+{
+    struct result r = {.platform = platform};
+    const struct bench_desc *d = b->d;
+    size_t obytes = b->out_count * type_size(d->out_type);
+    void *out = calloc(1, obytes ? obytes : 1);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.cl", BENCH_KERNEL_DIR, d->file);
+    char *src = read_text(path);
+    int err = 0;
+    if (!src) {
+        snprintf(r.err, sizeof r.err, "cannot read %s: %s", path, strerror(errno));
+        goto done;
+    }
+    cl_int cerr;
+    double t0 = now();
+    c->prog = clCreateProgramWithSource(c->ctx, 1, (const char **)&src, NULL, &cerr);
+    if (cerr == CL_SUCCESS)
+        cerr = clBuildProgram(c->prog, 1, &c->dev, "", NULL, NULL);
+    r.compile = now() - t0;
+    if (cerr != CL_SUCCESS) {
+        char log[200] = "";
+        if (c->prog)
+            clGetProgramBuildInfo(c->prog, c->dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        snprintf(r.err, sizeof r.err, "build failed (%d): %s", cerr, log);
+        goto done;
+    }
+    if ((err = d->cl_init(b, c)) != 0)
+        goto fail;
+    /* warm-up run: also the one that is verified */
+    if ((err = d->cl_run(b, c)) != 0)
+        goto fail;
+    if ((cerr = clFinish(c->q)) != CL_SUCCESS) {
+        err = bench_failf(b, cerr, "clFinish failed: %d", cerr);
+        goto fail;
+    }
+    if ((err = d->cl_read(b, c, out)) != 0)
+        goto fail;
+    r.ok = 1;
+    r.max_err = compare(d->out_type, out, ref, b->out_count);
+    r.verified = r.max_err <= d->tol;
+    if (!r.verified)
+        goto done;
+    double *t = calloc((size_t)repeat, sizeof *t), *dv = calloc((size_t)repeat, sizeof *dv);
+    r.have_dev = 1;
+    for (int i = 0; i < repeat; i++) {
+        for (int j = 0; j < c->nev; j++)
+            clReleaseEvent(c->ev[j]);
+        c->nev = 0;
+        double s = now();
+        if ((err = d->cl_run(b, c)) != 0 || (err = clFinish(c->q)) != 0) {
+            free(t);
+            free(dv);
+            r.ok = 0;
+            goto fail;
+        }
+        t[i] = now() - s;
+        dv[i] = device_time(c);
+        if (dv[i] < 0)
+            r.have_dev = 0;
+    }
+    r.t_min = r.t_max = t[0];
+    for (int i = 0; i < repeat; i++) {
+        r.t_min = fmin(r.t_min, t[i]);
+        r.t_max = fmax(r.t_max, t[i]);
+    }
+    r.t_med = median(t, repeat);
+    if (r.have_dev)
+        r.dev_med = median(dv, repeat);
+    free(t);
+    free(dv);
+    goto done;
+fail:
+    snprintf(r.err, sizeof r.err, "%s", b->err[0] ? b->err : "failed");
+    r.ok = 0;
+done:
+    emit(b, &r);
+    release_cl(c);
+    free(src);
+    free(out);
+}
+
+static void run_native(struct bench *b, int repeat, const void *ref)
+{
+    struct result r = {.platform = "native", .ok = 1};
+    size_t obytes = b->out_count * type_size(b->d->out_type);
+    void *out = calloc(1, obytes ? obytes : 1);
+    double *t = calloc((size_t)repeat, sizeof *t);
+    b->d->native(b, out); /* warm-up */
+    for (int i = 0; i < repeat; i++) {
+        double s = now();
+        b->d->native(b, out);
+        t[i] = now() - s;
+    }
+    /* the reference is deterministic: a second run must agree with the first */
+    r.max_err = compare(b->d->out_type, out, ref, b->out_count);
+    r.verified = r.max_err <= b->d->tol;
+    r.t_min = r.t_max = t[0];
+    for (int i = 0; i < repeat; i++) {
+        r.t_min = fmin(r.t_min, t[i]);
+        r.t_max = fmax(r.t_max, t[i]);
+    }
+    r.t_med = median(t, repeat);
+    emit(b, &r);
+    free(t);
+    free(out);
+}
+
+/* ---- peaks ---------------------------------------------------------------------------------- */
+
+typedef float vf16 __attribute__((vector_size(64)));
+typedef double vd8 __attribute__((vector_size(64)));
+
+/* 16 independent FMA chains per thread: enough to cover FMA latency x pipes on any x86 core. */
+#define PEAK_CHAINS 16
+static double peak_fma_float(long iters)
+{
+    double t0 = now();
+    float sink = 0;
+#pragma omp parallel reduction(+ : sink)
+    {
+        vf16 acc[PEAK_CHAINS];
+        vf16 m = (vf16){0} + 0.999999f, a = (vf16){0} + 1e-7f;
+        for (int j = 0; j < PEAK_CHAINS; j++)
+            acc[j] = (vf16){0} + (float)(j + omp_get_thread_num());
+        for (long i = 0; i < iters; i++) {
+            for (int j = 0; j < PEAK_CHAINS; j++)
+                acc[j] = acc[j] * m + a;
+            __asm__ volatile("" : "+v"(acc[0]), "+v"(m)); /* keep the loop honest */
+        }
+        for (int j = 0; j < PEAK_CHAINS; j++)
+            for (int l = 0; l < 16; l++)
+                sink += acc[j][l];
+    }
+    double t = now() - t0;
+    if (sink == 1234.5f)
+        fprintf(stderr, " ");
+    return (double)omp_get_max_threads() * iters * PEAK_CHAINS * 16 * 2 / t * 1e-9;
+}
+
+static double peak_fma_double(long iters)
+{
+    double t0 = now();
+    double sink = 0;
+#pragma omp parallel reduction(+ : sink)
+    {
+        vd8 acc[PEAK_CHAINS];
+        vd8 m = (vd8){0} + 0.999999, a = (vd8){0} + 1e-7;
+        for (int j = 0; j < PEAK_CHAINS; j++)
+            acc[j] = (vd8){0} + (double)(j + omp_get_thread_num());
+        for (long i = 0; i < iters; i++) {
+            for (int j = 0; j < PEAK_CHAINS; j++)
+                acc[j] = acc[j] * m + a;
+            __asm__ volatile("" : "+v"(acc[0]), "+v"(m));
+        }
+        for (int j = 0; j < PEAK_CHAINS; j++)
+            for (int l = 0; l < 8; l++)
+                sink += acc[j][l];
+    }
+    double t = now() - t0;
+    if (sink == 1234.5)
+        fprintf(stderr, " ");
+    return (double)omp_get_max_threads() * iters * PEAK_CHAINS * 8 * 2 / t * 1e-9;
+}
+
+static double peak_stream(size_t n, int reps, int which)
+{
+    float *a = aligned_alloc(64, n * 4), *b = aligned_alloc(64, n * 4), *c = aligned_alloc(64, n * 4);
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        a[i] = 1.0f;
+        b[i] = 2.0f;
+        c[i] = 0.5f;
+    }
+    double best = 1e30;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        if (which == 0) {
+#pragma omp parallel for schedule(static)
+            for (size_t i = 0; i < n; i++)
+                c[i] = a[i];
+        } else {
+#pragma omp parallel for schedule(static)
+            for (size_t i = 0; i < n; i++)
+                a[i] = b[i] + 0.5f * c[i];
+        }
+        best = fmin(best, now() - t0);
+    }
+    free(a);
+    free(b);
+    free(c);
+    return (which == 0 ? 2.0 : 3.0) * n * 4 / best * 1e-9;
+}
+
+/* The theoretical single-precision peak from the nominal clock and the ISA: lanes x FMA pipes x 2. */
+static void theoretical(double *sp, char *desc, size_t len)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[1024];
+    double mhz = 0;
+    int family = 0, avx512 = 0, avx2 = 0, amd = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (!mhz && sscanf(line, "cpu MHz : %lf", &mhz) == 1)
+            continue;
+        if (!family && sscanf(line, "cpu family : %d", &family) == 1)
+            continue;
+        if (strstr(line, "AuthenticAMD"))
+            amd = 1;
+        if (!strncmp(line, "flags", 5)) {
+            avx512 = strstr(line, " avx512f") != NULL;
+            avx2 = strstr(line, " avx2") != NULL;
+        }
+    }
+    if (f)
+        fclose(f);
+    /* Zen 4 (family 0x19) runs 512-bit FMAs on two 256-bit pipes; Intel AVX-512 parts with two
+     * 512-bit FMA units do 32 FMA lanes per cycle. */
+    int lanes = avx512 ? (amd && family <= 0x19 ? 16 : 32) : avx2 ? 16 : 8;
+    int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    *sp = ncpu * mhz * 1e-3 * lanes * 2;
+    snprintf(desc, len, "%d cpus x %.0f MHz x %d FMA lanes/cycle x 2 (%s)", ncpu, mhz, lanes,
+             avx512 ? "AVX-512" : avx2 ? "AVX2" : "SSE");
+}
+
+static int run_peak(enum bench_size size)
+{
+    long iters = size == BENCH_SMALL ? 2000000 : 20000000;
+    size_t n = size == BENCH_SMALL ? (size_t)4 << 20 : (size_t)32 << 20;
+    peak_fma_float(iters / 10); /* wake the cores up */
+    double fs = 0, fd = 0;
+    for (int i = 0; i < 3; i++) {
+        fs = fmax(fs, peak_fma_float(iters));
+        fd = fmax(fd, peak_fma_double(iters));
+    }
+    double bw_copy = peak_stream(n, 5, 0), bw_triad = peak_stream(n, 5, 1);
+    double th;
+    char desc[200];
+    theoretical(&th, desc, sizeof desc);
+    printf("{\"peak\":true,\"threads\":%d,\"fma_sp_gflops\":%.2f,\"fma_dp_gflops\":%.2f,"
+           "\"copy_gbs\":%.2f,\"triad_gbs\":%.2f,\"theoretical_sp_gflops\":%.1f,\"theoretical\":",
+           omp_get_max_threads(), fs, fd, bw_copy, bw_triad, th);
+    json_str(stdout, desc);
+    printf("}\n");
+    return 0;
+}
+
+/* ---- main ----------------------------------------------------------------------------------- */
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: weft-bench-runner (--list | --platforms | --peak | --native | --platform NAME)\n"
+                    "         [--filter S] [--size small|default|large] [--repeat N] [--timeout S]\n");
+}
+
+static int matches(const char *name, const char *filter)
+{
+    if (!filter || !*filter)
+        return 1;
+    /* comma-separated substrings; "=name" matches one benchmark exactly */
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", filter);
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (tok[0] == '=' ? !strcmp(name, tok + 1) : strstr(name, tok) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *platform = NULL, *filter = NULL;
+    int native = 0, list = 0, peak = 0, platforms = 0, repeat = 5, timeout = 300;
+    enum bench_size size = BENCH_DEFAULT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--list"))
+            list = 1;
+        else if (!strcmp(a, "--platforms"))
+            platforms = 1;
+        else if (!strcmp(a, "--peak"))
+            peak = 1;
+        else if (!strcmp(a, "--native"))
+            native = 1;
+        else if (!strcmp(a, "--platform") && v)
+            platform = argv[++i];
+        else if (!strcmp(a, "--filter") && v)
+            filter = argv[++i];
+        else if (!strcmp(a, "--repeat") && v)
+            repeat = atoi(argv[++i]);
+        else if (!strcmp(a, "--timeout") && v)
+            timeout = atoi(argv[++i]);
+        else if (!strcmp(a, "--size") && v) {
+            v = argv[++i];
+            if (!strcmp(v, "small"))
+                size = BENCH_SMALL;
+            else if (!strcmp(v, "default"))
+                size = BENCH_DEFAULT;
+            else if (!strcmp(v, "large"))
+                size = BENCH_LARGE;
+            else {
+                usage();
+                return 2;
+            }
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (repeat < 1)
+        repeat = 1;
+    if (list) {
+        for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+            for (const struct bench_desc *d = families[f]; d->name; d++)
+                if (matches(d->name, filter))
+                    printf("%s\n", d->name);
+        return 0;
+    }
+    if (platforms) {
+        cl_uint np = 0;
+        cl_platform_id plats[16];
+        if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS)
+            np = 0;
+        for (cl_uint i = 0; i < np && i < 16; i++) {
+            char pname[256] = "";
+            clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+            cl_uint nd = 0;
+            cl_device_id dev;
+            if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_CPU, 1, &dev, &nd) == CL_SUCCESS && nd)
+                printf("%s\n", pname);
+        }
+        return 0;
+    }
+    if (peak)
+        return run_peak(size);
+    if (!native && !platform) {
+        usage();
+        return 2;
+    }
+
+    struct bench_cl c = {0};
+    char pname[256] = "native";
+    if (!native) {
+        cl_platform_id p;
+        if (find_device(platform, &p, &c.dev, pname, sizeof pname) != 0) {
+            fprintf(stderr, "weft-bench-runner: no OpenCL platform named '%s' with a device\n", platform);
+            return 1;
+        }
+        cl_int err;
+        cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
+        c.ctx = clCreateContext(props, 1, &c.dev, NULL, NULL, &err);
+        if (err == CL_SUCCESS)
+            c.q = clCreateCommandQueue(c.ctx, c.dev, CL_QUEUE_PROFILING_ENABLE, &err);
+        if (err != CL_SUCCESS) {
+            fprintf(stderr, "weft-bench-runner: cannot create a context and queue on '%s': %d\n", pname, err);
+            return 1;
+        }
+    }
+    current_platform = pname;
+    signal(SIGALRM, on_alarm);
+    int failures = 0;
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const struct bench_desc *d = families[f]; d->name; d++) {
+            if (!matches(d->name, filter))
+                continue;
+            struct bench b = {.d = d};
+            fprintf(stderr, "  %-22s %s ...\n", d->name, pname);
+            current_bench = &b;
+            alarm((unsigned)timeout);
+            if (d->setup(&b, size) != 0) {
+                struct result r = {.platform = pname};
+                snprintf(r.err, sizeof r.err, "setup: %s", b.err);
+                emit(&b, &r);
+                failures++;
+                continue;
+            }
+            size_t obytes = b.out_count * type_size(d->out_type);
+            void *ref = calloc(1, obytes ? obytes : 1);
+            d->native(&b, ref);
+            if (native)
+                run_native(&b, repeat, ref);
+            else
+                run_cl(&b, &c, pname, repeat, ref);
+            alarm(0);
+            current_bench = NULL;
+            free(ref);
+            for (int i = 0; i < 8; i++)
+                free(b.in[i]);
+        }
+    if (c.q)
+        clReleaseCommandQueue(c.q);
+    if (c.ctx)
+        clReleaseContext(c.ctx);
+    return failures ? 1 : 0;
+}
