@@ -182,6 +182,7 @@ static const char *unit_name(enum bench_unit u)
     switch (u) {
     case BU_GFLOPS: return "GFLOP/s";
     case BU_GFLOPS_DP: return "GFLOP/s-dp";
+    case BU_GIOPS: return "GIOP/s";
     case BU_GBS: return "GB/s";
     case BU_LAUNCH: return "us/launch";
     }
@@ -373,7 +374,7 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
     char *src = read_text(path);
     int err = 0;
     if (!src) {
-        snprintf(r.err, sizeof r.err, "cannot read %s: %s", path, strerror(errno));
+        snprintf(r.err, sizeof r.err, "cannot read %.200s: %.60s", path, strerror(errno));
         goto done;
     }
     cl_int cerr;
@@ -386,7 +387,7 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
         char log[200] = "";
         if (c->prog)
             clGetProgramBuildInfo(c->prog, c->dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        snprintf(r.err, sizeof r.err, "build failed (%d): %s", cerr, log);
+        snprintf(r.err, sizeof r.err, "build failed (%d): %.200s", cerr, log);
         goto done;
     }
     if ((err = d->cl_init(b, c)) != 0)
@@ -435,7 +436,7 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
     free(dv);
     goto done;
 fail:
-    snprintf(r.err, sizeof r.err, "%s", b->err[0] ? b->err : "failed");
+    snprintf(r.err, sizeof r.err, "%.280s", b->err[0] ? b->err : "failed");
     r.ok = 0;
 done:
     emit(b, &r);
@@ -477,6 +478,7 @@ typedef double vd8 __attribute__((vector_size(64)));
 
 /* 16 independent FMA chains per thread: enough to cover FMA latency x pipes on any x86 core. */
 #define PEAK_CHAINS 16
+static volatile float peak_m = 0.999999f, peak_a = 1e-7f;
 static double peak_fma_float(long iters)
 {
     double t0 = now();
@@ -484,13 +486,13 @@ static double peak_fma_float(long iters)
 #pragma omp parallel reduction(+ : sink)
     {
         vf16 acc[PEAK_CHAINS];
-        vf16 m = (vf16){0} + 0.999999f, a = (vf16){0} + 1e-7f;
+        /* read through volatile so the compiler cannot fold the chain */
+        vf16 m = (vf16){0} + peak_m, a = (vf16){0} + peak_a;
         for (int j = 0; j < PEAK_CHAINS; j++)
             acc[j] = (vf16){0} + (float)(j + omp_get_thread_num());
         for (long i = 0; i < iters; i++) {
             for (int j = 0; j < PEAK_CHAINS; j++)
                 acc[j] = acc[j] * m + a;
-            __asm__ volatile("" : "+v"(acc[0]), "+v"(m)); /* keep the loop honest */
         }
         for (int j = 0; j < PEAK_CHAINS; j++)
             for (int l = 0; l < 16; l++)
@@ -509,13 +511,12 @@ static double peak_fma_double(long iters)
 #pragma omp parallel reduction(+ : sink)
     {
         vd8 acc[PEAK_CHAINS];
-        vd8 m = (vd8){0} + 0.999999, a = (vd8){0} + 1e-7;
+        vd8 m = (vd8){0} + peak_m, a = (vd8){0} + peak_a;
         for (int j = 0; j < PEAK_CHAINS; j++)
             acc[j] = (vd8){0} + (double)(j + omp_get_thread_num());
         for (long i = 0; i < iters; i++) {
             for (int j = 0; j < PEAK_CHAINS; j++)
                 acc[j] = acc[j] * m + a;
-            __asm__ volatile("" : "+v"(acc[0]), "+v"(m));
         }
         for (int j = 0; j < PEAK_CHAINS; j++)
             for (int l = 0; l < 8; l++)

@@ -17,12 +17,13 @@
 
 #include <CL/cl.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 enum bench_size { BENCH_SMALL, BENCH_DEFAULT, BENCH_LARGE };
 enum bench_type { BT_FLOAT, BT_DOUBLE, BT_INT };
 /* What the throughput column means. */
-enum bench_unit { BU_GFLOPS, BU_GFLOPS_DP, BU_GBS, BU_LAUNCH };
+enum bench_unit { BU_GFLOPS, BU_GFLOPS_DP, BU_GIOPS, BU_GBS, BU_LAUNCH };
 
 struct bench_cl {
     cl_context ctx;

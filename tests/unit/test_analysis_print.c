@@ -100,6 +100,7 @@ static void test_print_shapes(void **state)
                  "  %i1: uniform\n"
                  "  %more: uniform\n"
                  "  loop: branch uniform\n"
+                 "  loop: loop uniform\n"
                  "  %r: varying\n");
 }
 

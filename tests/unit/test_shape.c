@@ -234,6 +234,9 @@ static void test_joins_inside_divergent_region(void **state)
     expect_uniform(&b, "i");
     expect_uniform(&b, "lc");
     expect_varying(&b, "r");
+    /* entered by some work-items only, but they all leave together */
+    assert_false(weft_shapes_loop_divergent(b.s, test_ir_block(b.fn, "loop")));
+    assert_false(weft_shapes_loop_divergent(b.s, test_ir_block(b.fn, "body")));   /* no loop */
     dispose(&b);
 }
 
@@ -295,6 +298,7 @@ static void test_divergent_branch_reconverging_at_loop_header(void **state)
     expect_varying(&b, "x");
     expect_uniform(&b, "i");
     expect_uniform(&b, "c");
+    assert_false(weft_shapes_loop_divergent(b.s, test_ir_block(b.fn, "h")));
     dispose(&b);
 }
 
@@ -330,6 +334,7 @@ static void test_divergent_latches_of_divergent_loop(void **state)
     expect_varying(&b, "n");
     expect_varying(&b, "r");
     expect_varying(&b, "rn");
+    assert_true(weft_shapes_loop_divergent(b.s, test_ir_block(b.fn, "h")));
     dispose(&b);
 }
 
@@ -362,6 +367,7 @@ static void test_two_latches_same_lap(void **state)
     expect_uniform(&b, "n");
     expect_uniform(&b, "n1");
     expect_varying(&b, "r");
+    assert_true(weft_shapes_loop_divergent(b.s, test_ir_block(b.fn, "h")));
     dispose(&b);
 }
 
@@ -399,6 +405,7 @@ static void test_loop_with_divergent_exit(void **state)
     expect_varying(&b, "t1");      /* used directly after the loop: varying as a whole */
     expect_varying(&b, "t");       /* (and so is the phi it feeds: shapes are per value) */
     expect_varying(&b, "c");
+    assert_true(weft_shapes_loop_divergent(b.s, test_ir_block(b.fn, "loop")));
     dispose(&b);
 }
 
@@ -551,6 +558,7 @@ static void test_loop_carried_values(void **state)
     expect_varying(&b, "acc1");
     expect_uniform(&b, "t");
     assert_false(weft_shapes_branch_divergent(b.s, test_ir_block(b.fn, "loop")));
+    assert_false(weft_shapes_loop_divergent(b.s, test_ir_block(b.fn, "loop")));
     dispose(&b);
 }
 

@@ -10,7 +10,8 @@
  *               exits [..]", then "irreducible: yes|no"
  *   liveness:   "<block>: in [..] out [..]"
  *   shapes:     "<value>: uniform | varying | affine(dim D, stride S)", per non-void
- *               instruction, and "<block>: branch divergent|uniform" for conditional terminators
+ *               instruction, then "<block>: branch divergent|uniform" for conditional
+ *               terminators and "<block>: loop divergent|uniform" for loop headers
  */
 #include "compiler/analysis/print.h"
 
@@ -189,7 +190,8 @@ static void print_liveness(const struct names *n, const struct weft_liveness *l,
     }
 }
 
-static void print_shapes(const struct names *n, const struct weft_cfg *cfg, const struct weft_shapes *s, FILE *out)
+static void print_shapes(const struct names *n, const struct weft_cfg *cfg, const struct weft_loops *loops,
+                         const struct weft_shapes *s, FILE *out)
 {
     fprintf(out, "shapes of @%s:\n", LLVMGetValueName(cfg->fn));
     for (size_t b = 0; b < cfg->nblocks; b++) {
@@ -219,6 +221,11 @@ static void print_shapes(const struct names *n, const struct weft_cfg *cfg, cons
             fputs("  ", out);
             print_block(n, bb, out);
             fprintf(out, ": branch %s\n", weft_shapes_branch_divergent(s, bb) ? "divergent" : "uniform");
+        }
+        if (loops && weft_loops_with_header(loops, (int)b) >= 0) {
+            fputs("  ", out);
+            print_block(n, bb, out);
+            fprintf(out, ": loop %s\n", weft_shapes_loop_divergent(s, bb) ? "divergent" : "uniform");
         }
     }
 }
@@ -267,7 +274,7 @@ void weft_analysis_print(const char *name, LLVMValueRef fn, FILE *out)
         struct weft_domtree *dom = weft_dom_compute(cfg);
         struct weft_loops *l = weft_loops_compute(cfg, dom);
         struct weft_shapes *s = weft_shapes_compute(fn, l);
-        print_shapes(&n, cfg, s, out);
+        print_shapes(&n, cfg, l, s, out);
         weft_shapes_free(s);
         weft_loops_free(l);
         weft_dom_free(dom);

@@ -1114,6 +1114,13 @@ bool weft_shapes_branch_divergent(const struct weft_shapes *S, LLVMBasicBlockRef
     return b >= 0 && S->divergent_branch[b];
 }
 
+bool weft_shapes_loop_divergent(const struct weft_shapes *S, LLVMBasicBlockRef header)
+{
+    int b = weft_cfg_index(S->cfg, header);
+    int li = b >= 0 ? weft_loops_with_header(S->loops, b) : -1;
+    return li >= 0 && (S->loop_divergent[li] || S->loop_join[b]);
+}
+
 void weft_shapes_free(struct weft_shapes *S)
 {
     if (!S)

@@ -89,6 +89,11 @@ struct weft_shape weft_shape_of(const struct weft_shapes *s, LLVMValueRef v);
 bool weft_shape_const_stride(struct weft_shape sh, int64_t *stride);
 /* Whether the terminator of bb is a divergent branch. */
 bool weft_shapes_branch_divergent(const struct weft_shapes *s, LLVMBasicBlockRef bb);
+/* Whether the natural loop with this header may run a different number of iterations for
+ * different work-items that enter it together (a divergent exit, or work-items lapping each
+ * other); false for a header that starts no loop. A loop inside a divergent if is still
+ * uniform when all work-items that enter it leave it together. */
+bool weft_shapes_loop_divergent(const struct weft_shapes *s, LLVMBasicBlockRef header);
 void weft_shapes_free(struct weft_shapes *s);
 
 static inline bool weft_shape_is_uniform(struct weft_shape sh) { return sh.kind == WEFT_SHAPE_UNIFORM; }

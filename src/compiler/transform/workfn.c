@@ -58,53 +58,97 @@ static bool run_always_inline(LLVMModuleRef m, struct weft_diag *diag)
     return true;
 }
 
+/* What `f`'s call graph reaches: REACHES_WI (a work-item function or barrier), REACHES_SELF
+ * (`self` again: recursion). */
+enum { REACHES_WI = 1, REACHES_SELF = 2 };
+
+static int call_graph_reaches(LLVMValueRef f, LLVMValueRef self, struct weft_ptrmap *visited)
+{
+    if (!weft_ptrmap_put(visited, f, 1))
+        return 0;   /* already visited (its findings are reported by the first visit) */
+    int r = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (!LLVMIsACallInst(i))
+                continue;
+            if (weft_wi_call_kind(i) != WEFT_WI_NONE) {
+                r |= REACHES_WI;
+                continue;
+            }
+            LLVMValueRef callee = LLVMGetCalledValue(i);
+            if (!callee || !LLVMIsAFunction(callee) || LLVMIsDeclaration(callee))
+                continue;
+            if (callee == self)
+                r |= REACHES_SELF;
+            else
+                r |= call_graph_reaches(callee, self, visited);
+        }
+    return r;
+}
+
 bool weft_inline_all_calls(LLVMModuleRef m, LLVMValueRef fn, struct weft_diag *diag)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
     unsigned ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
     unsigned ni = LLVMGetEnumAttributeKindForName("noinline", 8);
-    /* each round inlines one more level of the call tree; 64 levels means recursion */
-    LLVMValueRef stuck = NULL;   /* a call that the previous round could not inline */
-    for (int round = 0; round < 64; round++) {
-        bool any = false;
-        if (stuck) {
+    /* calls the inliner refused that may stay calls: they reach no barrier and no work-item
+     * function, and are not recursive (e.g. a varargs helper) */
+    struct weft_ptrmap left;
+    weft_ptrmap_init(&left);
+    bool ok = true;
+    /* each round inlines one more level of the call tree */
+    for (int round = 0; ok; round++) {
+        if (round == 64) {
             size_t n = 0;
-            const char *cn = LLVMGetValueName2(LLVMGetCalledValue(stuck), &n);
-            weft_diag_error(diag, "function %.*s cannot be inlined (recursion is not allowed in OpenCL C)",
-                            (int)n, cn);
-            return false;
+            weft_diag_error(diag, "%s: calls nest too deeply to inline (recursion?)", LLVMGetValueName2(fn, &n));
+            ok = false;
+            break;
         }
+        bool any = false;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-                if (!LLVMIsACallInst(i))
+                if (!LLVMIsACallInst(i) || weft_ptrmap_has(&left, i))
                     continue;
                 LLVMValueRef callee = LLVMGetCalledValue(i);
                 if (!callee || !LLVMIsAFunction(callee) || LLVMIsDeclaration(callee))
                     continue;
-                if (callee == fn) {
-                    size_t n = 0;
-                    weft_diag_error(diag, "function %s calls itself: recursion is not allowed in OpenCL C",
-                                    LLVMGetValueName2(fn, &n));
-                    return false;
-                }
                 LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, ni);
                 LLVMAddCallSiteAttribute(i, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, ai, 0));
                 any = true;
             }
         if (!any)
-            return true;
-        if (!run_always_inline(m, diag))
-            return false;
-        /* a call still marked always-inline was refused by the inliner (e.g. a recursive
-         * callee) */
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !stuck; bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !stuck; i = LLVMGetNextInstruction(i))
-                if (LLVMIsACallInst(i) && LLVMGetCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, ai))
-                    stuck = i;
+            break;
+        if (!run_always_inline(m, diag)) {
+            ok = false;
+            break;
+        }
+        /* a call still marked always-inline was refused by the inliner */
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && ok; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && ok; i = LLVMGetNextInstruction(i)) {
+                if (!LLVMIsACallInst(i) || !LLVMGetCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, ai))
+                    continue;
+                LLVMValueRef callee = LLVMGetCalledValue(i);
+                size_t n = 0;
+                const char *cn = LLVMGetValueName2(callee, &n);
+                struct weft_ptrmap visited;
+                weft_ptrmap_init(&visited);
+                int r = call_graph_reaches(callee, callee, &visited);
+                weft_ptrmap_free(&visited);
+                if (r & REACHES_SELF) {
+                    weft_diag_error(diag, "function %.*s is recursive: recursion is not allowed in OpenCL C", (int)n, cn);
+                    ok = false;
+                } else if (r & REACHES_WI) {
+                    weft_diag_error(diag, "function %.*s uses barriers or work-item functions but cannot be inlined",
+                                    (int)n, cn);
+                    ok = false;
+                } else {
+                    LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, ai);
+                    weft_ptrmap_put(&left, i, 1);
+                }
+            }
     }
-    size_t n = 0;
-    weft_diag_error(diag, "%s: calls nest too deeply to inline (recursion?)", LLVMGetValueName2(fn, &n));
-    return false;
+    weft_ptrmap_free(&left);
+    return ok;
 }
 
 bool weft_workfn_create(struct weft_workfn *wf, LLVMModuleRef m, LLVMValueRef kernel,

@@ -11,9 +11,11 @@
 ; CHECK:         %i: uniform
 ; CHECK:         %i1: uniform
 ; CHECK:         loop: branch uniform
+; CHECK-NEXT:    loop: loop uniform
 ; CHECK:         %t: uniform
 ; CHECK:         %t1: uniform
 ; CHECK:         dloop: branch divergent
+; CHECK-NEXT:    dloop: loop divergent
 ; CHECK:         %res: varying
 
 declare i64 @_Z12get_local_idj(i32)

@@ -8,7 +8,7 @@
 ; PASS:   weft-opt: unknown pass 'no-such-pass'
 ; SIZE:   weft-opt: bad -local-size '0'
 ; KERNEL: weft-opt: no kernel named nope in
-; REC:    weft-opt: function fact cannot be inlined (recursion is not allowed in OpenCL C)
+; REC:    weft-opt: function fact is recursive: recursion is not allowed in OpenCL C
 ; LLVM:   weft-opt: llvm pipeline 'no-such-llvm-pass':
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

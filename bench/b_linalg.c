@@ -1,0 +1,212 @@
+/* bench/b_linalg.c — dense linear algebra: saxpy, column-major sgemv (Kim Fig 6.3), naive and
+ * Parboil-tiled sgemm NT (Kim Fig 6.7), Stratton's MatMul. Native references compute the same
+ * products with loops ordered for the CPU (unit stride innermost, OpenMP over outputs). */
+#include "runner.h"
+
+#include <string.h>
+
+/* ---- saxpy ----------------------------------------------------------------------------- */
+
+static const float saxpy_a = 2.5f;
+
+static int saxpy_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? (size_t)1 << 20 : s == BENCH_DEFAULT ? (size_t)16 << 20 : (size_t)64 << 20;
+    b->p[0] = n;
+    b->work = 12.0 * n * 1e-9;
+    b->out_count = n;
+    snprintf(b->size_desc, sizeof b->size_desc, "N=%zuM", n >> 20);
+    bench_fill_float(bench_alloc(b, 0, n * 4), n, 21, -1, 1);
+    bench_fill_float(bench_alloc(b, 1, n * 4), n, 22, -1, 1);
+    return 0;
+}
+
+static void saxpy_native(struct bench *b, void *out)
+{
+    const float *x = b->in[0], *y = b->in[1];
+    float *z = out;
+    long n = (long)b->p[0];
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++)
+        z[i] = saxpy_a * x[i] + y[i];
+}
+
+static int saxpy_init(struct bench *b, struct bench_cl *c)
+{
+    size_t bytes = b->p[0] * 4;
+    if (!bench_buffer(b, c, 0, CL_MEM_WRITE_ONLY, bytes, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, bytes, b->in[0]) ||
+        !bench_buffer(b, c, 2, CL_MEM_READ_ONLY, bytes, b->in[1]))
+        return -1;
+    int err = bench_kernel(b, c, 0, "saxpy");
+    return err ? err : bench_args(b, c, 0, 4, BUF(c, 1), BUF(c, 2), BUF(c, 0), ARG(saxpy_a));
+}
+
+static int saxpy_run(struct bench *b, struct bench_cl *c)
+{
+    return bench_launch(b, c, 0, 1, &b->p[0], NULL);
+}
+
+static int read_out(struct bench *b, struct bench_cl *c, void *out)
+{
+    return bench_read(b, c, 0, b->out_count * 4, out);
+}
+
+/* ---- sgemv (column-major) ---------------------------------------------------------------- */
+
+static int sgemv_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? 1024 : s == BENCH_DEFAULT ? 4096 : 8192;
+    b->p[0] = n; /* rows */
+    b->p[1] = n; /* columns */
+    b->work = 2.0 * n * n * 1e-9;
+    b->out_count = n;
+    snprintf(b->size_desc, sizeof b->size_desc, "%zux%zu", n, n);
+    bench_fill_float(bench_alloc(b, 0, n * n * 4), n * n, 31, -1, 1);
+    bench_fill_float(bench_alloc(b, 1, n * 4), n, 32, -1, 1);
+    return 0;
+}
+
+static void sgemv_native(struct bench *b, void *out)
+{
+    const float *A = b->in[0], *x = b->in[1];
+    float *y = out;
+    long m = (long)b->p[0], n = (long)b->p[1];
+    enum { BLK = 256 };
+#pragma omp parallel for schedule(static)
+    for (long i0 = 0; i0 < m; i0 += BLK) {
+        float acc[BLK] = {0};
+        long len = m - i0 < BLK ? m - i0 : BLK;
+        for (long j = 0; j < n; j++) {
+            const float *col = A + i0 + j * m;
+            float xj = x[j];
+            for (long l = 0; l < len; l++)
+                acc[l] += col[l] * xj;
+        }
+        memcpy(y + i0, acc, (size_t)len * 4);
+    }
+}
+
+static int sgemv_init(struct bench *b, struct bench_cl *c)
+{
+    int m = (int)b->p[0], n = (int)b->p[1];
+    if (!bench_buffer(b, c, 0, CL_MEM_WRITE_ONLY, (size_t)m * 4, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, (size_t)m * n * 4, b->in[0]) ||
+        !bench_buffer(b, c, 2, CL_MEM_READ_ONLY, (size_t)n * 4, b->in[1]))
+        return -1;
+    int err = bench_kernel(b, c, 0, "sgemv");
+    return err ? err : bench_args(b, c, 0, 5, BUF(c, 1), BUF(c, 2), BUF(c, 0), ARG(m), ARG(n));
+}
+
+static int sgemv_run(struct bench *b, struct bench_cl *c)
+{
+    size_t g = b->p[0], l = 64;
+    return bench_launch(b, c, 0, 1, &g, &l);
+}
+
+/* ---- sgemm NT (naive and tiled) -------------------------------------------------------- */
+
+static int sgemm_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? 256 : s == BENCH_DEFAULT ? 1024 : 2048;
+    b->p[0] = b->p[1] = b->p[2] = n; /* m, n, k */
+    b->work = 2.0 * n * n * n * 1e-9;
+    b->out_count = n * n;
+    snprintf(b->size_desc, sizeof b->size_desc, "%zu^3", n);
+    bench_fill_float(bench_alloc(b, 0, n * n * 4), n * n, 41, -1, 1);
+    bench_fill_float(bench_alloc(b, 1, n * n * 4), n * n, 42, -1, 1);
+    return 0;
+}
+
+/* C(m x n) = A(m x k) * B(n x k)^T, column-major */
+static void sgemm_native(struct bench *b, void *out)
+{
+    const float *A = b->in[0], *B = b->in[1];
+    float *C = out;
+    long m = (long)b->p[0], n = (long)b->p[1], k = (long)b->p[2];
+#pragma omp parallel for schedule(static)
+    for (long j = 0; j < n; j++) {
+        float *cj = C + j * m;
+        for (long i = 0; i < m; i++)
+            cj[i] = 0;
+        for (long kk = 0; kk < k; kk++) {
+            const float *ak = A + kk * m;
+            float bj = B[j + kk * n];
+            for (long i = 0; i < m; i++)
+                cj[i] += ak[i] * bj;
+        }
+    }
+}
+
+static int sgemm_init(struct bench *b, struct bench_cl *c)
+{
+    int m = (int)b->p[0], n = (int)b->p[1], k = (int)b->p[2];
+    if (!bench_buffer(b, c, 0, CL_MEM_WRITE_ONLY, (size_t)m * n * 4, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, (size_t)m * k * 4, b->in[0]) ||
+        !bench_buffer(b, c, 2, CL_MEM_READ_ONLY, (size_t)n * k * 4, b->in[1]))
+        return -1;
+    int err = bench_kernel(b, c, 0, b->d->name);
+    return err ? err
+               : bench_args(b, c, 0, 7, BUF(c, 1), ARG(m), BUF(c, 2), ARG(n), BUF(c, 0), ARG(m), ARG(k));
+}
+
+static int sgemm_naive_run(struct bench *b, struct bench_cl *c)
+{
+    size_t g[2] = {b->p[0], b->p[1]}, l[2] = {16, 16};
+    return bench_launch(b, c, 0, 2, g, l);
+}
+
+static int sgemm_tiled_run(struct bench *b, struct bench_cl *c)
+{
+    /* work-group (16, 8) computes a 128 x 16 block of C */
+    size_t g[2] = {b->p[0] / 128 * 16, b->p[1] / 16 * 8}, l[2] = {16, 8};
+    return bench_launch(b, c, 0, 2, g, l);
+}
+
+/* ---- Stratton MatMul (row-major, 16x16 tiles) -------------------------------------------- */
+
+static void matmul_native(struct bench *b, void *out)
+{
+    const float *A = b->in[0], *B = b->in[1];
+    float *C = out;
+    long n = (long)b->p[0];
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        float *ci = C + i * n;
+        for (long j = 0; j < n; j++)
+            ci[j] = 0;
+        for (long k = 0; k < n; k++) {
+            float a = A[i * n + k];
+            const float *bk = B + k * n;
+            for (long j = 0; j < n; j++)
+                ci[j] += a * bk[j];
+        }
+    }
+}
+
+static int matmul_init(struct bench *b, struct bench_cl *c)
+{
+    int n = (int)b->p[0];
+    size_t bytes = (size_t)n * n * 4;
+    if (!bench_buffer(b, c, 0, CL_MEM_WRITE_ONLY, bytes, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, bytes, b->in[0]) ||
+        !bench_buffer(b, c, 2, CL_MEM_READ_ONLY, bytes, b->in[1]))
+        return -1;
+    int err = bench_kernel(b, c, 0, "matmul");
+    return err ? err : bench_args(b, c, 0, 5, BUF(c, 0), BUF(c, 1), BUF(c, 2), ARG(n), ARG(n));
+}
+
+static int matmul_run(struct bench *b, struct bench_cl *c)
+{
+    size_t g[2] = {b->p[0], b->p[0]}, l[2] = {16, 16};
+    return bench_launch(b, c, 0, 2, g, l);
+}
+
+const struct bench_desc bench_linalg[] = {
+    {"saxpy", "linalg", BU_GBS, BT_FLOAT, 1e-6, saxpy_setup, saxpy_native, saxpy_init, saxpy_run, read_out},
+    {"sgemv", "linalg", BU_GFLOPS, BT_FLOAT, 1e-3, sgemv_setup, sgemv_native, sgemv_init, sgemv_run, read_out},
+    {"sgemm_naive", "linalg", BU_GFLOPS, BT_FLOAT, 1e-3, sgemm_setup, sgemm_native, sgemm_init, sgemm_naive_run, read_out},
+    {"sgemm_tiled", "linalg", BU_GFLOPS, BT_FLOAT, 1e-3, sgemm_setup, sgemm_native, sgemm_init, sgemm_tiled_run, read_out},
+    {"matmul", "linalg", BU_GFLOPS, BT_FLOAT, 1e-3, sgemm_setup, matmul_native, matmul_init, matmul_run, read_out},
+    {0},
+};
