@@ -27,6 +27,7 @@ static void test_async_copy_exact(void **state)
         "              global char *cout, global const float4 *in4, global float4 *out4,\n"
         "              local float *a, local float *b, local char *ca, local float4 *a4) {\n"
         "  size_t g = get_group_id(0), l = get_local_id(0), ls = get_local_size(0);\n"
+        "  prefetch(in + g * TILE, TILE);\n"
         "  event_t e = async_work_group_copy(a, in + g * TILE, TILE, 0);\n"
         "  event_t s = async_work_group_strided_copy(ca, cin + g, TILE, get_num_groups(0), 0);\n"
         "  event_t v = async_work_group_strided_copy(a4, in4 + g * 2 * TILE, TILE, 2, 0);\n"

@@ -4,13 +4,18 @@ the JIT cannot resolve.
 
 1. Coverage: clang's opencl-c.h is parsed (through `clang -cc1 -ast-dump=json`) with the
    same extensions and features the driver gives a program (src/runtime/features.h), for
-   OpenCL C 1.2 and 3.0. Every declared overload's mangled name must be defined by the
+   every OpenCL C version the driver accepts (1.0, 1.1, 1.2, 3.0). Every declared overload's mangled name must be defined by the
    library, except the ones the work-group transformation or the runtime provide (work-item
    functions, barriers, printf) and the image functions (no image support).
 2. Closure: every symbol the library leaves undefined must be a work-item function, a
    barrier, an LLVM intrinsic or a C library function present in this process's libm/libc.
 3. Use: a kernel calling a sample of every builtin family, compiled like a user program and
    linked with the library (llvm-link), leaves only those allowed symbols undefined.
+4. Calls as a program makes them: clang's driver declares the builtins of a program from
+   its own tables (-fdeclare-opencl-builtins), not from opencl-c.h, and the two differ in a
+   few overloads (wait_group_events takes a __generic pointer in 3.0). So every overload of
+   opencl-c.h is called once, with arguments of its parameter types, from code compiled
+   exactly like a program; every function that code references must be in the library.
 
 Exit status 0 when all hold; otherwise the missing names are listed.
 """
@@ -99,7 +104,7 @@ def features(path):
     return ext, defs
 
 
-def declared(clang, std, ext, defs):
+def declared(clang, std, ext, defs, calls=None):
     """Mangled names of every function opencl-c.h declares, by function name."""
     resource = subprocess.run([clang, "-print-resource-dir"], capture_output=True,
                               text=True, check=True).stdout.strip()
@@ -125,6 +130,10 @@ def declared(clang, std, ext, defs):
         if IMAGE_RE.search(d.get("type", {}).get("qualType", "")):
             continue
         out.setdefault(name, set()).add(d["mangledName"])
+        if calls is not None:
+            params = [q.get("type", {}).get("qualType") for q in d.get("inner", [])
+                      if q.get("kind") == "ParmVarDecl"]
+            calls.append((name, params))
     return out
 
 
@@ -170,7 +179,7 @@ def main():
     defined, undefined = symbols(a.llvm_nm, a.bc)
     failed = False
 
-    for std in ("CL1.2", "CL3.0"):
+    for std in ("CL1.0", "CL1.1", "CL1.2", "CL3.0"):
         decls = declared(a.clang, std, ext, defs)
         total = sum(len(v) for v in decls.values())
         missing = {n: sorted(v - defined) for n, v in decls.items() if v - defined}
@@ -207,6 +216,36 @@ def main():
             for n in bad:
                 print("  unresolvable after link: " + n)
             failed |= bool(bad)
+
+    # 4: every overload called the way a program calls it
+    for std in ("CL1.2", "CL3.0"):
+        calls = []
+        declared(a.clang, std, ext, defs, calls)
+        lines = ["#pragma OPENCL EXTENSION cl_khr_fp64 : enable"]
+        for k, (name, params) in enumerate(calls):
+            if k % 400 == 0:
+                lines.append("%svoid weft_check_calls_%d(void) {" % ("}\n" if k else "", k // 400))
+            decl = " ".join("%s a%d;" % (t, j) for j, t in enumerate(params))
+            lines.append("  { %s (void)%s(%s); }" % (decl, name, ", ".join("a%d" % j for j in range(len(params)))))
+        lines.append("}")
+        with tempfile.TemporaryDirectory() as tmp:
+            src, kbc = os.path.join(tmp, "calls.cl"), os.path.join(tmp, "calls.bc")
+            open(src, "w").write("\n".join(lines) + "\n")
+            p = subprocess.run([a.clang, "-x", "cl", "-cl-std=" + std, "-Xclang",
+                                "-finclude-default-header", "-Xclang", "-ffake-address-space-map",
+                                "-target", "x86_64-unknown-linux-gnu", "-emit-llvm", "-c", "-O0",
+                                "-w", "-Xclang", ext] + defs + [src, "-o", kbc],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                print("%s: the calls of every overload do not compile:\n%s" % (std, p.stderr[:4000]))
+                failed = True
+                continue
+            _, und = symbols(a.llvm_nm, kbc)
+            missing = sorted(n for n in und - defined if n.startswith("_Z") and n in set(allowed_undefined([n])))
+            print("%s: %d overloads called as a program calls them, %d references missing" % (std, len(calls), len(missing)))
+            for n in missing:
+                print("  missing (program's declaration): " + n)
+            failed |= bool(missing)
 
     print("FAIL" if failed else "OK")
     return 1 if failed else 0

@@ -1,0 +1,345 @@
+/* bench/b_patterns.c — Jacobi 1-D 3-point and 2-D 5-point chains of K ping-pong launches on an
+ * in-order queue (Zhou), tree reduction, three-phase prefix sum, local-memory transpose, and a
+ * 256-bin histogram with local atomics. Each native reference computes the same result (the
+ * reduction the same per-work-group partial sums; the scan and histogram exactly). */
+#include "runner.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define JACOBI_STEPS 10 /* even: the result ends in the input buffer */
+
+/* ---- Jacobi chains ------------------------------------------------------------------------ */
+
+static int j1_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? (size_t)1 << 20 : s == BENCH_DEFAULT ? (size_t)16 << 20 : (size_t)64 << 20;
+    b->p[0] = n;
+    b->work = 8.0 * n * JACOBI_STEPS * 1e-9; /* one read and one write per point and step */
+    b->out_count = n;
+    snprintf(b->size_desc, sizeof b->size_desc, "N=%zuM, K=%d", n >> 20, JACOBI_STEPS);
+    bench_fill_float(bench_alloc(b, 0, n * 4), n, 61, 0, 1);
+    bench_alloc(b, 1, n * 4); /* the native chain's second buffer */
+    return 0;
+}
+
+static void j1_native(struct bench *b, void *out)
+{
+    long n = (long)b->p[0];
+    float *a = out, *t = b->in[1];
+    /* the first step reads the input in place: no copy, as in the OpenCL chain */
+    for (int k = 0; k < JACOBI_STEPS; k++) {
+        const float *in = k == 0 ? b->in[0] : k % 2 ? t : a;
+        float *o = k % 2 ? a : t;
+#pragma omp parallel for schedule(static)
+        for (long i = 1; i < n - 1; i++)
+            o[i] = (in[i - 1] + in[i] + in[i + 1]) * (1.0f / 3.0f);
+        o[0] = in[0];
+        o[n - 1] = in[n - 1];
+    }
+}
+
+static int j2_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? 512 : s == BENCH_DEFAULT ? 2048 : 8192;
+    b->p[0] = b->p[1] = n;
+    b->work = 8.0 * n * n * JACOBI_STEPS * 1e-9;
+    b->out_count = n * n;
+    snprintf(b->size_desc, sizeof b->size_desc, "%zux%zu, K=%d", n, n, JACOBI_STEPS);
+    bench_fill_float(bench_alloc(b, 0, n * n * 4), n * n, 62, 0, 1);
+    bench_alloc(b, 1, n * n * 4);
+    return 0;
+}
+
+static void j2_native(struct bench *b, void *out)
+{
+    long nx = (long)b->p[0], ny = (long)b->p[1];
+    float *a = out, *t = b->in[1];
+    for (int k = 0; k < JACOBI_STEPS; k++) {
+        const float *in = k == 0 ? b->in[0] : k % 2 ? t : a;
+        float *o = k % 2 ? a : t;
+#pragma omp parallel for schedule(static)
+        for (long y = 0; y < ny; y++) {
+            const float *r = in + y * nx;
+            float *w = o + y * nx;
+            if (y == 0 || y == ny - 1) {
+                memcpy(w, r, (size_t)nx * 4);
+                continue;
+            }
+            w[0] = r[0];
+            w[nx - 1] = r[nx - 1];
+            for (long x = 1; x < nx - 1; x++)
+                w[x] = 0.2f * (r[x] + r[x - 1] + r[x + 1] + r[x - nx] + r[x + nx]);
+        }
+    }
+}
+
+/* buffers 0 (input, then result) and 1; kernel 0 reads 0 writes 1, kernel 1 the reverse */
+static int jacobi_init(struct bench *b, struct bench_cl *c)
+{
+    int two = !strcmp(b->d->name, "jacobi2d");
+    size_t bytes = b->out_count * 4;
+    if (!bench_buffer(b, c, 0, CL_MEM_READ_WRITE, bytes, b->in[0]) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_WRITE, bytes, NULL))
+        return -1;
+    int nx = (int)b->p[0], ny = (int)b->p[1];
+    for (int k = 0; k < 2; k++) {
+        int err = bench_kernel(b, c, k, b->d->name);
+        if (!err)
+            err = two ? bench_args(b, c, k, 4, BUF(c, k), BUF(c, 1 - k), ARG(nx), ARG(ny))
+                      : bench_args(b, c, k, 3, BUF(c, k), BUF(c, 1 - k), ARG(nx));
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+static int jacobi_run(struct bench *b, struct bench_cl *c)
+{
+    int two = !strcmp(b->d->name, "jacobi2d");
+    size_t g1 = b->p[0], l1 = 256;
+    size_t g2[2] = {b->p[0], b->p[1]}, l2[2] = {64, 4};
+    for (int k = 0; k < JACOBI_STEPS; k++) {
+        int err = two ? bench_launch(b, c, k % 2, 2, g2, l2) : bench_launch(b, c, k % 2, 1, &g1, &l1);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+static int read_out(struct bench *b, struct bench_cl *c, void *out)
+{
+    return bench_read(b, c, 0, b->out_count * 4, out);
+}
+
+/* ---- reduction ------------------------------------------------------------------------------ */
+
+#define RED_LS 256
+
+static int red_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? (size_t)1 << 20 : s == BENCH_DEFAULT ? (size_t)32 << 20 : (size_t)128 << 20;
+    b->p[0] = n;
+    b->work = 4.0 * n * 1e-9;
+    b->out_count = n / (2 * RED_LS);
+    snprintf(b->size_desc, sizeof b->size_desc, "N=%zuM", n >> 20);
+    bench_fill_float(bench_alloc(b, 0, n * 4), n, 71, 0, 1);
+    return 0;
+}
+
+static void red_native(struct bench *b, void *out)
+{
+    const float *in = b->in[0];
+    float *p = out;
+    long groups = (long)b->out_count;
+#pragma omp parallel for schedule(static)
+    for (long g = 0; g < groups; g++) {
+        float s = 0;
+        for (long i = 0; i < 2 * RED_LS; i++)
+            s += in[g * 2 * RED_LS + i];
+        p[g] = s;
+    }
+}
+
+static int red_init(struct bench *b, struct bench_cl *c)
+{
+    if (!bench_buffer(b, c, 0, CL_MEM_WRITE_ONLY, b->out_count * 4, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, b->p[0] * 4, b->in[0]))
+        return -1;
+    int err = bench_kernel(b, c, 0, "reduce");
+    return err ? err : bench_args(b, c, 0, 3, BUF(c, 1), BUF(c, 0), LOCAL(RED_LS * 4));
+}
+
+static int red_run(struct bench *b, struct bench_cl *c)
+{
+    size_t g = b->p[0] / 2, l = RED_LS;
+    return bench_launch(b, c, 0, 1, &g, &l);
+}
+
+/* ---- prefix sum ----------------------------------------------------------------------------- */
+
+#define SCAN_LS 256
+
+static int scan_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? (size_t)1 << 20 : s == BENCH_DEFAULT ? (size_t)16 << 20 : (size_t)64 << 20;
+    b->p[0] = n;
+    b->work = 8.0 * n * 1e-9;
+    b->out_count = n;
+    snprintf(b->size_desc, sizeof b->size_desc, "N=%zuM int", n >> 20);
+    int *x = bench_alloc(b, 0, n * 4);
+    uint64_t seed = 72;
+    for (size_t i = 0; i < n; i++)
+        x[i] = (int)(bench_rand(&seed) % 16);
+    return 0;
+}
+
+static void scan_native(struct bench *b, void *out)
+{
+    const int *in = b->in[0];
+    int *o = out;
+    long n = (long)b->p[0];
+    /* two-pass parallel scan over 64 chunks */
+    long chunks = 64, len = (n + chunks - 1) / chunks;
+    int sums[64];
+#pragma omp parallel for schedule(static)
+    for (long c = 0; c < chunks; c++) {
+        int s = 0;
+        for (long i = c * len; i < n && i < (c + 1) * len; i++)
+            o[i] = s += in[i];
+        sums[c] = s;
+    }
+    int off[64], run = 0;
+    for (long c = 0; c < chunks; c++) {
+        off[c] = run;
+        run += sums[c];
+    }
+#pragma omp parallel for schedule(static)
+    for (long c = 1; c < chunks; c++)
+        for (long i = c * len; i < n && i < (c + 1) * len; i++)
+            o[i] += off[c];
+}
+
+static int scan_init(struct bench *b, struct bench_cl *c)
+{
+    size_t n = b->p[0];
+    int nblocks = (int)(n / (2 * SCAN_LS));
+    if (!bench_buffer(b, c, 0, CL_MEM_READ_WRITE, n * 4, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, n * 4, b->in[0]) ||
+        !bench_buffer(b, c, 2, CL_MEM_READ_WRITE, (size_t)nblocks * 4, NULL))
+        return -1;
+    int err = bench_kernel(b, c, 0, "scan_blocks");
+    if (!err)
+        err = bench_kernel(b, c, 1, "scan_sums");
+    if (!err)
+        err = bench_kernel(b, c, 2, "scan_add");
+    if (!err)
+        err = bench_args(b, c, 0, 4, BUF(c, 1), BUF(c, 0), BUF(c, 2), LOCAL(SCAN_LS * 4));
+    if (!err)
+        err = bench_args(b, c, 1, 3, BUF(c, 2), ARG(nblocks), LOCAL(SCAN_LS * 4));
+    if (!err)
+        err = bench_args(b, c, 2, 2, BUF(c, 0), BUF(c, 2));
+    return err;
+}
+
+static int scan_run(struct bench *b, struct bench_cl *c)
+{
+    size_t l = SCAN_LS, g = b->p[0] / 2, n = b->p[0], l3 = SCAN_LS;
+    int err = bench_launch(b, c, 0, 1, &g, &l);
+    if (!err)
+        err = bench_launch(b, c, 1, 1, &l, &l);
+    if (!err)
+        err = bench_launch(b, c, 2, 1, &n, &l3);
+    return err;
+}
+
+/* ---- transpose ------------------------------------------------------------------------------ */
+
+static int tr_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? 1024 : s == BENCH_DEFAULT ? 4096 : 8192;
+    b->p[0] = b->p[1] = n;
+    b->work = 8.0 * n * n * 1e-9;
+    b->out_count = n * n;
+    snprintf(b->size_desc, sizeof b->size_desc, "%zux%zu", n, n);
+    bench_fill_float(bench_alloc(b, 0, n * n * 4), n * n, 81, -1, 1);
+    return 0;
+}
+
+static void tr_native(struct bench *b, void *out)
+{
+    const float *in = b->in[0];
+    float *o = out;
+    long w = (long)b->p[0], h = (long)b->p[1];
+#pragma omp parallel for schedule(static)
+    for (long y0 = 0; y0 < h; y0 += 32)
+        for (long x0 = 0; x0 < w; x0 += 32)
+            for (long y = y0; y < y0 + 32 && y < h; y++)
+                for (long x = x0; x < x0 + 32 && x < w; x++)
+                    o[x * h + y] = in[y * w + x];
+}
+
+static int tr_init(struct bench *b, struct bench_cl *c)
+{
+    int w = (int)b->p[0], h = (int)b->p[1];
+    size_t bytes = b->out_count * 4;
+    if (!bench_buffer(b, c, 0, CL_MEM_WRITE_ONLY, bytes, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, bytes, b->in[0]))
+        return -1;
+    int err = bench_kernel(b, c, 0, "transpose");
+    return err ? err : bench_args(b, c, 0, 4, BUF(c, 1), BUF(c, 0), ARG(w), ARG(h));
+}
+
+static int tr_run(struct bench *b, struct bench_cl *c)
+{
+    size_t g[2] = {b->p[0], b->p[1]}, l[2] = {16, 16};
+    return bench_launch(b, c, 0, 2, g, l);
+}
+
+/* ---- histogram ------------------------------------------------------------------------------ */
+
+static int hist_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? (size_t)4 << 20 : s == BENCH_DEFAULT ? (size_t)64 << 20 : (size_t)256 << 20;
+    b->p[0] = n;
+    b->work = 1.0 * n * 1e-9;
+    b->out_count = 256;
+    snprintf(b->size_desc, sizeof b->size_desc, "N=%zuM bytes", n >> 20);
+    uint8_t *d = bench_alloc(b, 0, n);
+    uint64_t seed = 91;
+    /* a skewed distribution (sum of two uniform bytes / 2), so that some bins are contended */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = bench_rand(&seed);
+        d[i] = (uint8_t)(((r & 255) + ((r >> 8) & 255)) / 2);
+    }
+    return 0;
+}
+
+static void hist_native(struct bench *b, void *out)
+{
+    const uint8_t *d = b->in[0];
+    uint32_t *bins = out;
+    long n = (long)b->p[0];
+    memset(bins, 0, 256 * 4);
+#pragma omp parallel
+    {
+        uint32_t mine[256] = {0};
+#pragma omp for schedule(static)
+        for (long i = 0; i < n; i++)
+            mine[d[i]]++;
+#pragma omp critical
+        for (int k = 0; k < 256; k++)
+            bins[k] += mine[k];
+    }
+}
+
+static int hist_init(struct bench *b, struct bench_cl *c)
+{
+    int n = (int)b->p[0];
+    if (!bench_buffer(b, c, 0, CL_MEM_READ_WRITE, 256 * 4, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, b->p[0], b->in[0]))
+        return -1;
+    int err = bench_kernel(b, c, 0, "histogram");
+    return err ? err : bench_args(b, c, 0, 4, BUF(c, 1), ARG(n), BUF(c, 0), LOCAL(256 * 4));
+}
+
+static int hist_run(struct bench *b, struct bench_cl *c)
+{
+    static const uint32_t zero[256];
+    /* the bins accumulate: every run starts from zero (256 words, negligible) */
+    cl_int err = clEnqueueWriteBuffer(c->q, c->m[0], CL_FALSE, 0, sizeof zero, zero, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return bench_failf(b, err, "clEnqueueWriteBuffer failed: %d", err);
+    size_t l = 256, g = 256 * 256; /* a fixed grid, each work-item strides over the input */
+    return bench_launch(b, c, 0, 1, &g, &l);
+}
+
+const struct bench_desc bench_patterns[] = {
+    {"jacobi1d", "stencil", BU_GBS, BT_FLOAT, 1e-5, j1_setup, j1_native, jacobi_init, jacobi_run, read_out},
+    {"jacobi2d", "stencil", BU_GBS, BT_FLOAT, 1e-5, j2_setup, j2_native, jacobi_init, jacobi_run, read_out},
+    {"reduction", "patterns", BU_GBS, BT_FLOAT, 1e-5, red_setup, red_native, red_init, red_run, read_out},
+    {"prefix_sum", "patterns", BU_GBS, BT_INT, 0, scan_setup, scan_native, scan_init, scan_run, read_out},
+    {"transpose", "patterns", BU_GBS, BT_FLOAT, 0, tr_setup, tr_native, tr_init, tr_run, read_out},
+    {"histogram", "patterns", BU_GBS, BT_INT, 0, hist_setup, hist_native, hist_init, hist_run, read_out},
+    {0},
+};
