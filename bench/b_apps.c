@@ -20,7 +20,7 @@ static int pgain_setup(struct bench *b, enum bench_size s)
     b->p[2] = n / 3; /* the candidate center */
     b->work = 3.0 * n * PG_DIM * 1e-9;
     b->out_count = n;
-    snprintf(b->size_desc, sizeof b->size_desc, "%zuK points x %d dims", n >> 10, PG_DIM);
+    snprintf(b->size_desc, sizeof b->size_desc, "%zuK pts x %d dims", n >> 10, PG_DIM);
     bench_fill_float(bench_alloc(b, 0, n * PG_DIM * 4), n * PG_DIM, 101, 0, 1);
     bench_fill_float(bench_alloc(b, 1, n * 4), n, 102, 0.5f, 2);
     bench_fill_float(bench_alloc(b, 2, n * 4), n, 103, 0, 15);
@@ -153,7 +153,7 @@ static int km_setup(struct bench *b, enum bench_size s)
     b->p[0] = n;
     b->work = 3.0 * n * KM_FEATURES * KM_CLUSTERS * 1e-9;
     b->out_count = n;
-    snprintf(b->size_desc, sizeof b->size_desc, "%zuK points, %d feat, %d clusters", n >> 10,
+    snprintf(b->size_desc, sizeof b->size_desc, "%zuK pts, %d feat, %d cl", n >> 10,
              KM_FEATURES, KM_CLUSTERS);
     bench_fill_float(bench_alloc(b, 0, n * KM_FEATURES * 4), n * KM_FEATURES, 121, 0, 1);
     bench_fill_float(bench_alloc(b, 1, KM_CLUSTERS * KM_FEATURES * 4), KM_CLUSTERS * KM_FEATURES, 122, 0, 1);

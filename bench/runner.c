@@ -11,7 +11,7 @@
  *   weft-bench-runner --list [--filter S]
  *   weft-bench-runner --platforms
  *   weft-bench-runner --platform NAME | --native  [--filter S] [--size small|default|large]
- *                     [--repeat N] [--timeout SECONDS]
+ *                     [--repeat N] [--timeout SECONDS] [--quiet]
  *   weft-bench-runner --peak [--size ...]
  */
 #define _GNU_SOURCE
@@ -401,6 +401,17 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
     }
     if ((err = d->cl_read(b, c, out)) != 0)
         goto fail;
+    /* WEFT_BENCH_CORRUPT=name damages one output element of that benchmark, so that a test can
+     * check that wrong results are caught and reported as WRONG, never as a time */
+    const char *corrupt = getenv("WEFT_BENCH_CORRUPT");
+    if (corrupt && !strcmp(corrupt, d->name) && b->out_count) {
+        if (d->out_type == BT_FLOAT)
+            ((float *)out)[b->out_count / 2] += 1.0f;
+        else if (d->out_type == BT_DOUBLE)
+            ((double *)out)[b->out_count / 2] += 1.0;
+        else
+            ((int32_t *)out)[b->out_count / 2] += 1;
+    }
     r.ok = 1;
     r.max_err = compare(d->out_type, out, ref, b->out_count);
     r.verified = r.max_err <= d->tol;
@@ -614,7 +625,7 @@ static int run_peak(enum bench_size size)
 static void usage(void)
 {
     fprintf(stderr, "usage: weft-bench-runner (--list | --platforms | --peak | --native | --platform NAME)\n"
-                    "         [--filter S] [--size small|default|large] [--repeat N] [--timeout S]\n");
+                    "         [--filter S] [--size small|default|large] [--repeat N] [--timeout S] [--quiet]\n");
 }
 
 static int matches(const char *name, const char *filter)
@@ -634,7 +645,7 @@ static int matches(const char *name, const char *filter)
 int main(int argc, char **argv)
 {
     const char *platform = NULL, *filter = NULL;
-    int native = 0, list = 0, peak = 0, platforms = 0, repeat = 5, timeout = 300;
+    int native = 0, list = 0, peak = 0, platforms = 0, repeat = 5, timeout = 300, quiet = 0;
     enum bench_size size = BENCH_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -647,6 +658,8 @@ int main(int argc, char **argv)
             peak = 1;
         else if (!strcmp(a, "--native"))
             native = 1;
+        else if (!strcmp(a, "--quiet"))
+            quiet = 1;
         else if (!strcmp(a, "--platform") && v)
             platform = argv[++i];
         else if (!strcmp(a, "--filter") && v)
@@ -729,7 +742,8 @@ int main(int argc, char **argv)
             if (!matches(d->name, filter))
                 continue;
             struct bench b = {.d = d};
-            fprintf(stderr, "  %-22s %s ...\n", d->name, pname);
+            if (!quiet)
+                fprintf(stderr, "  %-22s %s ...\n", d->name, pname);
             current_bench = &b;
             alarm((unsigned)timeout);
             if (d->setup(&b, size) != 0) {

@@ -29,8 +29,8 @@
  * word it sleeps on) and a `sleeping` flag; bumping `seq` only means "a launch may need you".
  * Taking part in a launch is decided by one word, `state`: a CLOSED bit and the number of
  * helpers that joined. The caller fills `job` and the chunk counter, opens `state` (release),
- * bumps the `seq` of the helpers it wants, wakes the sleeping ones along a tree (see
- * wake_children), runs chunks itself, and when the counter is exhausted sets CLOSED and waits
+ * bumps the `seq` of the helpers it wants and futex-wakes the sleeping ones, runs chunks
+ * itself, and when the counter is exhausted sets CLOSED and waits
  * only for the helpers that joined (they are running chunks they claimed). A helper joins
  * with a CAS that fails once CLOSED is set, reads `job` only after joining, and leaves with a
  * decrement. So a helper that wakes late never delays the caller and never reads a job that
@@ -51,6 +51,7 @@
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -104,7 +105,6 @@ struct pool {
     alignas(CACHE_LINE) _Atomic uint64_t next_group;
     alignas(CACHE_LINE) atomic_uint state;     /* STATE_CLOSED | helpers joined (futex word) */
     atomic_uint caller_sleeping;
-    atomic_uint wake_limit;      /* highest slot signalled for the current launch */
 };
 
 #define STATE_CLOSED 0x80000000u
@@ -193,17 +193,6 @@ static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigne
 
 /* ---- workers ------------------------------------------------------------------------------ */
 
-/* Sleeping workers are woken along a binary tree (slot i wakes 2i+1 and 2i+2, the caller is
- * slot 0), so that the caller makes at most two futex calls however many cores there are and
- * wake-ups spread in O(log n) steps. Children whose seq was bumped but who still spin need
- * no call. A stale `limit` only wakes a worker that then finds nothing to join. */
-static void wake_children(unsigned index, unsigned limit)
-{
-    for (unsigned c = 2 * index + 1; c <= 2 * index + 2 && c <= limit && c < pool.nthreads; c++)
-        if (atomic_load(&pool.slots[c].sleeping))
-            futex_wake(&pool.slots[c].seq, 1);
-}
-
 /* Joins the open launch, if any; after that `job` is valid until helper_leave. */
 static bool helper_join(void)
 {
@@ -226,6 +215,9 @@ static void helper_leave(void)
 static void *worker_main(void *arg)
 {
     struct slot *s = arg;
+    char name[16];
+    snprintf(name, sizeof name, "weft-worker-%u", s->index % 1000u);
+    pthread_setname_np(pthread_self(), name); /* shows in top -H, gdb and perf */
     weft_topology_pin_current_thread(s->index);
     /* Not a load: the first launch may bump seq before this thread gets to run. */
     unsigned seen = 0;
@@ -253,7 +245,6 @@ static void *worker_main(void *arg)
             }
         }
         seen = cur;
-        wake_children(s->index, atomic_load_explicit(&pool.wake_limit, memory_order_relaxed));
         if (!helper_join())
             continue; /* the launch we were called for is over already */
         const struct weft_launch *launch = pool.job.launch;
@@ -345,12 +336,12 @@ int weft_pool_run(const struct weft_launch *launch)
     pool.job.threads = helpers + 1;
     atomic_store_explicit(&pool.next_group, 0, memory_order_relaxed);
     atomic_store_explicit(&pool.state, 0, memory_order_release);     /* open: helpers may join */
-    /* Signal the helpers, highest first: a helper that sees its own signal then knows that
-     * its children in the wake tree were signalled before it (seq_cst order). */
-    atomic_store_explicit(&pool.wake_limit, helpers, memory_order_relaxed);
-    for (unsigned i = helpers; i >= 1; i--)
-        atomic_fetch_add(&pool.slots[i].seq, 1);  /* seq_cst, paired with the worker's (sleeping, seq) */
-    wake_children(0, helpers);
+    for (unsigned i = 1; i <= helpers; i++) {
+        struct slot *s = &pool.slots[i];
+        atomic_fetch_add(&s->seq, 1);  /* seq_cst, paired with the worker's (sleeping, seq) */
+        if (atomic_load(&s->sleeping))
+            futex_wake(&s->seq, 1);
+    }
 
     run_chunks(me, launch, helpers + 1);
 

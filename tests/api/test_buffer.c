@@ -6,6 +6,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -147,6 +150,40 @@ static void test_create_sizes_and_context(void **state)
     assert_int_equal(size, 1);
     clReleaseMemObject(m2);
     clReleaseMemObject(m);
+}
+
+/* An allocation the system refuses is reported as CL_MEM_OBJECT_ALLOCATION_FAILURE, never a
+ * crash. The refusal is forced in a child process whose address space is limited to a little
+ * more than it already uses, so the parent's memory is untouched. */
+static void test_allocation_failure_reported(void **state)
+{
+    struct env *e = *state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        long pages = 0;
+        FILE *f = fopen("/proc/self/statm", "r");
+        if (!f || fscanf(f, "%ld", &pages) != 1)
+            _exit(10);
+        fclose(f);
+        size_t used = (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+        size_t room = (size_t)(e->max_alloc / 4);
+        struct rlimit lim = {used + room, RLIM_INFINITY};
+        if (setrlimit(RLIMIT_AS, &lim) != 0)
+            _exit(11);
+        cl_int err = 0;
+        cl_mem m = clCreateBuffer(e->context, 0, (size_t)e->max_alloc, NULL, &err);
+        if (m || err != CL_MEM_OBJECT_ALLOCATION_FAILURE)
+            _exit(12);
+        /* a small buffer still works afterwards */
+        m = clCreateBuffer(e->context, 0, 4096, NULL, &err);
+        _exit(m && err == CL_SUCCESS ? 0 : 13);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) != 0)
+        fail_msg("child failed at step %d (12: no CL_MEM_OBJECT_ALLOCATION_FAILURE)", WEXITSTATUS(status));
 }
 
 static void test_create_with_properties(void **state)
@@ -558,6 +595,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_flags_table),
         cmocka_unit_test(test_create_sizes_and_context),
+        cmocka_unit_test(test_allocation_failure_reported),
         cmocka_unit_test(test_create_with_properties),
         cmocka_unit_test(test_info_queries),
         cmocka_unit_test(test_retain_release),

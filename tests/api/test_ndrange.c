@@ -2,8 +2,9 @@
  * the specification's error list (queue, kernel, context, arguments, work_dim, global size and
  * offset, local size against reqd_work_group_size / CL_KERNEL_WORK_GROUP_SIZE / uniformity,
  * __local memory, wait lists), empty NDRanges that still complete their event, the automatic
- * local size (uniform, every work-item exactly once), argument snapshots taken at enqueue, and
- * clEnqueueTask as a 1x1x1 NDRange. */
+ * local size (uniform, every work-item exactly once), argument snapshots taken at enqueue,
+ * clEnqueueTask as a 1x1x1 NDRange, many work-groups using __local memory at once, and two
+ * queues launching from two threads. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,6 +45,19 @@ static const char *src =
     "  if (lin_id() == 0) counts[0] += 1000 * (int)get_local_size(0) + 100 * (int)get_local_size(1);\n"
     "}\n"
     "kernel void setval(global int *out, int v) { out[get_global_id(0)] = v; }\n"
+    /* per-group tree reduction in __local memory (static and argument): wrong if two
+     * threads running work-groups at once ever shared an arena */
+    "kernel void groupsum(global const int *in, global int *out, local int *dyn) {\n"
+    "  local int st[64];\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  st[l] = in[get_global_id(0)]; dyn[l] = 2 * in[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (size_t s = n / 2; s > 0; s /= 2) {\n"
+    "    if (l < s) { st[l] += st[l + s]; dyn[l] += dyn[l + s]; }\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  if (l == 0) { out[2 * get_group_id(0)] = st[0]; out[2 * get_group_id(0) + 1] = dyn[0]; }\n"
+    "}\n"
     "kernel void withlocal(global int *out, local int *scratch) {\n"
     "  local int tmp[2048];\n"
     "  tmp[get_local_id(0)] = 1; scratch[get_local_id(0)] = 2;\n"
@@ -464,6 +478,43 @@ static void test_enqueue_task(void **state)
     count_close(&c);
 }
 
+static void test_many_groups_local_memory(void **state)
+{
+    enum { L = 64, G = 997 };
+    cl_kernel k = make_kernel("groupsum");
+    cl_int *in = malloc(sizeof(cl_int) * L * G), *out = malloc(sizeof(cl_int) * 2 * G);
+    assert_non_null(in);
+    assert_non_null(out);
+    for (int i = 0; i < L * G; i++)
+        in[i] = (i * 7919) % 1000 - 500;
+    cl_int err;
+    cl_mem din = clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(cl_int) * L * G, in, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem dout = make_buffer(sizeof(cl_int) * 2 * G);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof(cl_mem), &din), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof(cl_mem), &dout), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 2, sizeof(cl_int) * L, NULL), CL_SUCCESS);
+    size_t g = (size_t)L * G, l = L;
+    for (int rep = 0; rep < 3; rep++) {
+        assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_SUCCESS);
+        assert_int_equal(clEnqueueReadBuffer(env.queue, dout, CL_TRUE, 0, sizeof(cl_int) * 2 * G, out, 0, NULL, NULL),
+                         CL_SUCCESS);
+        for (int grp = 0; grp < G; grp++) {
+            int want = 0;
+            for (int i = 0; i < L; i++)
+                want += in[grp * L + i];
+            if (out[2 * grp] != want || out[2 * grp + 1] != 2 * want)
+                fail_msg("rep %d group %d: sums %d and %d, expected %d and %d", rep, grp, out[2 * grp],
+                         out[2 * grp + 1], want, 2 * want);
+        }
+    }
+    clReleaseMemObject(din);
+    clReleaseMemObject(dout);
+    clReleaseKernel(k);
+    free(in);
+    free(out);
+}
+
 /* Two host threads, each with its own in-order queue, launch at the same time: the pool runs
  * their launches one at a time and every work-item of every launch runs exactly once. */
 struct launcher {
@@ -528,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_explicit_sizes_and_offsets_run_once),
         cmocka_unit_test(test_args_snapshot_at_enqueue),
         cmocka_unit_test(test_enqueue_task),
+        cmocka_unit_test(test_many_groups_local_memory),
         cmocka_unit_test(test_two_queues_launch_concurrently),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -156,6 +156,9 @@ static const struct mfn FNS[] = {
     {"native_log2", A1, 8192, -1, D_POS, D_ANY, ref_log2},
     {"native_sqrt", A1, 8192, -1, D_POS, D_ANY, ref_sqrt},
     {"native_recip", A1, 8192, -1, D_POS, D_ANY, ref_recip},
+    {"native_rsqrt", A1, 8192, -1, D_POS, D_ANY, ref_rsqrt},
+    {"native_powr", A2, 8192, -1, D_POS, D_SMALL, ref_powr},
+    {"native_tan", A1, 8192, -1, D_HALF_TRIG, D_ANY, ref_tan},
     {"native_divide", A2, 8192, -1, D_POS, D_POS, ref_divide},
 };
 enum { NF = (int)ARRAY_LEN(FNS) };

@@ -3,7 +3,7 @@
  * and group costs, each thread has its own aligned local arena and scratch (reused across
  * launches, grown when a launch needs more), launches from two threads never mix,
  * WEFT_NUM_THREADS sets the concurrency, idle workers sleep. Prints the per-launch overhead
- * (never asserted). The process runs with WEFT_NUM_THREADS=3 (set before the pool starts). */
+ * (never asserted). The process runs with WEFT_NUM_THREADS=4 (set before the pool starts). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,7 +25,7 @@
 #include "runtime/device.h"
 #include "weft/abi.h"
 
-#define NUM_THREADS 3
+#define NUM_THREADS 4
 #define MAX_THREADS 16
 
 static uint64_t now_ns(void)
@@ -62,6 +62,7 @@ struct record {
     const struct weft_launch *launch;
     size_t fill;                         /* bytes of local/scratch each group fills and checks */
     unsigned spin_until_threads;         /* groups wait (bounded) until this many threads took part */
+    uint64_t spin_deadline;              /* ... or until this time (CLOCK_MONOTONIC ns) */
     atomic_uint threads_seen_mask;
     char *local_of[MAX_THREADS];         /* per thread: last ctx->local_mem / scratch / ctx seen */
     char *scratch_of[MAX_THREADS];
@@ -98,9 +99,8 @@ static void record_fn(const void *args, const struct weft_wg_ctx *ctx, uint64_t 
         if (r->spin_until_threads) {
             /* Hold the group until enough threads joined, so they all demonstrably run
              * groups of this launch (bounded: a missing thread shows up in the mask). */
-            uint64_t deadline = now_ns() + 10ull * 1000000000ull;
             while ((unsigned)__builtin_popcount(atomic_load(&r->threads_seen_mask)) < r->spin_until_threads &&
-                   now_ns() < deadline)
+                   now_ns() < r->spin_deadline)
                 sched_yield();
         }
         if (r->fill) {
@@ -215,6 +215,7 @@ static unsigned run_all_threads(struct record *r, struct weft_launch *l)
 {
     r->launch = l;
     r->spin_until_threads = NUM_THREADS;
+    r->spin_deadline = now_ns() + 20ull * 1000000000ull; /* a missing thread fails the test, late */
     assert_int_equal(weft_pool_run(l), 0);
     check_exactly_once(r, r->total);
     return atomic_load(&r->threads_seen_mask);

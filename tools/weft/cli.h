@@ -3,5 +3,8 @@
 #define WEFT_CLI_H
 
 int weft_cli_info(int argc, char **argv);
+int weft_cli_bench(int argc, char **argv);
+int weft_cli_run(int argc, char **argv);
+int weft_cli_explain(int argc, char **argv);
 
 #endif

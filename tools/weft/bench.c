@@ -1,0 +1,576 @@
+/* tools/weft/bench.c — `weft bench`: runs the bundled corpus (bench/) on the Weft this binary
+ * was built with, on every other CPU OpenCL platform registered on the system, and natively,
+ * then prints one comparison table.
+ *
+ * Guarantees:
+ * - Weft is found without installation: the ICD loader is pointed (OCL_ICD_VENDORS) at a
+ *   private directory holding this build's weft.icd plus copies of the .icd files of /etc/OpenCL/vendors
+ *   (an installed Weft there is skipped, so the build under test is the only Weft).
+ * - Each (platform, benchmark) pair runs in its own weft-bench-runner process, so a crash or a
+ *   hang (cut off by the runner's timeout) costs one cell, not the run.
+ * - A result that does not match the native reference is printed as WRONG and never as a time;
+ *   a failure (build error, crash, timeout) as FAILED with its reason under the table.
+ * - Exit status: 0 when every benchmark ran and verified on Weft, 1 otherwise, 2 on bad usage.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#ifndef WEFT_BUILD_DIR
+#define WEFT_BUILD_DIR "build"
+#endif
+#ifndef WEFT_SOURCE_DIR
+#define WEFT_SOURCE_DIR "."
+#endif
+
+#define MAX_PLATFORMS 8
+#define MAX_BENCH 64
+
+struct cell {
+    int present, ok, verified;
+    double median, min, max, device, max_err, work;
+    char unit[16], size[64], err[300];
+};
+
+struct run {
+    char platforms[MAX_PLATFORMS][128]; /* [0] is Weft; the last is "native" */
+    int nplat;
+    char bench[MAX_BENCH][64];
+    int nbench;
+    struct cell cells[MAX_BENCH][MAX_PLATFORMS];
+    char peak_line[1024];
+    double fma_sp, fma_dp, copy_gbs, triad_gbs, theo_sp;
+    char theo[200];
+    char *lines;                        /* every JSON line, for --json */
+    size_t lines_len;
+};
+
+/* ---- a minimal reader for the runner's flat JSON lines ---------------------------------- */
+
+/* Finds "key": in a flat object; copies a string value (unescaped) or the raw token of a
+ * number/bool into out. Returns 1 when found. */
+static int json_get(const char *line, const char *key, char *out, size_t len)
+{
+    char pat[80];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(line, pat);
+    if (!p || len == 0)
+        return 0;
+    p += strlen(pat);
+    size_t n = 0;
+    if (*p == '"') {
+        for (p++; *p && *p != '"'; p++) {
+            if (*p == '\\' && p[1])
+                p++;
+            if (n + 1 < len)
+                out[n++] = *p;
+        }
+    } else {
+        for (; *p && *p != ',' && *p != '}'; p++)
+            if (n + 1 < len)
+                out[n++] = *p;
+    }
+    out[n] = 0;
+    return 1;
+}
+
+static double json_num(const char *line, const char *key, double dflt)
+{
+    char buf[64];
+    return json_get(line, key, buf, sizeof buf) ? strtod(buf, NULL) : dflt;
+}
+
+/* ---- running the runner ----------------------------------------------------------------- */
+
+/* Runs argv with stdout captured; returns the output (malloc'd) and the exit status. */
+static char *capture(char *const argv[], int *status)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return NULL;
+    pid_t pid = fork();
+    if (pid < 0)
+        return NULL;
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        execv(argv[0], argv);
+        fprintf(stderr, "weft bench: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    ssize_t r;
+    while ((r = read(fd[0], buf + len, cap - len - 1)) > 0) {
+        len += (size_t)r;
+        if (cap - len < 1024)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = 0;
+    close(fd[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    *status = st;
+    return buf;
+}
+
+static void append_line(struct run *run, const char *line)
+{
+    size_t n = strlen(line);
+    run->lines = realloc(run->lines, run->lines_len + n + 2);
+    memcpy(run->lines + run->lines_len, line, n);
+    run->lines_len += n;
+    run->lines[run->lines_len++] = '\n';
+    run->lines[run->lines_len] = 0;
+}
+
+static int is_weft_icd(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024] = "";
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = 0;
+        fclose(f);
+    }
+    return strstr(line, "libweft") != NULL;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    char buf[4096];
+    size_t n;
+    int ok = in && out;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = fwrite(buf, 1, n, out) == n;
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    return ok ? 0 : -1;
+}
+
+/* The private vendor directory: this build's Weft plus every other registered platform. */
+static int make_vendor_dir(char *dir, size_t len)
+{
+    snprintf(dir, len, "/tmp/weft-bench-XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    char to[1200];
+    snprintf(to, sizeof to, "%s/weft.icd", dir);
+    if (copy_file(WEFT_BUILD_DIR "/weft.icd", to) != 0) {
+        fprintf(stderr, "weft bench: cannot read %s/weft.icd (is Weft built?)\n", WEFT_BUILD_DIR);
+        return -1;
+    }
+    DIR *d = opendir("/etc/OpenCL/vendors");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".icd"))
+            continue;
+        char from[1200];
+        snprintf(from, sizeof from, "/etc/OpenCL/vendors/%s", e->d_name);
+        if (is_weft_icd(from))
+            continue;
+        snprintf(to, sizeof to, "%s/other-%s", dir, e->d_name);
+        copy_file(from, to);
+    }
+    if (d)
+        closedir(d);
+    return 0;
+}
+
+static void remove_vendor_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[1200];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+static const char *short_name(const char *platform)
+{
+    if (strstr(platform, "Portable Computing Language"))
+        return "pocl";
+    return platform;
+}
+
+static void parse_cell(struct cell *c, const char *line)
+{
+    c->present = 1;
+    char buf[64];
+    c->verified = json_get(line, "verified", buf, sizeof buf) && !strcmp(buf, "true");
+    c->ok = !json_get(line, "error", c->err, sizeof c->err);
+    c->median = json_num(line, "median", NAN);
+    c->min = json_num(line, "min", NAN);
+    c->max = json_num(line, "max", NAN);
+    c->device = json_num(line, "device", NAN);
+    c->max_err = json_num(line, "max_err", NAN);
+    c->work = json_num(line, "work", NAN);
+    json_get(line, "unit", c->unit, sizeof c->unit);
+    json_get(line, "size", c->size, sizeof c->size);
+    if (c->ok && !c->verified)
+        snprintf(c->err, sizeof c->err, "result differs from the native reference (max error %.3g)", c->max_err);
+}
+
+/* ---- the table ---------------------------------------------------------------------------- */
+
+static int good(const struct cell *c)
+{
+    return c->present && c->ok && c->verified && !isnan(c->median);
+}
+
+/* Throughput in the cell's unit (us/launch for launch latency). */
+static double throughput(const struct cell *c)
+{
+    if (!strcmp(c->unit, "us/launch"))
+        return c->median / c->work * 1e6;
+    return c->work / c->median;
+}
+
+static double pct_peak(const struct run *run, const struct cell *c)
+{
+    double t = throughput(c);
+    if (!strcmp(c->unit, "GFLOP/s"))
+        return run->fma_sp > 0 ? 100 * t / run->fma_sp : NAN;
+    if (!strcmp(c->unit, "GFLOP/s-dp"))
+        return run->fma_dp > 0 ? 100 * t / run->fma_dp : NAN;
+    if (!strcmp(c->unit, "GB/s")) {
+        double bw = fmax(run->copy_gbs, run->triad_gbs);
+        return bw > 0 ? 100 * t / bw : NAN;
+    }
+    return NAN;
+}
+
+static void time_str(char *buf, size_t len, const struct cell *c)
+{
+    if (!c->present)
+        snprintf(buf, len, "-");
+    else if (!c->ok)
+        snprintf(buf, len, "FAILED");
+    else if (!c->verified)
+        snprintf(buf, len, "WRONG");
+    else if (c->median < 1e-3)
+        snprintf(buf, len, "%.1f us", c->median * 1e6);
+    else
+        snprintf(buf, len, "%.2f ms", c->median * 1e3);
+}
+
+static void print_table(FILE *f, const struct run *run, const char *size)
+{
+    char cpu[256] = "unknown CPU";
+    FILE *ci = fopen("/proc/cpuinfo", "r");
+    char line[1024];
+    while (ci && fgets(line, sizeof line, ci))
+        if (!strncmp(line, "model name", 10)) {
+            char *v = strchr(line, ':');
+            snprintf(cpu, sizeof cpu, "%.200s", v ? v + 2 : line);
+            cpu[strcspn(cpu, "\n")] = 0;
+            break;
+        }
+    if (ci)
+        fclose(ci);
+    fprintf(f, "\nweft bench — %s, %ld cpus, size %s\n", cpu, sysconf(_SC_NPROCESSORS_ONLN), size);
+    fprintf(f, "peak (measured): FMA %.1f GFLOP/s sp, %.1f GFLOP/s dp; stream copy %.1f GB/s, triad %.1f GB/s\n",
+            run->fma_sp, run->fma_dp, run->copy_gbs, run->triad_gbs);
+    fprintf(f, "peak (theoretical): %.1f GFLOP/s sp = %s\n", run->theo_sp, run->theo);
+    fprintf(f, "times are medians of wall clock per run; speedup = other's time / Weft's time (>1: Weft faster)\n\n");
+
+    fprintf(f, "%-16s %-26s", "benchmark", "size");
+    for (int p = 0; p < run->nplat; p++)
+        fprintf(f, " %11s", short_name(run->platforms[p]));
+    fprintf(f, " %18s %7s %9s", "Weft throughput", "Weft%pk", "native%pk");
+    for (int p = 1; p < run->nplat; p++) {
+        char h[40];
+        snprintf(h, sizeof h, "vs %s", short_name(run->platforms[p]));
+        fprintf(f, " %10s", h);
+    }
+    fprintf(f, "\n");
+    for (int b = 0; b < run->nbench; b++) {
+        const struct cell *row = run->cells[b];
+        const char *sz = "";
+        for (int p = 0; p < run->nplat; p++)
+            if (row[p].present && row[p].size[0]) {
+                sz = row[p].size;
+                break;
+            }
+        fprintf(f, "%-16s %-26s", run->bench[b], sz);
+        for (int p = 0; p < run->nplat; p++) {
+            char t[32];
+            time_str(t, sizeof t, &row[p]);
+            fprintf(f, " %11s", t);
+        }
+        const struct cell *w = &row[0], *nat = &row[run->nplat - 1];
+        char thr[40] = "-", pk[16] = "-", npk[16] = "-";
+        if (good(w)) {
+            snprintf(thr, sizeof thr, "%.2f %s", throughput(w), w->unit);
+            double pp = pct_peak(run, w);
+            if (!isnan(pp))
+                snprintf(pk, sizeof pk, "%.1f%%", pp);
+        }
+        if (good(nat)) {
+            double pp = pct_peak(run, nat);
+            if (!isnan(pp))
+                snprintf(npk, sizeof npk, "%.1f%%", pp);
+        }
+        fprintf(f, " %18s %7s %9s", thr, pk, npk);
+        for (int p = 1; p < run->nplat; p++) {
+            char s[24] = "-";
+            if (good(w) && good(&row[p]))
+                snprintf(s, sizeof s, "%.2fx", row[p].median / w->median);
+            fprintf(f, " %10s", s);
+        }
+        fprintf(f, "\n");
+    }
+    int problems = 0;
+    for (int b = 0; b < run->nbench; b++)
+        for (int p = 0; p < run->nplat; p++) {
+            const struct cell *c = &run->cells[b][p];
+            if (c->present && (!c->ok || !c->verified)) {
+                if (!problems++)
+                    fprintf(f, "\nproblems:\n");
+                fprintf(f, "  %s on %s: %s%s\n", run->bench[b], short_name(run->platforms[p]),
+                        c->verified || !c->ok ? "" : "WRONG RESULT: ", c->err);
+            }
+        }
+}
+
+/* ---- the command ----------------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: weft bench [--filter S[,S...]] [--repeat N] [--size small|default|large]\n"
+               "                  [--json FILE] [--plot FILE.png] [--timeout SECONDS]\n"
+               "Runs the bench/ corpus on this build's Weft, every other CPU OpenCL platform and\n"
+               "natively (C/OpenMP); prints medians, throughput, %% of peak and Weft's speedups.\n");
+}
+
+static int write_json(const struct run *run, const char *path, const char *size)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "weft bench: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "{\"size\":\"%s\",\"platforms\":[", size);
+    for (int p = 0; p < run->nplat; p++)
+        fprintf(f, "%s\"%s\"", p ? "," : "", run->platforms[p]);
+    fprintf(f, "],\n\"peak\":%s,\n\"results\":[\n", run->peak_line[0] ? run->peak_line : "null");
+    const char *s = run->lines ? run->lines : "";
+    int first = 1;
+    while (*s) {
+        const char *e = strchr(s, '\n');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n && strncmp(s, "{\"peak\"", 7)) {
+            fprintf(f, "%s%.*s", first ? "" : ",\n", (int)n, s);
+            first = 0;
+        }
+        s += n + (e != NULL);
+    }
+    fprintf(f, "\n]}\n");
+    fclose(f);
+    return 0;
+}
+
+int weft_cli_bench(int argc, char **argv)
+{
+    const char *filter = "", *size = "default", *json = NULL, *plot = NULL, *repeat = "5",
+               *timeout = "300";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--filter") && v)
+            filter = argv[++i];
+        else if (!strcmp(a, "--repeat") && v && atoi(v) > 0)
+            repeat = argv[++i];
+        else if (!strcmp(a, "--timeout") && v && atoi(v) > 0)
+            timeout = argv[++i];
+        else if (!strcmp(a, "--size") && v &&
+                 (!strcmp(v, "small") || !strcmp(v, "default") || !strcmp(v, "large")))
+            size = argv[++i];
+        else if (!strcmp(a, "--json") && v)
+            json = argv[++i];
+        else if (!strcmp(a, "--plot") && v)
+            plot = argv[++i];
+        else {
+            fprintf(stderr, "weft bench: bad option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    const char *runner_env = getenv("WEFT_BENCH_RUNNER");
+    char runner[1024];
+    snprintf(runner, sizeof runner, "%s", runner_env ? runner_env : WEFT_BUILD_DIR "/bin/weft-bench-runner");
+    if (access(runner, X_OK) != 0) {
+        fprintf(stderr, "weft bench: %s is missing (build the weft-bench-runner target)\n", runner);
+        return 1;
+    }
+    char vdir[256];
+    if (make_vendor_dir(vdir, sizeof vdir) != 0)
+        return 1;
+    setenv("OCL_ICD_VENDORS", vdir, 1);
+
+    static struct run run;
+    int st;
+    /* platforms: Weft first, then the others in the loader's order, native last */
+    char *const plat_argv[] = {runner, "--platforms", NULL};
+    char *out = capture(plat_argv, &st);
+    int have_weft = 0;
+    for (char *save, *l = strtok_r(out ? out : "", "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+        if (!strcmp(l, "Weft"))
+            have_weft = 1;
+    if (!have_weft) {
+        fprintf(stderr, "weft bench: the loader does not list this build's Weft (vendor dir %s)\n", vdir);
+        free(out);
+        remove_vendor_dir(vdir);
+        return 1;
+    }
+    snprintf(run.platforms[run.nplat++], 128, "Weft");
+    free(out);
+    out = capture(plat_argv, &st);
+    for (char *save, *l = strtok_r(out ? out : "", "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+        if (strcmp(l, "Weft") && run.nplat < MAX_PLATFORMS - 1)
+            snprintf(run.platforms[run.nplat++], 128, "%s", l);
+    free(out);
+    snprintf(run.platforms[run.nplat++], 128, "native");
+
+    char *const list_argv[] = {runner, "--list", "--filter", (char *)filter, NULL};
+    out = capture(list_argv, &st);
+    for (char *save, *l = strtok_r(out ? out : "", "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+        if (run.nbench < MAX_BENCH)
+            snprintf(run.bench[run.nbench++], 64, "%s", l);
+    free(out);
+    if (run.nbench == 0) {
+        fprintf(stderr, "weft bench: no benchmark matches '%s'\n", filter);
+        remove_vendor_dir(vdir);
+        return 2;
+    }
+
+    fprintf(stderr, "weft bench: %d benchmarks on", run.nbench);
+    for (int p = 0; p < run.nplat; p++)
+        fprintf(stderr, "%s %s", p ? "," : "", short_name(run.platforms[p]));
+    fprintf(stderr, " (size %s, %s runs each)\nmeasuring peaks ...\n", size, repeat);
+    char *const peak_argv[] = {runner, "--peak", "--size", (char *)size, NULL};
+    out = capture(peak_argv, &st);
+    if (out && !strncmp(out, "{\"peak\"", 7)) {
+        out[strcspn(out, "\n")] = 0;
+        snprintf(run.peak_line, sizeof run.peak_line, "%s", out);
+        run.fma_sp = json_num(out, "fma_sp_gflops", 0);
+        run.fma_dp = json_num(out, "fma_dp_gflops", 0);
+        run.copy_gbs = json_num(out, "copy_gbs", 0);
+        run.triad_gbs = json_num(out, "triad_gbs", 0);
+        run.theo_sp = json_num(out, "theoretical_sp_gflops", 0);
+        json_get(out, "theoretical", run.theo, sizeof run.theo);
+    }
+    free(out);
+
+    int total = run.nbench * run.nplat, done = 0;
+    for (int p = 0; p < run.nplat; p++)
+        for (int b = 0; b < run.nbench; b++) {
+            char exact[80];
+            snprintf(exact, sizeof exact, "=%s", run.bench[b]);
+            int native = !strcmp(run.platforms[p], "native");
+            char *args[16];
+            int n = 0;
+            args[n++] = runner;
+            if (native) {
+                args[n++] = "--native";
+            } else {
+                args[n++] = "--platform";
+                args[n++] = run.platforms[p];
+            }
+            char *rest[] = {"--filter", exact, "--size", (char *)size, "--repeat", (char *)repeat,
+                            "--timeout", (char *)timeout, "--quiet", NULL};
+            for (int i = 0; rest[i]; i++)
+                args[n++] = rest[i];
+            args[n] = NULL;
+            fprintf(stderr, "[%3d/%d] %-8s %-18s ", ++done, total, short_name(run.platforms[p]), run.bench[b]);
+            out = capture(args, &st);
+            struct cell *c = &run.cells[b][p];
+            char *line = out ? strstr(out, "{\"bench\"") : NULL;
+            if (line) {
+                line[strcspn(line, "\n")] = 0;
+                parse_cell(c, line);
+                append_line(&run, line);
+            } else {
+                c->present = 1;
+                if (WIFSIGNALED(st))
+                    snprintf(c->err, sizeof c->err, "runner killed by signal %d (%s)", WTERMSIG(st),
+                             strsignal(WTERMSIG(st)));
+                else
+                    snprintf(c->err, sizeof c->err, "runner exited with status %d and no result",
+                             WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+                char synth[512];
+                snprintf(synth, sizeof synth,
+                         "{\"bench\":\"%s\",\"platform\":\"%s\",\"verified\":false,\"error\":\"%s\"}",
+                         run.bench[b], run.platforms[p], c->err);
+                append_line(&run, synth);
+            }
+            char t[32];
+            time_str(t, sizeof t, c);
+            fprintf(stderr, "%s\n", t);
+            free(out);
+        }
+    remove_vendor_dir(vdir);
+
+    print_table(stdout, &run, size);
+    fflush(stdout);
+
+    int rc = 0;
+    for (int b = 0; b < run.nbench; b++)
+        if (!good(&run.cells[b][0]))
+            rc = 1;
+    if (rc)
+        fprintf(stderr, "weft bench: some benchmarks did not run or verify on Weft (see problems)\n");
+
+    char tmpjson[64] = "";
+    if (plot && !json) {
+        snprintf(tmpjson, sizeof tmpjson, "/tmp/weft-bench-XXXXXX.json");
+        int fd = mkstemps(tmpjson, 5);
+        if (fd >= 0)
+            close(fd);
+        json = tmpjson;
+    }
+    if (json && write_json(&run, json, size) != 0)
+        rc = 1;
+    if (plot) {
+        char script[1024];
+        snprintf(script, sizeof script, "%s/bench/plot.py", WEFT_SOURCE_DIR);
+        char *const py[] = {"/usr/bin/python3", script, (char *)json, (char *)plot, NULL};
+        char *o = capture(py, &st);
+        if (o && *o)
+            fputs(o, stderr);
+        free(o);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            fprintf(stderr, "weft bench: plotting failed (is python3-matplotlib installed?)\n");
+            rc = 1;
+        } else
+            fprintf(stderr, "weft bench: wrote %s\n", plot);
+    }
+    if (tmpjson[0])
+        unlink(tmpjson);
+    free(run.lines);
+    return rc;
+}
