@@ -727,8 +727,10 @@ int main(int argc, char **argv)
         cl_int err;
         cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
         c.ctx = clCreateContext(props, 1, &c.dev, NULL, NULL, &err);
-        if (err == CL_SUCCESS)
-            c.q = clCreateCommandQueue(c.ctx, c.dev, CL_QUEUE_PROFILING_ENABLE, &err);
+        if (err == CL_SUCCESS) {
+            cl_queue_properties qp[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+            c.q = clCreateCommandQueueWithProperties(c.ctx, c.dev, qp, &err);
+        }
         if (err != CL_SUCCESS) {
             fprintf(stderr, "weft-bench-runner: cannot create a context and queue on '%s': %d\n", pname, err);
             return 1;

@@ -69,7 +69,10 @@ struct weft_explain_loop {
     bool innermost;
     bool survived;               /* still a loop after optimization (else fully unrolled) */
     bool vectorized;
-    unsigned width;              /* lanes of the widest vector the loop body computes with */
+    unsigned width;              /* vectorization factor (LLVM's remark, else the widest vector
+                                    the vector loop computes with) */
+    unsigned interleave;         /* LLVM's interleave count (0 when unknown) */
+    char *remark;                /* LLVM's loop-vectorize remarks about this loop ("; "-joined) */
 };
 
 struct weft_explain_kernel {
@@ -86,7 +89,8 @@ struct weft_explain_kernel {
     uint64_t scratch_size;       /* bytes of scratch per work-group */
     uint64_t static_local_size;
     unsigned nremarks;
-    char **remarks;              /* LLVM loop-vectorize remarks, when the process enabled them */
+    char **remarks;              /* other loop-vectorize remarks (user loops, notes), when the
+                                    process enabled LLVM's remarks (-pass-remarks*=loop-vectorize) */
 };
 
 /* The names of the kernels of an executable, in module order (malloc'd array of malloc'd

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -518,6 +519,12 @@ cl_int weft_frontend_compile(const char *source, const struct weft_build_options
     bool ok = true;
     for (size_t i = 0; i < LEN(fixed) && ok; i++)
         ok = strvec_push(&argv, fixed[i]);
+    /* clang-19's -cl-ext does not know these two 3.0 features and ignores them, so the
+     * C11-style atomics without an explicit scope stay undeclared; define their macros
+     * ourselves (the device reports both, see runtime/features.h). */
+    if (ok && !strcasecmp(opts->cl_std, "CL3.0"))
+        ok = strvec_push(&argv, "-D__opencl_c_atomic_scope_device=1") &&
+             strvec_push(&argv, "-D__opencl_c_atomic_scope_all_devices=1");
     for (size_t i = 0; i < opts->num_clang_args && ok; i++)
         ok = strvec_push(&argv, opts->clang_args[i]);
 

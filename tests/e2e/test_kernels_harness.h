@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <cmocka.h>
@@ -59,7 +60,7 @@ static cl_mem buf_new(size_t size, const void *init)
 }
 
 /* A buffer filled with a recognizable byte pattern, so an unwritten element is noticed. */
-static cl_mem buf_poisoned(size_t size)
+static inline cl_mem buf_poisoned(size_t size)
 {
     cl_mem m = buf_new(size, NULL);
     unsigned char poison = 0xA5;
@@ -96,14 +97,14 @@ static cl_int launch(const char *name, cl_uint dim, const size_t *offset, const 
     return err;
 }
 
-static size_t round_up(size_t n, size_t m)
+static inline size_t round_up(size_t n, size_t m)
 {
     return (n + m - 1) / m * m;
 }
 
 /* A deterministic pseudo-random generator (xorshift32) for inputs. */
 static uint32_t rng_state = 2463534242u;
-static uint32_t rng_next(void)
+static inline uint32_t rng_next(void)
 {
     rng_state ^= rng_state << 13;
     rng_state ^= rng_state >> 17;
@@ -111,7 +112,7 @@ static uint32_t rng_next(void)
     return rng_state;
 }
 
-static int close_f(double got, double want, double rel)
+static inline int close_f(double got, double want, double rel)
 {
     return fabs(got - want) <= rel * fabs(want) + rel;
 }

@@ -11,6 +11,8 @@ config.test_exec_root = os.path.join(config.weft_build_dir, "tests", "lit-out")
 config.substitutions.append(("weft-opt", config.weft_opt))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%clang", config.clang))
+# the `weft` command (tests/lit/cli): after "weft-opt", whose text it does not contain
+config.substitutions.append(("%weft", getattr(config, "weft", os.path.join(config.weft_build_dir, "bin", "weft"))))
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 
 # Exec tests (exec/): OpenCL C -> IR as the frontend emits it, then run.sh transforms one kernel,

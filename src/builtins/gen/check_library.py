@@ -150,9 +150,10 @@ def symbols(nm, bc):
 
 
 def allowed_undefined(names):
+    """The names among `names` that nothing resolves: not a work-item function, barrier or
+    printf (provided by the work-group transformation and the runtime), not an LLVM
+    intrinsic, not a C library function of this process."""
     libs = [ctypes.CDLL("libm.so.6"), ctypes.CDLL("libc.so.6")]
-    provided = set()
-    # mangled names of the provided functions: whatever a user program references
     bad = []
     for n in sorted(names):
         if n.startswith("llvm."):

@@ -1,0 +1,1081 @@
+/* compiler/explain.c — the decisions of the kernel compiler for one kernel and local size, read
+ * back from the passes themselves (see explain.h).
+ *
+ * Two runs, each in its own LLVMContext:
+ *   1. decisions: the passes of transform/passes.h in the order wgfunction.c runs them, stopped
+ *      after privatization, so that their intermediate results (the sub-CFG list, the slot
+ *      shapes recorded by demotion, the allocas privatization replaced or kept) can be read.
+ *      Memory-access shapes come from the shape analysis on the work function just before
+ *      demotion, focused on the innermost work-item dimension (what the vectorizer sees).
+ *   2. vectorization: the real weft_build_wg_function and the same optimization pipeline as a
+ *      variant (globaldce,default<O3>). Before optimizing, every work-item loop's !llvm.loop
+ *      gets one more operand naming it (!{!"weft.explain.loop", !"s<sub-CFG>.<dim>"}); LLVM
+ *      keeps unknown loop attributes on the vector loop and on the scalar remainder, so after
+ *      optimization the loops can be found again. A loop counts as vectorized when its ID has
+ *      llvm.loop.isvectorized and its body computes on vectors; the width is the lane count of
+ *      the widest non-mask vector in the body. LLVM's remarks, when the process enabled them
+ *      (-pass-remarks*=loop-vectorize), are collected through the context's diagnostic handler.
+ * Privatization outcomes are read from the IR privatize.c leaves: an alloca that disappeared
+ * became a scratch array; a crossing slot whose reloads feed a "recomputed" value was
+ * recomputed; any other crossing slot was kept as one uniform scalar. The counts are checked
+ * against the pass's own counters and a disagreement is reported, not hidden.
+ */
+#include "compiler/explain.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/analysis/cfg.h"
+#include "compiler/analysis/dominators.h"
+#include "compiler/analysis/loops.h"
+#include "compiler/analysis/shape.h"
+#include "compiler/codegen.h"
+#include "compiler/metadata.h"
+#include "compiler/transform/passes.h"
+#include "compiler/transform/wgfunction.h"
+
+#define LOOP_TAG "weft.explain.loop"
+/* line numbers from here on in a remark's location name a work-item loop: base + 4*sub-CFG + dim */
+#define REMARK_LINE_BASE 1000000u
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+static char *type_string(LLVMTypeRef t)
+{
+    char *s = LLVMPrintTypeToString(t);
+    char *d = strdup(s ? s : "?");
+    LLVMDisposeMessage(s);
+    return d;
+}
+
+/* Source line (and column) of an instruction in the kernel's file: through inlined helper
+ * functions to the outermost call site. 0 without debug info. */
+static unsigned src_line(LLVMValueRef inst, unsigned *col)
+{
+    if (col)
+        *col = 0;
+    if (!inst || !LLVMIsAInstruction(inst))
+        return 0;
+    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
+    if (!loc)
+        return 0;
+    for (LLVMMetadataRef up; (up = LLVMDILocationGetInlinedAt(loc));)
+        loc = up;
+    if (col)
+        *col = LLVMDILocationGetColumn(loc);
+    return LLVMDILocationGetLine(loc);
+}
+
+static bool addresses_alloca(LLVMValueRef p)
+{
+    for (int depth = 0; p && depth < 16; depth++) {
+        if (LLVMIsAAllocaInst(p))
+            return true;
+        if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
+            p = LLVMGetOperand(p, 0);
+        else
+            return false;
+    }
+    return false;
+}
+
+static int popcount64(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* Makes room for element n of *arr (elements of `elem` bytes); false when out of memory. */
+static bool grow(void **arr, unsigned n, size_t elem)
+{
+    void *p = realloc(*arr, ((size_t)n + 1) * elem);
+    if (!p)
+        return false;
+    *arr = p;
+    return true;
+}
+
+/* ---- kernel names ------------------------------------------------------------------------- */
+
+bool weft_explain_kernel_names(const struct weft_bitcode *exe, char ***names, unsigned *count,
+                               struct weft_diag *diag)
+{
+    *names = NULL;
+    *count = 0;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m;
+    if (!weft_module_parse(ctx, exe->data, exe->size, &m, diag)) {
+        LLVMContextDispose(ctx);
+        return false;
+    }
+    bool ok = true;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && ok; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f) || !weft_is_kernel(f))
+            continue;
+        size_t n = 0;
+        const char *nm = LLVMGetValueName2(f, &n);
+        ok = grow((void **)names, *count, sizeof **names) && ((*names)[*count] = dup_n(nm, n));
+        if (ok)
+            (*count)++;
+    }
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    if (!ok)
+        weft_diag_error(diag, "out of memory");
+    return ok;
+}
+
+/* ---- run 1: sub-CFGs, accesses, privatization --------------------------------------------- */
+
+static int barrier_id(const struct weft_subcfgs *sc, LLVMBasicBlockRef bb)
+{
+    if (bb == sc->exit_barrier)
+        return WEFT_SUBCFG_EXIT_ID;
+    for (unsigned i = 0; i < sc->count; i++)
+        if (sc->barriers[i] == bb)
+            return (int)i;
+    return -2;
+}
+
+static bool record_subcfgs(const struct weft_subcfgs *sc, struct weft_explain_kernel *out)
+{
+    out->subcfgs = calloc(sc->count ? sc->count : 1, sizeof *out->subcfgs);
+    if (!out->subcfgs)
+        return false;
+    out->nsubcfgs = sc->count;
+    for (unsigned i = 0; i < sc->count; i++) {
+        const struct weft_subcfg *s = &sc->s[i];
+        struct weft_explain_subcfg *e = &out->subcfgs[i];
+        e->id = s->id;
+        e->barrier_line = i == 0 ? 0 : src_line(LLVMGetFirstInstruction(s->barrier), NULL);
+        e->blocks = calloc(s->nblocks ? s->nblocks : 1, sizeof *e->blocks);
+        if (!e->blocks)
+            return false;
+        e->nblocks = s->nblocks;
+        for (unsigned k = 0; k < s->nblocks; k++) {
+            const char *bn = LLVMGetBasicBlockName(s->blocks[k]);
+            e->blocks[k] = strdup(bn && *bn ? bn : "(unnamed)");
+            if (!e->blocks[k])
+                return false;
+            for (LLVMValueRef in = LLVMGetFirstInstruction(s->blocks[k]); in; in = LLVMGetNextInstruction(in)) {
+                unsigned l = src_line(in, NULL);
+                if (!l)
+                    continue;
+                if (!e->line_first || l < e->line_first)
+                    e->line_first = l;
+                if (l > e->line_last)
+                    e->line_last = l;
+            }
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(s->blocks[k]);
+            unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+            for (unsigned j = 0; j < ns; j++) {
+                int id = barrier_id(sc, LLVMGetSuccessor(t, j));
+                if (id == -2)
+                    continue;
+                bool seen = false;
+                for (unsigned x = 0; x < e->exits_to_count; x++)
+                    seen |= e->exits_to[x] == id;
+                if (!seen && e->exits_to_count < 8)
+                    e->exits_to[e->exits_to_count++] = id;
+            }
+        }
+    }
+    return true;
+}
+
+/* Shapes as wgfunction.c computes them: context loads are uniform. */
+static struct weft_shapes *shapes_for(struct weft_workfn *wf, int focus_dim)
+{
+    struct weft_shapes *s = weft_shapes_create(wf->fn, NULL);
+    if (!s)
+        return NULL;
+    unsigned inv = LLVMGetMDKindIDInContext(wf->c, "invariant.load", 14);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wf->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (LLVMIsALoadInst(i) && LLVMGetMetadata(i, inv))
+                weft_shapes_seed(s, i, (struct weft_shape){WEFT_SHAPE_UNIFORM, 0, NULL});
+    weft_shapes_set_local_size(s, wf->local_size);
+    if (focus_dim >= 0)
+        weft_shapes_set_focus_dim(s, focus_dim);
+    weft_shapes_run(s);
+    return s;
+}
+
+static bool record_accesses(struct weft_workfn *wf, const struct weft_subcfgs *sc, int focus_dim,
+                            struct weft_explain_kernel *out)
+{
+    struct weft_shapes *s = shapes_for(wf, focus_dim);
+    if (!s)
+        return false;
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(wf->m);
+    bool ok = true;
+    for (unsigned si = 0; si < sc->count && ok; si++)
+        for (unsigned k = 0; k < sc->s[si].nblocks && ok; k++) {
+            LLVMBasicBlockRef bb = sc->s[si].blocks[k];
+            /* a block shared by several sub-CFGs is reported with the first */
+            bool earlier = false;
+            for (unsigned sj = 0; sj < si && !earlier; sj++)
+                for (unsigned kk = 0; kk < sc->s[sj].nblocks && !earlier; kk++)
+                    earlier = sc->s[sj].blocks[kk] == bb;
+            if (earlier)
+                continue;
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && ok; in = LLVMGetNextInstruction(in)) {
+                LLVMValueRef ptr;
+                LLVMTypeRef ty;
+                const char *op;
+                if (LLVMIsALoadInst(in)) {
+                    ptr = LLVMGetOperand(in, 0);
+                    ty = LLVMTypeOf(in);
+                    op = "load";
+                } else if (LLVMIsAStoreInst(in)) {
+                    ptr = LLVMGetOperand(in, 1);
+                    ty = LLVMTypeOf(LLVMGetOperand(in, 0));
+                    op = "store";
+                } else if (LLVMIsAAtomicRMWInst(in)) {
+                    ptr = LLVMGetOperand(in, 0);
+                    ty = LLVMTypeOf(in);
+                    op = "atomic";
+                } else if (LLVMIsAAtomicCmpXchgInst(in)) {
+                    ptr = LLVMGetOperand(in, 0);
+                    ty = LLVMTypeOf(LLVMGetOperand(in, 1));
+                    op = "atomic";
+                } else {
+                    continue;
+                }
+                if (addresses_alloca(ptr))
+                    continue;   /* the work-item's own stack: not a memory access of the kernel */
+                unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(ptr));
+                /* the launch context (ctx fields) is Weft's, not the kernel's */
+                if (LLVMIsALoadInst(in) && LLVMGetMetadata(in, LLVMGetMDKindIDInContext(wf->c, "invariant.load", 14)))
+                    continue;
+                if (!grow((void **)&out->accesses, out->naccesses, sizeof *out->accesses)) {
+                    ok = false;
+                    break;
+                }
+                struct weft_explain_access *a = &out->accesses[out->naccesses++];
+                memset(a, 0, sizeof *a);
+                a->op = strdup(op);
+                a->type = type_string(ty);
+                a->addrspace = as;
+                a->subcfg = (int)si;
+                a->dim = focus_dim;
+                a->line = src_line(in, &a->column);
+                struct weft_shape sh = weft_shape_of(s, ptr);
+                uint64_t esize = LLVMABISizeOfType(td, ty);
+                if (sh.kind == WEFT_SHAPE_UNIFORM) {
+                    a->cls = WEFT_ACCESS_UNIFORM;
+                } else if (sh.kind == WEFT_SHAPE_AFFINE) {
+                    int64_t st;
+                    a->dim = sh.dim;
+                    if (weft_shape_const_stride(sh, &st)) {
+                        a->stride = st;
+                        a->cls = (uint64_t)st == esize ? WEFT_ACCESS_UNIT : WEFT_ACCESS_STRIDED;
+                    } else {
+                        a->cls = WEFT_ACCESS_STRIDED_VAR;
+                    }
+                } else {
+                    a->cls = WEFT_ACCESS_VARYING;
+                }
+                ok = a->op && a->type;
+            }
+        }
+    weft_shapes_free(s);
+    return ok;
+}
+
+/* Sub-CFGs using pointer `v` (derived from an alloca), as privatize.c follows it. */
+static void alloca_uses(LLVMValueRef v, const struct weft_ptrmap *membership, uint64_t *mask, bool *escapes,
+                        LLVMValueRef *some_user, int depth)
+{
+    if (depth > 32) {
+        *escapes = true;
+        return;
+    }
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user)) {
+            *escapes = true;
+            continue;
+        }
+        *mask |= (uint64_t)weft_ptrmap_get_or(membership, LLVMGetInstructionParent(user), 0);
+        if (!*some_user && src_line(user, NULL))
+            *some_user = user;
+        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == v)
+            *escapes = true;
+        else if (LLVMIsAPtrToIntInst(user) || LLVMIsAPHINode(user))
+            *escapes = true;
+        else if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user) ||
+                 LLVMIsASelectInst(user))
+            alloca_uses(user, membership, mask, escapes, some_user, depth + 1);
+    }
+}
+
+/* Whether name `s`, without the digits LLVM appends to make names unique, ends with suffix. */
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    while (a > 0 && s[a - 1] >= '0' && s[a - 1] <= '9')
+        a--;
+    return a >= b && !strncmp(s + a - b, suffix, b);
+}
+
+/* Line of the value a demoted slot holds: the first stored instruction with a location. */
+static unsigned slot_value_line(LLVMValueRef slot)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot) {
+            unsigned l = src_line(LLVMGetOperand(user, 0), NULL);
+            if (!l)
+                l = src_line(user, NULL);
+            if (l)
+                return l;
+        }
+    }
+    return 0;
+}
+
+static bool was_recomputed(LLVMValueRef slot)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsALoadInst(user))
+            continue;
+        LLVMValueRef nx = LLVMGetNextInstruction(user);
+        /* privatize.c's recomputation chain after each reload: offset arithmetic, then the
+         * value named "recomputed" whose first operand is the reload */
+        for (int k = 0; nx && k < 8; k++, nx = LLVMGetNextInstruction(nx)) {
+            size_t n = 0;
+            const char *nm = LLVMGetValueName2(nx, &n);
+            if (n >= 10 && !strncmp(nm, "recomputed", 10) && LLVMGetOperand(nx, 0) == user)
+                return true;
+        }
+    }
+    return false;
+}
+
+struct alloca_record {
+    LLVMValueRef a;
+    bool crossing;
+    struct weft_explain_private p;
+};
+
+static bool record_privatization(struct weft_workfn *wf, struct weft_explain_kernel *out, struct weft_diag *diag)
+{
+    const struct weft_subcfgs *sc = &wf->subcfgs;
+    struct weft_ptrmap membership;   /* block -> sub-CFG mask */
+    weft_ptrmap_init(&membership);
+    for (unsigned i = 0; i < sc->count; i++)
+        for (unsigned k = 0; k < sc->s[i].nblocks; k++) {
+            LLVMBasicBlockRef bb = sc->s[i].blocks[k];
+            uint64_t m = weft_ptrmap_get_or(&membership, bb, 0) | (1ull << (i < 63 ? i : 63));
+            weft_ptrmap_put(&membership, bb, m);
+        }
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(wf->m);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(wf->fn);
+    unsigned n = 0;
+    struct alloca_record *rec = NULL;
+    bool ok = true;
+    for (LLVMValueRef a = LLVMGetFirstInstruction(entry); a && ok; a = LLVMGetNextInstruction(a)) {
+        if (!LLVMIsAAllocaInst(a))
+            continue;
+        uint64_t mask = 0;
+        bool escapes = false;
+        LLVMValueRef some_user = NULL;
+        alloca_uses(a, &membership, &mask, &escapes, &some_user, 0);
+        bool crossing = mask && (popcount64(mask) > 1 || escapes || (mask >> 63));
+        if (!crossing)
+            continue;
+        if (!(ok = grow((void **)&rec, n, sizeof *rec)))
+            break;
+        struct alloca_record *r = &rec[n++];
+        memset(r, 0, sizeof *r);
+        r->a = a;
+        r->crossing = crossing;
+        size_t nl = 0;
+        const char *nm = LLVMGetValueName2(a, &nl);
+        r->p.name = dup_n(nm, nl);
+        LLVMTypeRef ty = LLVMGetAllocatedType(a);
+        r->p.type = type_string(ty);
+        LLVMValueRef cnt = LLVMGetOperand(a, 0);
+        uint64_t elems = LLVMIsAConstantInt(cnt) ? LLVMConstIntGetZExtValue(cnt) : 1;
+        r->p.bytes = LLVMABISizeOfType(td, ty) * elems;
+        r->p.subcfg_mask = mask;
+        r->p.is_variable = r->p.name && !ends_with(r->p.name, ".slot") && !ends_with(r->p.name, ".phi");
+        r->p.line = r->p.is_variable ? src_line(some_user, NULL) : slot_value_line(a);
+        const struct weft_slot_info *si = (const void *)weft_ptrmap_get_or(&wf->slot_info, a, 0);
+        if (si && si->shape == WEFT_SLOT_AFFINE) {
+            r->p.dim = si->dim;
+            r->p.stride = si->stride;
+        }
+        ok = r->p.name && r->p.type;
+    }
+    weft_ptrmap_free(&membership);
+    if (ok)
+        ok = weft_privatize(wf, diag);
+    if (ok) {
+        /* which allocas are left */
+        struct weft_ptrmap left;
+        weft_ptrmap_init(&left);
+        for (LLVMValueRef a = LLVMGetFirstInstruction(entry); a; a = LLVMGetNextInstruction(a))
+            if (LLVMIsAAllocaInst(a))
+                weft_ptrmap_put(&left, a, 1);
+        unsigned arrays = 0, slots = 0, recomputed = 0;
+        for (unsigned i = 0; i < n; i++) {
+            struct alloca_record *r = &rec[i];
+            if (!weft_ptrmap_has(&left, r->a)) {
+                r->p.kind = WEFT_EXPLAIN_PRIV_ARRAY;
+                arrays++;
+            } else if (was_recomputed(r->a)) {
+                r->p.kind = WEFT_EXPLAIN_PRIV_RECOMPUTED;
+                recomputed++;
+            } else {
+                r->p.kind = WEFT_EXPLAIN_PRIV_SLOT;
+                slots++;
+            }
+        }
+        weft_ptrmap_free(&left);
+        if (arrays != wf->privatized || slots != wf->uniform_slots || recomputed != wf->recomputed) {
+            char msg[256];
+            snprintf(msg, sizeof msg,
+                     "note: explain read %u arrays, %u uniform slots, %u recomputed values; privatization "
+                     "counted %u, %u, %u (the per-value list may be inexact)",
+                     arrays, slots, recomputed, wf->privatized, wf->uniform_slots, wf->recomputed);
+            if (grow((void **)&out->remarks, out->nremarks, sizeof *out->remarks) &&
+                (out->remarks[out->nremarks] = strdup(msg)))
+                out->nremarks++;
+        }
+        out->privates = calloc(n ? n : 1, sizeof *out->privates);
+        if (!out->privates)
+            ok = false;
+        for (unsigned i = 0; ok && i < n; i++) {
+            out->privates[i] = rec[i].p;
+            rec[i].p.name = rec[i].p.type = NULL;
+        }
+        if (ok)
+            out->nprivates = n;
+        out->scratch_size = wf->scratch_size;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        free(rec[i].p.name);
+        free(rec[i].p.type);
+    }
+    free(rec);
+    return ok;
+}
+
+static int innermost_dim(const uint64_t local[3])
+{
+    for (int d = 0; d < 3; d++)
+        if (local[d] > 1)
+            return d;
+    return -1;
+}
+
+static cl_int explain_decisions(const struct weft_bitcode *exe, const char *kernel, const uint64_t local[3],
+                                struct weft_explain_kernel *out, struct weft_diag *diag)
+{
+    cl_int err = CL_OUT_OF_RESOURCES;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = NULL;
+    LLVMTargetMachineRef tm = NULL;
+    struct weft_workfn wf;
+    memset(&wf, 0, sizeof wf);
+    bool have_wf = false;
+    if (!weft_module_parse(ctx, exe->data, exe->size, &m, diag))
+        goto done;
+    LLVMValueRef k = LLVMGetNamedFunction(m, kernel);
+    if (!k || LLVMIsDeclaration(k) || !weft_is_kernel(k)) {
+        err = CL_INVALID_KERNEL_NAME;
+        weft_diag_error(diag, "no kernel named '%s' in the program", kernel);
+        goto done;
+    }
+    tm = weft_codegen_host_tm(true, diag);
+    if (!tm)
+        goto done;
+    weft_codegen_set_host(m, tm);
+    /* the order of weft_build_wg_function_until (wgfunction.c) */
+    if (!weft_workfn_create(&wf, m, k, local, diag))
+        goto done;
+    have_wf = true;
+    if (!weft_workitem_lower(&wf, diag) || !weft_canonicalize_barriers(wf.fn, diag) ||
+        !weft_locals_layout(&wf, diag) || !weft_subcfgs_form(wf.fn, &wf.subcfgs, diag))
+        goto done;
+    out->static_local_size = wf.static_local_size;
+    if (!record_subcfgs(&wf.subcfgs, out) || !record_accesses(&wf, &wf.subcfgs, innermost_dim(local), out)) {
+        weft_diag_error(diag, "out of memory");
+        goto done;
+    }
+    if (wf.subcfgs.count > 1) {
+        struct weft_shapes *shapes = shapes_for(&wf, -1);
+        bool ok = weft_demote_values(&wf, shapes, diag);
+        if (shapes)
+            weft_shapes_free(shapes);
+        if (!ok || !record_privatization(&wf, out, diag))
+            goto done;
+    }
+    err = CL_SUCCESS;
+done:
+    if (have_wf)
+        weft_workfn_dispose(&wf);
+    if (tm)
+        LLVMDisposeTargetMachine(tm);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    return err;
+}
+
+/* ---- run 2: vectorization ------------------------------------------------------------------ */
+
+struct remark_sink {
+    struct weft_explain_kernel *out;
+};
+
+/* The work-item loop a remark is about (its location line is synthetic, see tag_loop), and
+ * where its message starts; NULL when the remark is about something else. */
+static struct weft_explain_loop *remark_loop(struct weft_explain_kernel *out, const char *d, const char **msg)
+{
+    for (const char *p = strchr(d, ':'); p; p = strchr(p + 1, ':')) {
+        unsigned line = 0, col = 0;
+        int off = 0;
+        if (sscanf(p + 1, "%u:%u: %n", &line, &col, &off) == 2 && off > 0 && line >= REMARK_LINE_BASE) {
+            unsigned code = line - REMARK_LINE_BASE;
+            for (unsigned i = 0; i < out->nloops; i++)
+                if ((unsigned)out->loops[i].subcfg == code / 4 && (unsigned)out->loops[i].dim == code % 4) {
+                    *msg = p + 1 + off;
+                    return &out->loops[i];
+                }
+        }
+    }
+    return NULL;
+}
+
+static void remark_handler(LLVMDiagnosticInfoRef di, void *opaque)
+{
+    struct remark_sink *sink = opaque;
+    struct weft_explain_kernel *out = sink->out;
+    LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
+    if (sev != LLVMDSRemark && sev != LLVMDSWarning)
+        return;
+    char *d = LLVMGetDiagInfoDescription(di);
+    /* the loop vectorizer's account only ("vectorized loop", "loop not vectorized", ...) */
+    if (!d || !strstr(d, "vectoriz")) {
+        LLVMDisposeMessage(d);
+        return;
+    }
+    const char *msg = NULL;
+    struct weft_explain_loop *l = remark_loop(out, d, &msg);
+    if (l) {
+        unsigned w = 0, ic = 0;
+        if (sscanf(msg, "vectorized loop (vectorization width: %u, interleaved count: %u)", &w, &ic) == 2) {
+            l->vectorized = true;
+            l->width = w;
+            l->interleave = ic;
+        }
+        size_t old = l->remark ? strlen(l->remark) : 0;
+        char *r = realloc(l->remark, old + strlen(msg) + 3);
+        if (r) {
+            sprintf(r + old, "%s%s", old ? "; " : "", msg);
+            l->remark = r;
+        }
+    } else if (out->nremarks < 64 && grow((void **)&out->remarks, out->nremarks, sizeof(char *))) {
+        char *c = strdup(d);
+        if (c)
+            out->remarks[out->nremarks++] = c;
+    }
+    LLVMDisposeMessage(d);
+}
+
+/* The string of MDString operand `v`, or NULL. */
+static const char *md_string(LLVMValueRef v, unsigned *len)
+{
+    if (!v || !LLVMIsAMDString(v))
+        return NULL;
+    return LLVMGetMDString(v, len);
+}
+
+static LLVMMetadataRef loop_tag_node(LLVMContextRef c, const char *tag)
+{
+    LLVMMetadataRef ops[] = {LLVMMDStringInContext2(c, LOOP_TAG, strlen(LOOP_TAG)),
+                             LLVMMDStringInContext2(c, tag, strlen(tag))};
+    return LLVMMDNodeInContext2(c, ops, 2);
+}
+
+/* Adds !{!"weft.explain.loop", !"s<i>.<d>"} to the loop ID on `br`. */
+static void tag_loop(LLVMContextRef c, LLVMValueRef br, unsigned loop_kind, const char *tag, LLVMMetadataRef loc)
+{
+    LLVMValueRef id = LLVMGetMetadata(br, loop_kind);
+    if (!id)
+        return;
+    unsigned n = LLVMGetMDNodeNumOperands(id);
+    LLVMValueRef *ops = calloc(n ? n : 1, sizeof *ops);
+    LLVMMetadataRef *nops = calloc(n + 5, sizeof *nops);
+    if (!ops || !nops) {
+        free(ops);
+        free(nops);
+        return;
+    }
+    LLVMGetMDNodeOperands(id, ops);
+    LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
+    nops[0] = tmp;
+    for (unsigned i = 1; i < n; i++)
+        nops[i] = LLVMValueAsMetadata(ops[i]);
+    /* the tag itself, and (as LLVM's follow-up attributes) the tags the vector loop and the
+     * scalar remainder get if the loop vectorizer transforms it, each with the attributes the
+     * vectorizer would have given them without follow-ups (isvectorized; no runtime unrolling
+     * of the remainder), so that the optimization stays that of a real variant */
+    char vtag[40], rtag[40];
+    snprintf(vtag, sizeof vtag, "%s.v", tag);
+    snprintf(rtag, sizeof rtag, "%s.r", tag);
+    LLVMMetadataRef tag_md = loop_tag_node(c, tag);
+    LLVMMetadataRef isvec_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.isvectorized", 22),
+                                   LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), 1, 0))};
+    LLVMMetadataRef isvec = LLVMMDNodeInContext2(c, isvec_ops, 2);
+    LLVMMetadataRef nounroll_op = LLVMMDStringInContext2(c, "llvm.loop.unroll.runtime.disable", 31);
+    LLVMMetadataRef nounroll = LLVMMDNodeInContext2(c, &nounroll_op, 1);
+    LLVMMetadataRef fv_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.followup_vectorized", 39), isvec,
+                                loop_tag_node(c, vtag)};
+    LLVMMetadataRef fe_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.followup_epilogue", 37), isvec, nounroll,
+                                loop_tag_node(c, rtag)};
+    unsigned at = n ? n : 1;
+    nops[at++] = tag_md;
+    nops[at++] = LLVMMDNodeInContext2(c, fv_ops, 3);
+    nops[at++] = LLVMMDNodeInContext2(c, fe_ops, 4);
+    if (loc)
+        nops[at++] = loc;   /* the loop's start location: LLVM's remarks about it carry it */
+    LLVMMetadataRef nid = LLVMMDNodeInContext2(c, nops, at);
+    LLVMMetadataReplaceAllUsesWith(tmp, nid);
+    LLVMSetMetadata(br, loop_kind, LLVMMetadataAsValue(c, nid));
+    free(ops);
+    free(nops);
+}
+
+/* Reads a loop ID: the tag (s<i>.<d>) it carries and whether it was vectorized. */
+static bool read_loop_id(LLVMValueRef id, int *sub, int *dim, bool *vectorized, bool *vector_loop)
+{
+    bool tagged = false;
+    *vectorized = *vector_loop = false;
+    unsigned n = LLVMGetMDNodeNumOperands(id);
+    LLVMValueRef *ops = calloc(n ? n : 1, sizeof *ops);
+    if (!ops)
+        return false;
+    LLVMGetMDNodeOperands(id, ops);
+    for (unsigned i = 1; i < n; i++) {
+        if (!ops[i] || !LLVMIsAMDNode(ops[i]))
+            continue;
+        unsigned m = LLVMGetMDNodeNumOperands(ops[i]);
+        if (m < 1)
+            continue;
+        LLVMValueRef sub_ops[4] = {0};
+        if (m > 4)
+            continue;
+        LLVMGetMDNodeOperands(ops[i], sub_ops);
+        unsigned len = 0;
+        const char *s = md_string(sub_ops[0], &len);
+        if (!s)
+            continue;
+        if (len == strlen(LOOP_TAG) && !memcmp(s, LOOP_TAG, len) && m == 2) {
+            unsigned tl = 0;
+            const char *t = md_string(sub_ops[1], &tl);
+            char buf[32];
+            if (t && tl < sizeof buf) {
+                memcpy(buf, t, tl);
+                buf[tl] = 0;
+                tagged = sscanf(buf, "s%d.%d", sub, dim) == 2;
+                *vector_loop = tagged && strstr(buf, ".v") != NULL;
+            }
+        } else if (len == 22 && !memcmp(s, "llvm.loop.isvectorized", 22)) {
+            *vectorized = true;
+        }
+    }
+    free(ops);
+    return tagged;
+}
+
+static unsigned vector_lanes(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+        return 0;
+    LLVMTypeRef el = LLVMGetElementType(t);
+    if (LLVMGetTypeKind(el) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(el) == 1)
+        return 0;   /* masks */
+    return LLVMGetVectorSize(t);
+}
+
+/* spir_kernel is not a convention the x86 backend knows (as specialize.c does). */
+static void demote_kernels(LLVMModuleRef m, LLVMValueRef keep)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv || LLVMGetFunctionCallConv(f) == LLVMSPIRFUNCCallConv) {
+            LLVMSetFunctionCallConv(f, LLVMCCallConv);
+            for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
+                if (LLVMIsACallInst(LLVMGetUser(u)))
+                    LLVMSetInstructionCallConv(LLVMGetUser(u), LLVMCCallConv);
+        }
+        if (f != keep && !LLVMIsDeclaration(f))
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (!LLVMIsDeclaration(g))
+            LLVMSetLinkage(g, LLVMInternalLinkage);
+}
+
+static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *kernel, const uint64_t local[3],
+                                    struct weft_explain_kernel *out, struct weft_diag *diag)
+{
+    cl_int err = CL_OUT_OF_RESOURCES;
+    LLVMContextRef ctx = LLVMContextCreate();
+    struct remark_sink sink = {out};
+    LLVMContextSetDiagnosticHandler(ctx, remark_handler, &sink);
+    LLVMModuleRef m = NULL;
+    LLVMTargetMachineRef tm = NULL;
+    struct weft_cfg *cfg = NULL;
+    struct weft_domtree *dom = NULL;
+    struct weft_loops *loops = NULL;
+    if (!weft_module_parse(ctx, exe->data, exe->size, &m, diag))
+        goto done;
+    LLVMValueRef k = LLVMGetNamedFunction(m, kernel);
+    if (!k || !weft_is_kernel(k)) {
+        err = CL_INVALID_KERNEL_NAME;
+        goto done;
+    }
+    tm = weft_codegen_host_tm(true, diag);
+    if (!tm)
+        goto done;
+    weft_codegen_set_host(m, tm);
+    struct weft_wg_options wopts;
+    memcpy(wopts.local_size, local, sizeof wopts.local_size);
+    struct weft_wg_result res;
+    if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn)
+        goto done;
+    LLVMValueRef fn = res.fn;
+    static const char sym[] = "weft_explain_wg";
+    LLVMSetValueName2(fn, sym, strlen(sym));
+    LLVMSetLinkage(fn, LLVMExternalLinkage);
+    LLVMSetFunctionCallConv(fn, LLVMCCallConv);
+    demote_kernels(m, fn);
+
+    LLVMMetadataRef scope = LLVMGetSubprogram(k);   /* present with -g */
+    /* tag every work-item loop (wgloops.c names its blocks "subcfg<i>.*") */
+    unsigned loop_kind = LLVMGetMDKindIDInContext(ctx, "llvm.loop", 9);
+    int inner = innermost_dim(local);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        int sub = -1;
+        char d = 0;
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (!t || !LLVMGetMetadata(t, loop_kind))
+            continue;
+        /* the back edge goes to the loop's header "subcfg<i>.wi.<x|y|z>" (the latch block
+         * itself may have been merged into the body by inlining) */
+        unsigned ns = LLVMGetNumSuccessors(t);
+        for (unsigned j = 0; j < ns && d == 0; j++)
+            if (sscanf(LLVMGetBasicBlockName(LLVMGetSuccessor(t, j)), "subcfg%d.wi.%c", &sub, &d) != 2)
+                d = 0;
+        if (d != 'x' && d != 'y' && d != 'z')
+            continue;
+        int dim = d == 'x' ? 0 : d == 'y' ? 1 : 2;
+        char tag[32];
+        snprintf(tag, sizeof tag, "s%d.%d", sub, dim);
+        /* a synthetic line number that names the loop in LLVM's remarks (see remark_loop) */
+        LLVMMetadataRef loc = scope ? LLVMDIBuilderCreateDebugLocation(ctx, REMARK_LINE_BASE + (unsigned)sub * 4 + (unsigned)dim,
+                                                                       0, scope, NULL)
+                                    : NULL;
+        tag_loop(ctx, t, loop_kind, tag, loc);
+        if (!grow((void **)&out->loops, out->nloops, sizeof *out->loops)) {
+            weft_diag_error(diag, "out of memory");
+            goto done;
+        }
+        struct weft_explain_loop *l = &out->loops[out->nloops++];
+        memset(l, 0, sizeof *l);
+        l->subcfg = sub;
+        l->dim = dim;
+        l->innermost = dim == inner;
+    }
+    if (!weft_codegen_run_passes(m, "globaldce,default<O3>", tm, diag))
+        goto done;
+    fn = LLVMGetNamedFunction(m, sym);
+    if (!fn) {
+        weft_diag_error(diag, "internal: the work-group function disappeared during optimization");
+        goto done;
+    }
+    cfg = weft_cfg_build(fn);
+    dom = cfg ? weft_dom_compute(cfg) : NULL;
+    loops = dom ? weft_loops_compute(cfg, dom) : NULL;
+    if (!loops) {
+        weft_diag_error(diag, "out of memory");
+        goto done;
+    }
+    for (size_t li = 0; li < loops->count; li++) {
+        const struct weft_loop *L = &loops->loops[li];
+        int sub = -1, dim = -1;
+        bool vec = false, tagged = false, vloop = false;
+        for (size_t j = 0; j < L->nlatches && !tagged; j++) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->blocks[L->latches[j]]);
+            LLVMValueRef id = t ? LLVMGetMetadata(t, loop_kind) : NULL;
+            if (id)
+                tagged = read_loop_id(id, &sub, &dim, &vec, &vloop);
+        }
+        if (!tagged)
+            continue;
+        unsigned width = 0;
+        for (size_t j = 0; j < L->nblocks; j++) {
+            if (loops->innermost[L->blocks[j]] != (int32_t)li)
+                continue;   /* in a nested loop */
+            for (LLVMValueRef in = LLVMGetFirstInstruction(cfg->blocks[L->blocks[j]]); in;
+                 in = LLVMGetNextInstruction(in)) {
+                unsigned w = vector_lanes(LLVMTypeOf(in));
+                if (LLVMIsAStoreInst(in)) {
+                    unsigned sw = vector_lanes(LLVMTypeOf(LLVMGetOperand(in, 0)));
+                    w = sw > w ? sw : w;
+                }
+                width = w > width ? w : width;
+            }
+        }
+        for (unsigned x = 0; x < out->nloops; x++) {
+            struct weft_explain_loop *l = &out->loops[x];
+            if (l->subcfg != sub || l->dim != dim)
+                continue;
+            l->survived = true;
+            if (vloop && vec && width >= 2) {
+                l->vectorized = true;
+                if (!l->width)   /* LLVM's remark, when there is one, knows the factor */
+                    l->width = width;
+            }
+        }
+    }
+    err = CL_SUCCESS;
+done:
+    if (loops)
+        weft_loops_free(loops);
+    if (dom)
+        weft_dom_free(dom);
+    if (cfg)
+        weft_cfg_free(cfg);
+    if (tm)
+        LLVMDisposeTargetMachine(tm);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    return err;
+}
+
+/* ---- entry points ------------------------------------------------------------------------- */
+
+cl_int weft_explain_kernel(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
+                           struct weft_explain_kernel *out, struct weft_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    out->name = strdup(kernel);
+    if (!out->name)
+        return CL_OUT_OF_HOST_MEMORY;
+    memcpy(out->local_size, local_size, sizeof out->local_size);
+    cl_int err = explain_decisions(exe, kernel, local_size, out, diag);
+    if (err == CL_SUCCESS)
+        err = explain_vectorization(exe, kernel, local_size, out, diag);
+    return err;
+}
+
+void weft_explain_kernel_free(struct weft_explain_kernel *k)
+{
+    if (!k)
+        return;
+    free(k->name);
+    for (unsigned i = 0; i < k->nsubcfgs; i++) {
+        for (unsigned j = 0; j < k->subcfgs[i].nblocks; j++)
+            free(k->subcfgs[i].blocks[j]);
+        free(k->subcfgs[i].blocks);
+    }
+    free(k->subcfgs);
+    for (unsigned i = 0; i < k->nprivates; i++) {
+        free(k->privates[i].name);
+        free(k->privates[i].type);
+    }
+    free(k->privates);
+    for (unsigned i = 0; i < k->naccesses; i++) {
+        free(k->accesses[i].op);
+        free(k->accesses[i].type);
+    }
+    free(k->accesses);
+    for (unsigned i = 0; i < k->nloops; i++)
+        free(k->loops[i].remark);
+    free(k->loops);
+    for (unsigned i = 0; i < k->nremarks; i++)
+        free(k->remarks[i]);
+    free(k->remarks);
+    memset(k, 0, sizeof *k);
+}
+
+/* ---- printing ----------------------------------------------------------------------------- */
+
+static const char *space_name(unsigned as)
+{
+    switch (as) {
+    case 1: return "global";
+    case 2: return "constant";
+    case 3: return "local";
+    default: return "private/generic";
+    }
+}
+
+static void print_lines(FILE *f, unsigned first, unsigned last)
+{
+    if (!first)
+        fprintf(f, "lines ?");
+    else if (first == last)
+        fprintf(f, "line %u", first);
+    else
+        fprintf(f, "lines %u-%u", first, last);
+}
+
+static void print_mask(FILE *f, uint64_t mask)
+{
+    const char *sep = "";
+    for (int i = 0; i < 64; i++)
+        if (mask >> i & 1) {
+            fprintf(f, "%s%d", sep, i);
+            sep = ",";
+        }
+}
+
+void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
+{
+    static const char dn[] = "xyz";
+    fprintf(f, "kernel %s  (local size %llux%llux%llu)\n", k->name, (unsigned long long)k->local_size[0],
+            (unsigned long long)k->local_size[1], (unsigned long long)k->local_size[2]);
+
+    fprintf(f, "  sub-CFGs: %u (barrier-free regions, one work-item loop nest each)\n", k->nsubcfgs);
+    for (unsigned i = 0; i < k->nsubcfgs; i++) {
+        const struct weft_explain_subcfg *s = &k->subcfgs[i];
+        fprintf(f, "    sub-CFG %d  ", s->id);
+        if (s->id == 0)
+            fprintf(f, "from the kernel entry");
+        else if (s->barrier_line)
+            fprintf(f, "after barrier %d (line %u)", s->id, s->barrier_line);
+        else
+            fprintf(f, "after barrier %d", s->id);
+        fprintf(f, ", ");
+        print_lines(f, s->line_first, s->line_last);
+        fprintf(f, ", %u block%s; continues at ", s->nblocks, s->nblocks == 1 ? "" : "s");
+        for (unsigned j = 0; j < s->exits_to_count; j++)
+            if (s->exits_to[j] == WEFT_SUBCFG_EXIT_ID)
+                fprintf(f, "%sthe kernel exit", j ? " or " : "");
+            else
+                fprintf(f, "%ssub-CFG %d", j ? " or " : "", s->exits_to[j]);
+        fprintf(f, "\n      blocks:");
+        unsigned unnamed = 0;
+        for (unsigned j = 0; j < s->nblocks; j++)
+            if (strcmp(s->blocks[j], "(unnamed)"))
+                fprintf(f, " %s", s->blocks[j]);
+            else
+                unnamed++;
+        if (unnamed)
+            fprintf(f, " and %u unnamed", unnamed);
+        fprintf(f, "\n");
+    }
+
+    if (k->nsubcfgs <= 1) {
+        fprintf(f, "  privatized: nothing (no barrier: every value stays in the work-item's registers)\n");
+    } else if (!k->nprivates) {
+        fprintf(f, "  privatized: nothing lives across a barrier\n");
+    } else {
+        fprintf(f, "  privatized (live across barriers; scratch %llu bytes per work-group):\n",
+                (unsigned long long)k->scratch_size);
+        for (unsigned i = 0; i < k->nprivates; i++) {
+            const struct weft_explain_private *p = &k->privates[i];
+            fprintf(f, "    %%%s  %s  %s", p->name, p->type, p->is_variable ? "private variable" : "value");
+            if (p->line)
+                fprintf(f, " of line %u", p->line);
+            fprintf(f, ", used in sub-CFGs ");
+            print_mask(f, p->subcfg_mask);
+            fprintf(f, "\n      -> ");
+            switch (p->kind) {
+            case WEFT_EXPLAIN_PRIV_SLOT:
+                fprintf(f, "uniform: one scalar slot shared by the work-group\n");
+                break;
+            case WEFT_EXPLAIN_PRIV_RECOMPUTED:
+                fprintf(f, "affine (stride %lld in local id %c): uniform base kept, recomputed per work-item\n",
+                        (long long)p->stride, dn[p->dim >= 0 && p->dim < 3 ? p->dim : 0]);
+                break;
+            case WEFT_EXPLAIN_PRIV_ARRAY:
+                fprintf(f, "array: %llu bytes x %llu work-items in scratch\n", (unsigned long long)p->bytes,
+                        (unsigned long long)(k->local_size[0] * k->local_size[1] * k->local_size[2]));
+                break;
+            }
+        }
+    }
+
+    if (!k->naccesses) {
+        fprintf(f, "  memory accesses: none\n");
+    } else {
+        fprintf(f, "  memory accesses (shape across work-items of the innermost work-item loop):\n");
+        for (unsigned i = 0; i < k->naccesses; i++) {
+            const struct weft_explain_access *a = &k->accesses[i];
+            fprintf(f, "    ");
+            if (a->line)
+                fprintf(f, "line %u:%u  ", a->line, a->column);
+            fprintf(f, "%s %s %s  sub-CFG %d  ", a->op, space_name(a->addrspace), a->type, a->subcfg);
+            char d = dn[a->dim >= 0 && a->dim < 3 ? a->dim : 0];
+            switch (a->cls) {
+            case WEFT_ACCESS_UNIFORM:
+                fprintf(f, "uniform (one address for all work-items)\n");
+                break;
+            case WEFT_ACCESS_UNIT:
+                fprintf(f, "unit stride along %c (%lld bytes: contiguous, vector load/store)\n", d, (long long)a->stride);
+                break;
+            case WEFT_ACCESS_STRIDED:
+                fprintf(f, "strided along %c (%lld bytes per work-item: gather/scatter)\n", d, (long long)a->stride);
+                break;
+            case WEFT_ACCESS_STRIDED_VAR:
+                fprintf(f, "strided along %c by a run-time uniform value (gather/scatter)\n", d);
+                break;
+            case WEFT_ACCESS_VARYING:
+                fprintf(f, "varying (data-dependent address: gather/scatter)\n");
+                break;
+            }
+        }
+    }
+
+    if (!k->nloops) {
+        fprintf(f, "  work-item loops: none (local size 1x1x1: one work-item per group)\n");
+    } else {
+        fprintf(f, "  work-item loops (after LLVM's O3):\n");
+        for (unsigned i = 0; i < k->nloops; i++) {
+            const struct weft_explain_loop *l = &k->loops[i];
+            fprintf(f, "    sub-CFG %d loop over local id %c%s: ", l->subcfg, dn[l->dim], l->innermost ? " (innermost)" : "");
+            if (l->vectorized) {
+                fprintf(f, "vectorized, width %u", l->width);
+                if (l->interleave)
+                    fprintf(f, ", interleaved %u", l->interleave);
+                if (!l->survived)
+                    fprintf(f, " (the vector loop was then fully unrolled)");
+            } else if (!l->survived) {
+                fprintf(f, "not a loop any more (fully unrolled or folded by the optimizer)");
+            } else {
+                fprintf(f, "not vectorized");
+            }
+            if (l->remark)
+                fprintf(f, "\n      LLVM: %s", l->remark);
+            fprintf(f, "\n");
+        }
+    }
+    if (k->nremarks) {
+        fprintf(f, "  remarks:\n");
+        for (unsigned i = 0; i < k->nremarks; i++)
+            fprintf(f, "    %s\n", k->remarks[i]);
+    }
+}
