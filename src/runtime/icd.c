@@ -130,18 +130,11 @@ const struct _cl_icd_dispatch weft_dispatch = {
     .clGetExtensionFunctionAddressForPlatform = clGetExtensionFunctionAddressForPlatform,
 };
 
+/* The loader's enumeration entry point answers exactly as clGetPlatformIDs does. */
 CL_API_ENTRY cl_int CL_API_CALL
 clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
 {
-    WEFT_CHECK(!(num_entries == 0 && platforms), CL_INVALID_VALUE,
-               "num_entries is 0 but platforms is not NULL");
-    WEFT_CHECK(platforms || num_platforms, CL_INVALID_VALUE,
-               "platforms and num_platforms are both NULL");
-    if (platforms)
-        platforms[0] = weft_platform_get();
-    if (num_platforms)
-        *num_platforms = 1;
-    return CL_SUCCESS;
+    return clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
 
 /* Extension entry points this platform offers, by name. */
