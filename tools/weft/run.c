@@ -270,10 +270,10 @@ static const char *parse_spec(const char *text, struct arg_spec *a)
 static const char *spec_kind_name(const struct arg_spec *a)
 {
     switch (a->kind) {
-    case SPEC_BUF: return "buffer";
-    case SPEC_OUT: return "output buffer";
-    case SPEC_LOCAL: return "local memory size";
-    default: return "scalar";
+    case SPEC_BUF: return "a buffer";
+    case SPEC_OUT: return "an output buffer";
+    case SPEC_LOCAL: return "a local memory size";
+    default: return "a scalar";
     }
 }
 
@@ -644,7 +644,7 @@ int weft_cli_run(int argc, char **argv)
             }
         }
         if (want) {
-            fprintf(stderr, "weft run: --arg '%s' (a %s) is for argument %u, which is '%s%s', not %s\n", a->text,
+            fprintf(stderr, "weft run: --arg '%s' (%s) is for argument %u, which is '%s%s', not %s\n", a->text,
                     spec_kind_name(a), i, address_name(aq), tn ? tn : "?", want);
             free(tn);
             goto release;
