@@ -588,7 +588,8 @@ static void remark_handler(LLVMDiagnosticInfoRef di, void *opaque)
             l->interleave = ic;
         }
         size_t old = l->remark ? strlen(l->remark) : 0;
-        char *r = realloc(l->remark, old + strlen(msg) + 3);
+        /* a loop the optimizer duplicated (e.g. unswitched) is reported once per copy */
+        char *r = l->remark && strstr(l->remark, msg) ? NULL : realloc(l->remark, old + strlen(msg) + 3);
         if (r) {
             sprintf(r + old, "%s%s", old ? "; " : "", msg);
             l->remark = r;
@@ -1074,7 +1075,7 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
         }
     }
     if (k->nremarks) {
-        fprintf(f, "  remarks:\n");
+        fprintf(f, "  other vectorizer remarks (SLP, loops of the kernel, the loop over work-groups):\n");
         for (unsigned i = 0; i < k->nremarks; i++)
             fprintf(f, "    %s\n", k->remarks[i]);
     }

@@ -90,7 +90,8 @@ struct weft_explain_kernel {
     uint64_t static_local_size;
     unsigned nremarks;
     char **remarks;              /* other loop-vectorize remarks (user loops, notes), when the
-                                    process enabled LLVM's remarks (-pass-remarks*=loop-vectorize) */
+                                    process enabled LLVM's remarks (-pass-remarks*=loop-vectorize,
+                                    slp-vectorizer), and notes of explain itself */
 };
 
 /* The names of the kernels of an executable, in module order (malloc'd array of malloc'd

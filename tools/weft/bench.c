@@ -50,6 +50,7 @@ struct run {
     char peak_line[1024];
     double fma_sp, fma_dp, fma_sp1, copy_gbs, triad_gbs, theo_sp;
     char theo[200];
+    char load_start[64], load_end[64];  /* /proc/loadavg: how shared the machine was */
     char *lines;                        /* every JSON line, for --json */
     size_t lines_len;
 };
@@ -276,6 +277,18 @@ static void time_str(char *buf, size_t len, const struct cell *c)
         snprintf(buf, len, "%.2f ms", c->median * 1e3);
 }
 
+static void read_loadavg(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double a = 0, b = 0, c = 0;
+    if (f && fscanf(f, "%lf %lf %lf", &a, &b, &c) == 3)
+        snprintf(buf, len, "%.2f %.2f %.2f", a, b, c);
+    else
+        snprintf(buf, len, "unknown");
+    if (f)
+        fclose(f);
+}
+
 static void print_table(FILE *f, const struct run *run, const char *size)
 {
     char cpu[256] = "unknown CPU";
@@ -295,6 +308,7 @@ static void print_table(FILE *f, const struct run *run, const char *size)
                "stream copy %.1f GB/s, triad %.1f GB/s\n",
             run->fma_sp, run->fma_sp1, run->fma_dp, run->copy_gbs, run->triad_gbs);
     fprintf(f, "peak (theoretical): %.1f GFLOP/s sp = %s\n", run->theo_sp, run->theo);
+    fprintf(f, "load average (1, 5, 15 min) at start: %s, at end: %s\n", run->load_start, run->load_end);
     fprintf(f, "times are medians of wall clock per run; speedup = other's time / Weft's time (>1: Weft faster)\n\n");
 
     fprintf(f, "%-16s %-26s", "benchmark", "size");
@@ -488,6 +502,7 @@ int weft_cli_bench(int argc, char **argv)
     }
     free(out);
 
+    read_loadavg(run.load_start, sizeof run.load_start);
     int total = run.nbench * run.nplat, done = 0;
     for (int p = 0; p < run.nplat; p++)
         for (int b = 0; b < run.nbench; b++) {
@@ -536,6 +551,7 @@ int weft_cli_bench(int argc, char **argv)
             free(out);
         }
     remove_vendor_dir(vdir);
+    read_loadavg(run.load_end, sizeof run.load_end);
 
     print_table(stdout, &run, size);
     fflush(stdout);

@@ -113,8 +113,9 @@ int weft_cli_explain(int argc, char **argv)
         return 1;
     }
     /* LLVM's own account of each loop it vectorized or did not (this process only) */
-    const char *llvm_args[] = {"weft", "-pass-remarks=loop-vectorize", "-pass-remarks-missed=loop-vectorize"};
-    LLVMParseCommandLineOptions(3, llvm_args, NULL);
+    const char *llvm_args[] = {"weft", "-pass-remarks=loop-vectorize|slp-vectorizer",
+                               "-pass-remarks-missed=loop-vectorize", "-pass-remarks-analysis=loop-vectorize"};
+    LLVMParseCommandLineOptions(4, llvm_args, NULL);
 
     /* -g: source lines for blocks, values and accesses */
     size_t olen = strlen(options) + 8;

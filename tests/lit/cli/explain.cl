@@ -22,16 +22,16 @@ __kernel void smooth(__global float *data, __local float *tile, int steps)
 }
 // CHECK-LABEL: kernel smooth  (local size 64x1x1)
 // CHECK:       sub-CFGs: 3 (barrier-free regions
-// CHECK:         sub-CFG 0  from the kernel entry, lines [[#@LINE-15]]-{{[0-9]+}}
-// CHECK:         sub-CFG 1  after barrier 1 (line [[#@LINE-11]])
-// CHECK:         sub-CFG 2  after barrier 2 (line [[#@LINE-10]])
+// CHECK:         sub-CFG 0  from the kernel entry, lines [[#@LINE-13]]-{{[0-9]+}}
+// CHECK:         sub-CFG 1  after barrier 1 (line [[#@LINE-9]])
+// CHECK:         sub-CFG 2  after barrier 2 (line [[#@LINE-8]])
 // CHECK:       privatized (live across barriers; scratch {{[0-9]+}} bytes per work-group):
 // CHECK:         {{%[^ ]+}}  float  value of line {{[0-9]+}}, used in sub-CFGs {{[0-9,]+}}
 // CHECK-NEXT:      -> array: 4 bytes x 64 work-items in scratch
 // CHECK:       memory accesses
-// CHECK:         line [[#@LINE-21]]:15  load global float  sub-CFG 0  unit stride along x (4 bytes
-// CHECK:         line [[#@LINE-21]]:17  store local float  sub-CFG {{[0-9]}}  unit stride along x
-// CHECK:         line [[#@LINE-20]]:25  load local float  sub-CFG 1  varying
+// CHECK:         line [[#@LINE-18]]:15  load global float  sub-CFG 0  unit stride along x (4 bytes
+// CHECK:         line [[#@LINE-17]]:17  store local float  sub-CFG {{[0-9]}}  unit stride along x
+// CHECK:         line [[#@LINE-16]]:25  load local float  sub-CFG 1  varying
 // CHECK:       work-item loops (after LLVM's O3):
 // CHECK:         sub-CFG 0 loop over local id x (innermost):
 // CHECK:         sub-CFG 1 loop over local id x (innermost):
