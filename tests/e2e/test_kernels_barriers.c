@@ -7,6 +7,24 @@
  * Every result is compared with a reference computed on the host. */
 #include "test_kernels_harness.h"
 
+/* test_kernels_opt_disable.c includes this file again with "-cl-opt-disable", so the whole
+ * suite also runs on the unoptimized path of the compiler. */
+#ifndef KERNELS_BUILD_OPTIONS
+#define KERNELS_BUILD_OPTIONS NULL
+#endif
+
+/* Work-groups of one work-item, first in the size lists; test_kernels_opt_disable.c leaves
+ * them out until a Weft bug is fixed (see there). */
+#ifdef KERNELS_SKIP_LOCAL_SIZE_1
+#define LS1
+#define LS1_2D
+#define LS1_3D
+#else
+#define LS1 1,
+#define LS1_2D {1, 1},
+#define LS1_3D {1, 1, 1},
+#endif
+
 static const char *source =
     /* Tree reduction of ints: barrier inside the loop, works for any local size. */
     "kernel void reduce_tree(global const int *in, global int *out, local int *tmp) {\n"
@@ -260,7 +278,7 @@ static const char *source =
 static int setup(void **state)
 {
     (void)state;
-    return harness_open(source, NULL);
+    return harness_open(source, KERNELS_BUILD_OPTIONS);
 }
 
 static int teardown(void **state)
@@ -269,7 +287,7 @@ static int teardown(void **state)
     return harness_close();
 }
 
-static const size_t local_sizes[] = {1, 3, 7, 64, 100, 256, 1024};
+static const size_t local_sizes[] = {LS1 3, 7, 64, 100, 256, 1024};
 
 static void test_reduce_tree_local_sizes(void **state)
 {
@@ -299,7 +317,7 @@ static void test_reduce_tree_local_sizes(void **state)
 static void test_reduce_halving_pow2(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 2, 64, 256, 1024};
+    static const size_t sizes[] = {LS1 2, 64, 256, 1024};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], groups = 4, n = ls * groups;
         float *in = malloc(n * sizeof *in), out[4];
@@ -324,7 +342,7 @@ static void test_reduce_halving_pow2(void **state)
 static void test_reduce_2d(void **state)
 {
     (void)state;
-    static const size_t shapes[][2] = {{1, 1}, {3, 7}, {8, 8}, {16, 16}, {32, 32}, {10, 10}, {1, 64}, {256, 1}};
+    static const size_t shapes[][2] = {LS1_2D {3, 7}, {8, 8}, {16, 16}, {32, 32}, {10, 10}, {1, 64}, {256, 1}};
     for (size_t t = 0; t < ARRAY_LEN(shapes); t++) {
         size_t local[2] = {shapes[t][0], shapes[t][1]}, ng[2] = {3, 2};
         size_t global[2] = {local[0] * ng[0], local[1] * ng[1]}, n = global[0] * global[1];
@@ -355,7 +373,7 @@ static void test_reduce_2d(void **state)
 static void test_mirror_3d(void **state)
 {
     (void)state;
-    static const size_t shapes[][3] = {{1, 1, 1}, {2, 3, 5}, {4, 4, 4}, {8, 8, 16}, {10, 10, 1}, {1, 7, 3}, {3, 1, 1}};
+    static const size_t shapes[][3] = {LS1_3D {2, 3, 5}, {4, 4, 4}, {8, 8, 16}, {10, 10, 1}, {1, 7, 3}, {3, 1, 1}};
     for (size_t t = 0; t < ARRAY_LEN(shapes); t++) {
         size_t local[3] = {shapes[t][0], shapes[t][1], shapes[t][2]};
         size_t global[3] = {local[0] * 2, local[1] * 2, local[2] * (local[2] > 8 ? 1 : 2)};
@@ -386,7 +404,7 @@ static void test_mirror_3d(void **state)
 static void test_uniform_if(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 7, 64, 256};
+    static const size_t sizes[] = {LS1 7, 64, 256};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++)
         for (int flag = 0; flag < 2; flag++) {
             size_t ls = sizes[t], n = ls * 4;
@@ -417,7 +435,7 @@ static void test_uniform_if(void **state)
 static void test_barrier_sequence(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 3, 64, 100, 128};
+    static const size_t sizes[] = {LS1 3, 64, 100, 128};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], n = ls * 3;
         int *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
@@ -443,7 +461,7 @@ static void test_barrier_sequence(void **state)
 static void test_barrier_in_function(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 7, 64, 100};
+    static const size_t sizes[] = {LS1 7, 64, 100};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], n = ls * 3;
         int *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
@@ -507,7 +525,7 @@ static void test_varying_loop_before_barrier(void **state)
 static void test_varying_loop_between_barriers(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 3, 64, 100, 256};
+    static const size_t sizes[] = {LS1 3, 64, 100, 256};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], n = ls * 2;
         int rounds = 3;
@@ -586,7 +604,7 @@ static void test_private_array_across_barrier(void **state)
 static void test_values_across_barriers(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 7, 64, 100, 1024};
+    static const size_t sizes[] = {LS1 7, 64, 100, 1024};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], n = ls * 2;
         float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
@@ -646,7 +664,7 @@ static void test_early_return(void **state)
 static void test_guarded_copy(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 3, 7, 64, 100, 256, 1024};
+    static const size_t sizes[] = {LS1 3, 7, 64, 100, 256, 1024};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], global = ls * 3;
         cl_uint n = (cl_uint)(global - ls / 2 - 1);
@@ -671,7 +689,7 @@ static void test_guarded_copy(void **state)
 static void test_loops_uniform(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 3, 7, 64, 100};
+    static const size_t sizes[] = {LS1 3, 7, 64, 100};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++)
         for (int count = 0; count < 4; count += 3) {
             size_t ls = sizes[t], n = ls * 2;
@@ -706,7 +724,7 @@ static void test_loops_uniform(void **state)
 static void test_switch_continue(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 7, 64};
+    static const size_t sizes[] = {LS1 7, 64};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++)
         for (int mode = 0; mode < 3; mode++) {
             size_t ls = sizes[t], n = ls * 2;
@@ -744,7 +762,7 @@ static void test_switch_continue(void **state)
 static void test_matvec_tiled(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 3, 7, 64, 100};
+    static const size_t sizes[] = {LS1 3, 7, 64, 100};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], rows = ls * 2;
         int cols = 150;
@@ -778,7 +796,7 @@ static void test_matvec_tiled(void **state)
 static void test_global_fence(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 7, 64, 256};
+    static const size_t sizes[] = {LS1 7, 64, 256};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], n = ls * 4;
         int *out = malloc(n * sizeof *out);
@@ -800,7 +818,7 @@ static void test_global_fence(void **state)
 static void test_loop_count_from_local(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {1, 3, 32};
+    static const size_t sizes[] = {LS1 3, 32};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], groups = 5, n = ls * groups;
         int counts[5] = {0, 1, 4, 2, 7}, *out = malloc(n * sizeof *out);

@@ -328,8 +328,14 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
             LLVMMetadataRef pa_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), ag_md};
             LLVMMetadataRef pa = LLVMMDNodeInContext2(c, pa_ops, 2);
             LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
-            LLVMMetadataRef id_ops[] = {tmp, pa};
-            LLVMMetadataRef loop_id = LLVMMDNodeInContext2(c, id_ops, 2);
+            /* The innermost loop also says llvm.loop.unroll.disable: O3's full unroller runs
+             * before the loop vectorizer and would otherwise dissolve a short dimension-0 loop
+             * (local size 16 in x) into scalar code that SLP only partly recovers. The
+             * vectorizer keeps the hint on the vector loop, whose trip count is then tiny. */
+            LLVMMetadataRef no_unroll_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24)};
+            LLVMMetadataRef no_unroll = LLVMMDNodeInContext2(c, no_unroll_ops, 1);
+            LLVMMetadataRef id_ops[] = {tmp, pa, no_unroll};
+            LLVMMetadataRef loop_id = LLVMMDNodeInContext2(c, id_ops, j == 0 ? 3 : 2);
             LLVMMetadataReplaceAllUsesWith(tmp, loop_id);
             LLVMSetMetadata(nest.latch_br[j], loop_kind, LLVMMetadataAsValue(c, loop_id));
         }

@@ -26,10 +26,11 @@
 ; CHECK-NEXT:    [[NY]] = add nuw i64 %lid.y, 1
 ; CHECK-NEXT:    [[CY:%[0-9]+]] = icmp ult i64 [[NY]], 4
 ; CHECK-NEXT:    br i1 [[CY]], label %subcfg0.wi.y, label %exit, !llvm.loop [[LY:![0-9]+]]
-; CHECK-DAG:   [[LX]] = distinct !{[[LX]], [[PA:![0-9]+]]}
+; CHECK-DAG:   [[LX]] = distinct !{[[LX]], [[PA:![0-9]+]], [[NU:![0-9]+]]}
 ; CHECK-DAG:   [[LY]] = distinct !{[[LY]], [[PA]]}
 ; CHECK-DAG:   [[PA]] = !{!"llvm.loop.parallel_accesses", [[AG:![0-9]+]]}
 ; CHECK-DAG:   [[AG]] = !{}
+; CHECK-DAG:   [[NU]] = !{!"llvm.loop.unroll.disable"}
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

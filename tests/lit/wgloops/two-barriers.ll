@@ -39,8 +39,9 @@
 ; CHECK-NEXT:    ret void
 ; CHECK-NOT:     call void @_Z7barrierj
 ; CHECK:       [[AG]] = !{}
-; CHECK:       [[L0]] = distinct !{[[L0]], [[PA:![0-9]+]]}
+; CHECK:       [[L0]] = distinct !{[[L0]], [[PA:![0-9]+]], [[NU:![0-9]+]]}
 ; CHECK-NEXT:  [[PA]] = !{!"llvm.loop.parallel_accesses", [[AG]]}
+; CHECK-NEXT:  [[NU]] = !{!"llvm.loop.unroll.disable"}
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
