@@ -28,10 +28,12 @@ test: build
 bench: build
 	$(BUILD)/bin/weft bench
 
+# PREFIX and DESTDIR as usual (make install DESTDIR=/tmp/stage stages without touching /).
+PREFIX ?= /usr/local
 install: build
-	cmake --install $(BUILD)
-	mkdir -p /etc/OpenCL/vendors
-	echo "$$(cmake -L -N $(BUILD) | sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p')/lib/libweft.so" > /etc/OpenCL/vendors/weft.icd
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+	mkdir -p $(DESTDIR)/etc/OpenCL/vendors
+	echo "$(PREFIX)/lib/libweft.so" > $(DESTDIR)/etc/OpenCL/vendors/weft.icd
 
 clean:
 	rm -rf $(BUILD)
