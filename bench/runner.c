@@ -134,13 +134,20 @@ int bench_args(struct bench *b, struct bench_cl *c, int k, int nargs, ...)
 int bench_launch(struct bench *b, struct bench_cl *c, int k, int dims, const size_t *global,
                  const size_t *local)
 {
-    cl_event *ev = c->nev < (int)(sizeof c->ev / sizeof c->ev[0]) ? &c->ev[c->nev] : NULL;
+    /* Keeps every event up to the array's size, then only the latest in the last slot: the
+     * device time needs the first START and the last END (the queue is in order). */
+    const int cap = (int)(sizeof c->ev / sizeof c->ev[0]);
+    cl_event ev;
     cl_int err = clEnqueueNDRangeKernel(c->q, c->k[k], (cl_uint)dims, NULL, global, local, 0,
-                                        NULL, ev);
+                                        NULL, &ev);
     if (err != CL_SUCCESS)
         return bench_failf(b, err, "clEnqueueNDRangeKernel(kernel %d) failed: %d", k, err);
-    if (ev)
-        c->nev++;
+    if (c->nev < cap) {
+        c->ev[c->nev++] = ev;
+    } else {
+        clReleaseEvent(c->ev[cap - 1]);
+        c->ev[cap - 1] = ev;
+    }
     return 0;
 }
 
@@ -231,10 +238,17 @@ static const char *current_platform = "";
 static void on_alarm(int sig)
 {
     (void)sig;
+    /* formatted into a buffer and written with write(2): stdio may be locked by the thread
+     * this signal interrupted */
+    static char line[512];
     if (current_bench) {
-        struct result r = {.platform = current_platform};
-        snprintf(r.err, sizeof r.err, "timed out");
-        emit(current_bench, &r);
+        int n = snprintf(line, sizeof line,
+                         "{\"bench\":\"%s\",\"platform\":\"%s\",\"size\":\"%s\",\"unit\":\"%s\","
+                         "\"work\":%.6g,\"verified\":false,\"error\":\"timed out\"}\n",
+                         current_bench->d->name, current_platform, current_bench->size_desc,
+                         unit_name(current_bench->d->unit), current_bench->work);
+        if (n > 0 && write(1, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+            _exit(4);
     }
     _exit(3);
 }

@@ -11,11 +11,12 @@
  *   - A sub-buffer's origin is applied once, through its data pointer (parent data + origin).
  *   - The device is the host CPU: read/write/copy are memcpy (glibc picks non-temporal stores
  *     for large sizes), fill replicates the pattern into an L1-resident block that is then
- *     copied, and large transfers are split into 1 MiB pieces run by the worker pool, since one
- *     core alone cannot saturate the memory bus. Map/unmap/migrate move no data at all: a
- *     mapping is the buffer's own storage plus the offset (for CL_MEM_USE_HOST_PTR buffers,
- *     host_ptr + offset).
+ *     copied, and large transfers are split into 1 MiB pieces that the worker pool's threads
+ *     claim one at a time, since one core alone cannot saturate the memory bus.
+ *     Map/unmap/migrate move no data at all: a mapping is the buffer's own storage plus the
+ *     offset (for CL_MEM_USE_HOST_PTR buffers, host_ptr + offset).
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,7 @@ struct bulk {
     size_t size;
     const unsigned char *block;         /* fill: whole patterns, block_size bytes */
     size_t block_size;
+    atomic_size_t *next_piece;          /* pieces are claimed one at a time from here */
 };
 
 /* Fills n bytes (a multiple of the pattern size) with copies of `block`. */
@@ -86,20 +88,27 @@ static void bulk_piece(const struct bulk *b, size_t off, size_t n)
         fill_block(b->dst + off, n, b->block, b->block_size);
 }
 
-/* The "work-group function" of a bulk launch: piece g is bytes [g * BULK_PIECE, ...). */
+/* The "work-group function" of a bulk launch. A launch has one group per pool thread, and each
+ * group claims 1 MiB pieces one at a time from a shared counter until none is left. So a
+ * thread that is slow to wake, or shares its core with another process, holds up at most one
+ * piece at the end, instead of a large chunk the pool's guided schedule would have handed it. */
 static void bulk_range(const void *args, const struct weft_wg_ctx *ctx, uint64_t first,
                        uint64_t count)
 {
     (void)ctx;
+    (void)first;
     const struct bulk *b = args;
-    for (uint64_t g = first; g < first + count; g++) {
-        size_t off = (size_t)g * BULK_PIECE;
-        size_t n = b->size - off < BULK_PIECE ? b->size - off : BULK_PIECE;
-        bulk_piece(b, off, n);
+    size_t pieces = (b->size + BULK_PIECE - 1) / BULK_PIECE;
+    for (uint64_t i = 0; i < count; i++) {
+        size_t g;
+        while ((g = atomic_fetch_add_explicit(b->next_piece, 1, memory_order_relaxed)) < pieces) {
+            size_t off = g * BULK_PIECE;
+            bulk_piece(b, off, b->size - off < BULK_PIECE ? b->size - off : BULK_PIECE);
+        }
     }
 }
 
-static void bulk_run(const struct bulk *b)
+static void bulk_run(struct bulk *b)
 {
     /* Pieces must not depend on each other: a copy whose ranges overlap (distinct buffers over
      * the same host memory; the specification leaves the result undefined) stays sequential
@@ -110,18 +119,20 @@ static void bulk_run(const struct bulk *b)
             memmove(b->dst, b->src, b->size);
         return;
     }
-    if (b->size >= BULK_MIN && weft_pool_concurrency() > 1) {
+    unsigned threads = b->size >= BULK_MIN ? weft_pool_concurrency() : 1;
+    if (threads > 1) {
+        atomic_size_t next = 0;
+        b->next_piece = &next;
         struct weft_launch launch = {
             .fn = bulk_range,
             .args = b,
             .ctx = {.work_dim = 1},
-            .total_groups = (b->size + BULK_PIECE - 1) / BULK_PIECE,
+            .total_groups = threads,
         };
-        launch.ctx.global_size[0] = launch.ctx.num_groups[0] = launch.total_groups;
-        launch.ctx.local_size[0] = 1;
-        launch.ctx.global_size[1] = launch.ctx.global_size[2] = 1;
-        launch.ctx.local_size[1] = launch.ctx.local_size[2] = 1;
-        launch.ctx.num_groups[1] = launch.ctx.num_groups[2] = 1;
+        for (int d = 0; d < 3; d++) {
+            launch.ctx.global_size[d] = launch.ctx.num_groups[d] = d == 0 ? threads : 1;
+            launch.ctx.local_size[d] = 1;
+        }
         if (weft_pool_run(&launch) == 0)
             return;
         /* The pool could not set up its arenas: do the work here instead. */

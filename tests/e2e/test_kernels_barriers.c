@@ -7,6 +7,8 @@
  * Every result is compared with a reference computed on the host. */
 #include "test_kernels_harness.h"
 
+#include <unistd.h>
+
 /* test_kernels_opt_disable.c includes this file again with "-cl-opt-disable", so the whole
  * suite also runs on the unoptimized path of the compiler. */
 #ifndef KERNELS_BUILD_OPTIONS
@@ -273,6 +275,17 @@ static const char *source =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
     "  out[get_global_id(0)] = acc[lid];\n"
+    "}\n"
+    /* printf between barriers, of a value from before them and a neighbour's from local memory. */
+    "kernel void printf_between_barriers(int tag) {\n"
+    "  local int t[8];\n"
+    "  int i = get_global_id(0), l = get_local_id(0), n = get_local_size(0), mine = i * 10;\n"
+    "  for (int r = 0; r < 2; r++) {\n"
+    "    t[l] = mine + r;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    printf(\"%d r%d i%d mine%d nb%d\\n\", tag, r, i, mine, t[(l + 1) % n]);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
     "}\n";
 
 static int setup(void **state)
@@ -838,6 +851,53 @@ static void test_loop_count_from_local(void **state)
     }
 }
 
+/* Runs `printf_between_barriers` with stdout redirected to a temporary file; returns the text. */
+static char *capture_printf(int tag, size_t global, size_t local)
+{
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    FILE *tmp = tmpfile();
+    assert_true(saved >= 0 && tmp);
+    assert_true(dup2(fileno(tmp), STDOUT_FILENO) >= 0);
+    cl_int err = launch("printf_between_barriers", 1, NULL, &global, &local, KARGS(KARG(tag)));
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    assert_int_equal(err, CL_SUCCESS);
+    fseek(tmp, 0, SEEK_END);
+    long size = ftell(tmp);
+    rewind(tmp);
+    char *text = calloc((size_t)size + 1, 1);
+    assert_int_equal(fread(text, 1, (size_t)size, tmp), (size_t)size);
+    fclose(tmp);
+    return text;
+}
+
+static void test_printf_between_barriers(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 3, 8};
+    for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
+        size_t ls = sizes[t], n = ls * 2;
+        int tag = 4242 + (int)t;
+        char *text = capture_printf(tag, n, ls);
+        size_t lines = 0;
+        for (const char *c = text; *c; c++)
+            lines += *c == '\n';
+        if (lines != 2 * n)
+            fail_msg("local %zu: %zu lines, want %zu:\n%s", ls, lines, 2 * n, text);
+        for (int r = 0; r < 2; r++)
+            for (size_t i = 0; i < n; i++) {
+                char line[96];
+                size_t nb = i - i % ls + (i % ls + 1) % ls;
+                snprintf(line, sizeof line, "%d r%d i%zu mine%zu nb%zu\n", tag, r, i, i * 10, nb * 10 + (size_t)r);
+                if (!strstr(text, line))
+                    fail_msg("local %zu: missing \"%.*s\" in:\n%s", ls, (int)strlen(line) - 1, line, text);
+            }
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -859,6 +919,7 @@ int main(void)
         cmocka_unit_test(test_matvec_tiled),
         cmocka_unit_test(test_global_fence),
         cmocka_unit_test(test_loop_count_from_local),
+        cmocka_unit_test(test_printf_between_barriers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

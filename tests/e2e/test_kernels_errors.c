@@ -14,7 +14,16 @@ static const char *good_source =
     "  out[get_global_id(0)] = i + (int)d + s.a + (int)s.b + (int)l[0];\n"
     "}\n"
     "__attribute__((reqd_work_group_size(4, 2, 1)))\n"
-    "kernel void fixed(global int *out) { out[get_global_id(0)] = 1; }\n";
+    "kernel void fixed(global int *out) { out[get_global_id(0)] = 1; }\n"
+    /* 60 KiB of static __local plus a __local argument: fits exactly in 64 KiB with a 4 KiB argument */
+    "kernel void big_local(global int *p, local int *extra) {\n"
+    "  local int big[15360];\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  for (size_t i = l; i < 15360; i += n) big[i] = (int)i;\n"
+    "  extra[l] = (int)l;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  p[get_global_id(0)] = big[15359 - l] + extra[n - 1 - l];\n"
+    "}\n";
 
 static int setup(void **state)
 {
@@ -272,6 +281,33 @@ static void test_local_memory_over_limit(void **state)
     clReleaseMemObject(b);
 }
 
+static void test_local_memory_at_the_limit(void **state)
+{
+    (void)state;
+    cl_ulong lmem = 0, klocal = 0;
+    assert_int_equal(clGetDeviceInfo(env.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL), CL_SUCCESS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, "big_local", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clGetKernelWorkGroupInfo(k, env.device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof klocal, &klocal, NULL),
+                     CL_SUCCESS);
+    assert_true(klocal >= 15360 * 4);
+    clReleaseKernel(k);
+    if (lmem < klocal + 64 * sizeof(int))
+        fail_msg("device local memory %llu cannot hold the kernel's %llu bytes", (unsigned long long)lmem,
+                 (unsigned long long)klocal);
+    int out[64];
+    cl_mem b = buf_poisoned(sizeof out);
+    size_t global = 64, local = 64, fits = (size_t)(lmem - klocal), over = fits + 1;
+    assert_int_equal(launch("big_local", 1, NULL, &global, &local, KARGS(KARG(b), KLOCAL(fits))), CL_SUCCESS);
+    buf_read(b, sizeof out, out);
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(out[i], 15359 - i + 63 - i);
+    err = launch("big_local", 1, NULL, &global, &local, KARGS(KARG(b), KLOCAL(over)));
+    assert_true(err == CL_OUT_OF_RESOURCES || err == CL_INVALID_ARG_SIZE);
+    clReleaseMemObject(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_set_arg_sizes),
         cmocka_unit_test(test_work_group_size_limits),
         cmocka_unit_test(test_local_memory_over_limit),
+        cmocka_unit_test(test_local_memory_at_the_limit),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

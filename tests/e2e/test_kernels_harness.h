@@ -32,7 +32,7 @@ static cl_program prog;
 
 /* Group setup: opens the environment and builds `src` once; a build failure fails the group
  * (weft_test_build prints the log). */
-static int harness_open(const char *src, const char *options)
+static inline int harness_open(const char *src, const char *options)
 {
     if (weft_test_env_open(&env, 0) != 0) {
         fprintf(stderr, "no Weft device/context/queue\n");
@@ -42,7 +42,7 @@ static int harness_open(const char *src, const char *options)
     return prog ? 0 : -1;
 }
 
-static int harness_close(void)
+static inline int harness_close(void)
 {
     if (prog)
         clReleaseProgram(prog);
@@ -50,7 +50,7 @@ static int harness_close(void)
     return 0;
 }
 
-static cl_mem buf_new(size_t size, const void *init)
+static inline cl_mem buf_new(size_t size, const void *init)
 {
     cl_int err;
     cl_mem m = clCreateBuffer(env.context, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
@@ -68,14 +68,14 @@ static inline cl_mem buf_poisoned(size_t size)
     return m;
 }
 
-static void buf_read(cl_mem m, size_t size, void *dst)
+static inline void buf_read(cl_mem m, size_t size, void *dst)
 {
     assert_int_equal(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, size, dst, 0, NULL, NULL), CL_SUCCESS);
 }
 
 /* Launches kernel `name` of the suite's program; returns the first error (argument or launch)
  * after clFinish, so the caller can assert both success and expected failures. */
-static cl_int launch(const char *name, cl_uint dim, const size_t *offset, const size_t *global, const size_t *local,
+static inline cl_int launch(const char *name, cl_uint dim, const size_t *offset, const size_t *global, const size_t *local,
                      const struct karg *args, size_t nargs)
 {
     cl_int err;

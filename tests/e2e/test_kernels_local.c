@@ -7,6 +7,11 @@
  * Every result is compared with a reference computed on the host. */
 #include "test_kernels_harness.h"
 
+/* test_kernels_opt_disable_local.c includes this file again with -cl-opt-disable added. */
+#ifndef KERNELS_BUILD_OPTIONS
+#define KERNELS_BUILD_OPTIONS "-DTS=8"
+#endif
+
 static const char *source =
     "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
     "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
@@ -217,7 +222,7 @@ static const char *source =
 static int setup(void **state)
 {
     (void)state;
-    return harness_open(source, "-DTS=8");
+    return harness_open(source, KERNELS_BUILD_OPTIONS);
 }
 
 static int teardown(void **state)

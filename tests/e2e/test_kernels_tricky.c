@@ -3,9 +3,16 @@
  * (inner loop trip count uniform but from a loaded value), barriers in a helper called in a
  * loop, a loop exited by a uniform break read from local memory, work-item-dependent control
  * flow with no barrier inside a loop that has one, a barrier inside a nested block, program-scope __constant tables, vload/vstore on local and private memory, many
- * arguments, many tiny work-groups, and a 3-D local size of 1024.
+ * arguments, many tiny work-groups, a 3-D local size of 1024, and values defined under
+ * divergent branches (if/else, switch with fall-through, loops with continue/break) used after
+ * a barrier.
  * Every result is compared with a reference computed on the host. */
 #include "test_kernels_harness.h"
+
+/* test_kernels_opt_disable_tricky.c includes this file again with -cl-opt-disable added. */
+#ifndef KERNELS_BUILD_OPTIONS
+#define KERNELS_BUILD_OPTIONS NULL
+#endif
 
 static const char *source =
     "constant int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};\n"
@@ -120,12 +127,29 @@ static const char *source =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
     "  if (l == 0) out[(get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0)] = tmp[0];\n"
+    "}\n"
+    /* Values defined under divergent branches (if/else, switch, a varying loop with continue and
+     * break) before a barrier and used after it. */
+    "kernel void divergent_defs(global const int *in, global int *out, local int *t) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  int v = in[get_global_id(0)], x, y = 0;\n"
+    "  int arr[4] = {0, 0, 0, 0};\n"
+    "  if (l & 1) { x = v * 3; arr[l % 4] = v; } else { x = v - 7; arr[(l + 1) % 4] = -v; }\n"
+    "  switch (v % 4) { case 0: y = 10; break; case 1: y = x; break; case 2: y = -x; /* fall through */\n"
+    "  default: y += 5; }\n"
+    "  int z = 0;\n"
+    "  for (int i = 0; i < v % 9; i++) { if (i == 2) continue; if (i > 5 && (l & 2)) break; z += i * i; }\n"
+    "  t[l] = x;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int nb = t[(l + 1) % n];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] = x + y * 3 + z * 5 + nb * 7 + arr[0] + 2 * arr[1] + 3 * arr[2] + 4 * arr[3];\n"
     "}\n";
 
 static int setup(void **state)
 {
     (void)state;
-    return harness_open(source, NULL);
+    return harness_open(source, KERNELS_BUILD_OPTIONS);
 }
 
 static int teardown(void **state)
@@ -409,6 +433,56 @@ static void test_reduce_3d_1024(void **state)
     }
 }
 
+static int divergent_x(int v, size_t l)
+{
+    return (l & 1) ? v * 3 : v - 7;
+}
+
+static void test_divergent_defs(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 3, 7, 64, 100};
+    for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
+        size_t ls = sizes[t], n = ls * 3;
+        int *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
+        for (size_t i = 0; i < n; i++)
+            in[i] = (int)(rng_next() % 1000);
+        cl_mem bi = buf_new(n * sizeof *in, in), bo = buf_poisoned(n * sizeof *out);
+        assert_int_equal(launch("divergent_defs", 1, NULL, &n, &ls, KARGS(KARG(bi), KARG(bo), KLOCAL(ls * sizeof(int)))),
+                         CL_SUCCESS);
+        buf_read(bo, n * sizeof *out, out);
+        for (size_t g = 0; g < n; g++) {
+            size_t l = g % ls, nbg = g - l + (l + 1) % ls;
+            int v = in[g], x = divergent_x(v, l), y = 0, z = 0, arr[4] = {0, 0, 0, 0};
+            if (l & 1)
+                arr[l % 4] = v;
+            else
+                arr[(l + 1) % 4] = -v;
+            switch (v % 4) {
+            case 0: y = 10; break;
+            case 1: y = x; break;
+            case 2: y = -x; /* fall through */
+            default: y += 5;
+            }
+            for (int i = 0; i < v % 9; i++) {
+                if (i == 2)
+                    continue;
+                if (i > 5 && (l & 2))
+                    break;
+                z += i * i;
+            }
+            int want = x + y * 3 + z * 5 + divergent_x(in[nbg], nbg % ls) * 7 + arr[0] + 2 * arr[1] + 3 * arr[2] +
+                       4 * arr[3];
+            if (out[g] != want)
+                fail_msg("local %zu at %zu: %d, want %d", ls, g, out[g], want);
+        }
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+        free(in);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -420,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_many_args),
         cmocka_unit_test(test_many_tiny_groups),
         cmocka_unit_test(test_reduce_3d_1024),
+        cmocka_unit_test(test_divergent_defs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -4,7 +4,8 @@
  * comparison and select, and stores with vstoreN; plus swizzle read/write forms (.lo/.hi/
  * .even/.odd, .xyzw, .sF, repeated components), conversions with saturation and rounding
  * modes, as_type reinterpretation, half load/store, 64-bit integer operations, and structs
- * passed by value (nested, vector members, arrays) and through global memory.
+ * passed by value (nested, vector members, arrays) and through global memory, three-component
+ * vectors and a union by value.
  * Every result is compared with a reference computed on the host. */
 #include "test_kernels_harness.h"
 
@@ -101,6 +102,16 @@ static const char *source =
     "  r.flags |= (uchar)(1u << (i % 8));\n"
     "  r.big = r.big * 3 + (long)r.id;\n"
     "  recs[i] = r;\n"
+    "}\n"
+    /* Three-component vectors by value (sized as four), a struct holding one, and a union. */
+    "typedef struct { char c; float3 v; short s; } S3;\n"
+    "typedef union { int i; float f; uchar b[8]; } U;\n"
+    "kernel void vec3_union_args(global double *o, S3 s, U u, char3 c3, double3 d3, long3 l3, ushort3 us3) {\n"
+    "  size_t k = get_global_id(0) * 11;\n"
+    "  o[k + 0] = s.c; o[k + 1] = s.v.x; o[k + 2] = s.v.y; o[k + 3] = s.v.z; o[k + 4] = s.s;\n"
+    "  o[k + 5] = u.i; o[k + 6] = u.b[5];\n"
+    "  o[k + 7] = c3.x + c3.y * 10 + c3.z * 100; o[k + 8] = d3.x + d3.y + d3.z;\n"
+    "  o[k + 9] = (double)(l3.x + l3.y + l3.z); o[k + 10] = us3.x + us3.y + us3.z;\n"
     "}\n";
 
 static int setup(void **state)
@@ -476,6 +487,49 @@ static void test_struct_array(void **state)
     clReleaseMemObject(b);
 }
 
+typedef struct {
+    cl_char c;
+    cl_float3 v;
+    cl_short s;
+} S3;
+typedef union {
+    cl_int i;
+    cl_float f;
+    cl_uchar b[8];
+} U;
+
+static void test_vec3_and_union_args(void **state)
+{
+    (void)state;
+    S3 s;
+    memset(&s, 0, sizeof s);
+    s.c = -5;
+    s.v = (cl_float3){{1.5f, 2.5f, 3.5f}};
+    s.s = -300;
+    U u;
+    memset(&u, 0, sizeof u);
+    u.i = 77;
+    u.b[5] = 9;
+    cl_char3 c3 = {{1, 2, 3}};
+    cl_double3 d3 = {{0.25, 0.5, 1.0}};
+    cl_long3 l3 = {{1LL << 40, 2, 3}};
+    cl_ushort3 us3 = {{60000, 1, 2}};
+    enum { N = 3 };
+    double o[N * 11];
+    cl_mem b = buf_poisoned(sizeof o);
+    size_t global = N, local = 1;
+    assert_int_equal(launch("vec3_union_args", 1, NULL, &global, &local,
+                            KARGS(KARG(b), KARG(s), KARG(u), KARG(c3), KARG(d3), KARG(l3), KARG(us3))),
+                     CL_SUCCESS);
+    buf_read(b, sizeof o, o);
+    const double want[11] = {-5, 1.5, 2.5, 3.5, -300, 77, 9, 321, 1.75, (double)((1LL << 40) + 5), 60003};
+    for (int w = 0; w < N; w++)
+        for (int j = 0; j < 11; j++)
+            if (o[w * 11 + j] != want[j])
+                fail_msg("item %d value %d: %.17g, want %.17g", w, j, o[w * 11 + j], want[j]);
+    clReleaseMemObject(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -486,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_int64_ops),
         cmocka_unit_test(test_struct_by_value),
         cmocka_unit_test(test_struct_array),
+        cmocka_unit_test(test_vec3_and_union_args),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -156,3 +156,37 @@ def test_host_write_only_read_rejected(ctx, queue):
     with pytest.raises(cl.Error) as info:
         cl.enqueue_copy(queue, out, buf)
     assert info.value.code == cl.status_code.INVALID_OPERATION
+
+
+DOUBLE_SRC = """
+__kernel void twice(__global int *a) { size_t i = get_global_id(0); a[i] = 2 * a[i]; }
+"""
+
+
+def test_kernel_on_sub_buffer_sees_its_origin(ctx, queue):
+    align = ctx.devices[0].mem_base_addr_align // 8 // 4  # in ints
+    n = 4 * align
+    a = np.arange(n, dtype=np.int32)
+    buf = cl.Buffer(ctx, MF.COPY_HOST_PTR, hostbuf=a)
+    sub = buf.get_sub_region(align * 4, align * 4)
+    prg = cl.Program(ctx, DOUBLE_SRC).build()
+    prg.twice(queue, (align,), None, sub)
+    out = np.empty_like(a)
+    cl.enqueue_copy(queue, out, buf)
+    expected = a.copy()
+    expected[align:2 * align] *= 2
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_kernel_writes_use_host_ptr_memory(ctx, queue):
+    host = np.arange(1000, dtype=np.int32)
+    buf = cl.Buffer(ctx, MF.READ_WRITE | MF.USE_HOST_PTR, hostbuf=host)
+    prg = cl.Program(ctx, DOUBLE_SRC).build()
+    prg.twice(queue, (1000,), None, buf)
+    mapped, _ = cl.enqueue_map_buffer(queue, buf, cl.map_flags.READ, 0, host.shape, host.dtype,
+                                      is_blocking=True)
+    # zero copy: the mapping is the application's own array
+    assert mapped.__array_interface__["data"][0] == host.__array_interface__["data"][0]
+    np.testing.assert_array_equal(mapped, 2 * np.arange(1000, dtype=np.int32))
+    mapped.base.release(queue)
+    queue.finish()

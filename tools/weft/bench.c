@@ -380,6 +380,34 @@ static void usage(FILE *f)
                "natively (C/OpenMP); prints medians, throughput, %% of peak and Weft's speedups.\n");
 }
 
+/* Runs the runner's --peak and keeps, field by field, the best value seen so far. */
+static void measure_peak(struct run *run, char *runner, const char *size)
+{
+    char *const argv[] = {runner, "--peak", "--size", (char *)size, NULL};
+    int st;
+    char *out = capture(argv, &st);
+    if (out && !strncmp(out, "{\"peak\"", 7)) {
+        out[strcspn(out, "\n")] = 0;
+        run->fma_sp = fmax(run->fma_sp, json_num(out, "fma_sp_gflops", 0));
+        run->fma_dp = fmax(run->fma_dp, json_num(out, "fma_dp_gflops", 0));
+        run->fma_sp1 = fmax(run->fma_sp1, json_num(out, "fma_sp_1thread_gflops", 0));
+        run->copy_gbs = fmax(run->copy_gbs, json_num(out, "copy_gbs", 0));
+        run->triad_gbs = fmax(run->triad_gbs, json_num(out, "triad_gbs", 0));
+        run->theo_sp = json_num(out, "theoretical_sp_gflops", 0);
+        json_get(out, "theoretical", run->theo, sizeof run->theo);
+        /* the --json record holds the best values, the ones the table uses */
+        snprintf(run->peak_line, sizeof run->peak_line,
+                 "{\"peak\":true,\"fma_sp_gflops\":%.2f,\"fma_dp_gflops\":%.2f,"
+                 "\"fma_sp_1thread_gflops\":%.2f,\"copy_gbs\":%.2f,\"triad_gbs\":%.2f,"
+                 "\"theoretical_sp_gflops\":%.1f,\"theoretical\":\"%s\"}",
+                 run->fma_sp, run->fma_dp, run->fma_sp1, run->copy_gbs, run->triad_gbs, run->theo_sp,
+                 run->theo);
+    } else {
+        fprintf(stderr, "weft bench: the peak measurement failed\n");
+    }
+    free(out);
+}
+
 static int write_json(const struct run *run, const char *path, const char *size)
 {
     FILE *f = fopen(path, "w");
@@ -487,20 +515,7 @@ int weft_cli_bench(int argc, char **argv)
     for (int p = 0; p < run.nplat; p++)
         fprintf(stderr, "%s %s", p ? "," : "", short_name(run.platforms[p]));
     fprintf(stderr, " (size %s, %s runs each)\nmeasuring peaks ...\n", size, repeat);
-    char *const peak_argv[] = {runner, "--peak", "--size", (char *)size, NULL};
-    out = capture(peak_argv, &st);
-    if (out && !strncmp(out, "{\"peak\"", 7)) {
-        out[strcspn(out, "\n")] = 0;
-        snprintf(run.peak_line, sizeof run.peak_line, "%s", out);
-        run.fma_sp = json_num(out, "fma_sp_gflops", 0);
-        run.fma_dp = json_num(out, "fma_dp_gflops", 0);
-        run.fma_sp1 = json_num(out, "fma_sp_1thread_gflops", 0);
-        run.copy_gbs = json_num(out, "copy_gbs", 0);
-        run.triad_gbs = json_num(out, "triad_gbs", 0);
-        run.theo_sp = json_num(out, "theoretical_sp_gflops", 0);
-        json_get(out, "theoretical", run.theo, sizeof run.theo);
-    }
-    free(out);
+    measure_peak(&run, runner, size);
 
     read_loadavg(run.load_start, sizeof run.load_start);
     int total = run.nbench * run.nplat, done = 0;
@@ -550,6 +565,10 @@ int weft_cli_bench(int argc, char **argv)
             fprintf(stderr, "%s\n", t);
             free(out);
         }
+    /* measured again at the end, keeping the better of the two: on a shared machine one of
+     * them may have had a core taken by someone else */
+    fprintf(stderr, "measuring peaks again ...\n");
+    measure_peak(&run, runner, size);
     remove_vendor_dir(vdir);
     read_loadavg(run.load_end, sizeof run.load_end);
 
