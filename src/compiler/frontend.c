@@ -510,10 +510,13 @@ cl_int weft_frontend_compile(const char *source, const struct weft_build_options
 #undef WEFT_EXT_ADD
 
     snprintf(std_arg, sizeof std_arg, "-cl-std=%s", opts->cl_std);
+    /* -O1 with LLVM's passes disabled, not -O0: at -O0 clang emits no body for a C99 `inline`
+     * function (common in real code, e.g. PyOpenCL's complex header), while -O1 keeps an
+     * available_externally body that link.c internalizes and inlines. No optnone either way. */
     const char *fixed[] = {
         weft_frontend_clang_path(), "-x", "cl", std_arg, "-Xclang", "-finclude-default-header",
         "-Xclang", "-ffake-address-space-map", "-target", "x86_64-unknown-linux-gnu",
-        "-emit-llvm", "-c", "-O0", "-Xclang", "-disable-O0-optnone", "-Xclang", ext,
+        "-emit-llvm", "-c", "-O1", "-Xclang", "-disable-llvm-passes", "-Xclang", ext,
         "-fno-color-diagnostics", "-Wno-psabi",
     };
     bool ok = true;

@@ -348,7 +348,7 @@ cl_int weft_link(const struct weft_bitcode *inputs, size_t n, bool executable,
             goto done;
         if (!weft_codegen_run_passes(dst, "always-inline,globaldce", NULL, diag))
             goto done;
-        if (!weft_codegen_run_passes(dst, "function(sroa,early-cse,instcombine,simplifycfg)", NULL, diag))
+        if (!weft_codegen_run_passes(dst, "function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)", NULL, diag))
             goto done;
         weft_dump_module(dst, tag, "linked");
     }

@@ -151,7 +151,7 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         goto done;
     }
     LLVMDisposeMessage(msg);
-    if (!weft_codegen_run_passes(m, opt_disable ? "globaldce,function(sroa,instcombine,simplifycfg)"
+    if (!weft_codegen_run_passes(m, opt_disable ? "globaldce,function(sroa,instcombine<no-verify-fixpoint>,simplifycfg)"
                                                 : "globaldce,default<O3>",
                                  tm, diag))
         goto done;

@@ -15,17 +15,10 @@
 #define KERNELS_BUILD_OPTIONS NULL
 #endif
 
-/* Work-groups of one work-item, first in the size lists; test_kernels_opt_disable.c leaves
- * them out until a Weft bug is fixed (see there). */
-#ifdef KERNELS_SKIP_LOCAL_SIZE_1
-#define LS1
-#define LS1_2D
-#define LS1_3D
-#else
+/* Work-groups of one work-item come first in the size lists. */
 #define LS1 1,
 #define LS1_2D {1, 1},
 #define LS1_3D {1, 1, 1},
-#endif
 
 static const char *source =
     /* Tree reduction of ints: barrier inside the loop, works for any local size. */

@@ -230,14 +230,8 @@ static void test_fast_relaxed_math(void **state)
     clReleaseProgram(p);
 }
 
-#if 0
-/* Weft bug, kept out of CTest until fixed: a C99 `inline` function (neither static nor extern)
- * is common in real OpenCL code (e.g. PyOpenCL's pyopencl-complex.h), but the frontend
- * (src/compiler/frontend.c, weft_frontend_compile) runs clang at -O0, where such an inline
- * definition emits no body at all, and the link reports "function 'sq' (called from 'k') is not
- * defined". Passing clang "-fgnu89-inline", or "-O1 -Xclang -disable-llvm-passes" instead of
- * "-O0 -Xclang -disable-O0-optnone" (which keeps an available_externally body that link.c then
- * internalizes and inlines), fixes it. Enable this test (and add it to main) once fixed. */
+/* A C99 `inline` function (neither static nor extern) is common in real OpenCL code (e.g.
+ * PyOpenCL's pyopencl-complex.h); the frontend must keep its body. */
 static void test_c99_inline_function(void **state)
 {
     (void)state;
@@ -262,7 +256,6 @@ static void test_c99_inline_function(void **state)
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
-#endif
 
 int main(void)
 {
@@ -273,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_linear_ids),
         cmocka_unit_test(test_goto_barrier),
         cmocka_unit_test(test_fast_relaxed_math),
+        cmocka_unit_test(test_c99_inline_function),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -131,7 +131,6 @@ def test_comparisons_and_if_positive(queue):
 # reports "function 'cfloat_mul' (called from 'multiply') is not defined". pyopencl-complex.h
 # defines all its helpers that way. strict: this starts failing (XPASS) once the bug is fixed,
 # and the marker must then be removed.
-@pytest.mark.xfail(strict=True, reason="plain `inline` functions are dropped by the frontend (-O0)")
 def test_complex_arithmetic(queue):
     a = (rng.standard_normal(3000) + 1j * rng.standard_normal(3000)).astype(np.complex64)
     b = (rng.standard_normal(3000) + 1j * rng.standard_normal(3000)).astype(np.complex64)
@@ -205,7 +204,6 @@ def test_random_threefry(queue, ctx):
 
 # Same Weft bug as test_complex_arithmetic: Random123's OpenCL headers define
 # R123_STATIC_INLINE as plain `inline`, so "_philox4x32bumpkey ... is not defined".
-@pytest.mark.xfail(strict=True, reason="plain `inline` functions are dropped by the frontend (-O0)")
 def test_random_philox(queue, ctx):
     import pyopencl.clrandom as clr
     n = clr.PhiloxGenerator(ctx, seed=5).normal(queue, 200000, np.float64).get()
