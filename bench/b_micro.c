@@ -57,6 +57,68 @@ static int read0(struct bench *b, struct bench_cl *c, void *out)
     return bench_read(b, c, 0, b->out_count * 4, out);
 }
 
+/* Launch latency as an application waiting for each launch sees it: enqueue one empty
+ * work-item, then clFinish, repeated (the issue-2 figure; `launch` above measures a burst). */
+static int launch_sync_run(struct bench *b, struct bench_cl *c)
+{
+    size_t g = 1;
+    for (size_t i = 0; i < b->p[0]; i++) {
+        cl_int err = clEnqueueNDRangeKernel(c->q, c->k[0], 1, NULL, &g, NULL, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clFinish(c->q);
+        if (err != CL_SUCCESS)
+            return bench_failf(b, err, "launch %zu failed: %d", i, err);
+    }
+    return 0;
+}
+
+/* ---- host <-> device transfers: blocking clEnqueueWriteBuffer + clEnqueueReadBuffer ------ */
+
+static int transfer_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? (size_t)16 << 20 : s == BENCH_DEFAULT ? (size_t)256 << 20 : (size_t)1 << 30;
+    b->p[0] = n;
+    b->work = 2.0 * n * 1e-9;
+    b->out_count = n / 4;
+    int *src = bench_alloc(b, 0, n);
+    if (!src || !bench_alloc(b, 1, n))
+        return -1;
+    uint64_t state = 42;
+    for (size_t i = 0; i < n / 4; i++)
+        src[i] = (int)bench_rand(&state);
+    snprintf(b->size_desc, sizeof b->size_desc, "%zu MiB each way", n >> 20);
+    return 0;
+}
+
+static void transfer_native(struct bench *b, void *out)
+{
+    /* the same two copies the OpenCL version makes: host -> "device" -> host */
+    memcpy(b->in[1], b->in[0], b->p[0]);
+    memcpy(out, b->in[1], b->p[0]);
+}
+
+static int transfer_init(struct bench *b, struct bench_cl *c)
+{
+    /* the native reference already filled the destination: clear it, so the check below
+     * sees only what the OpenCL read brought back */
+    memset(b->in[1], 0, b->p[0]);
+    return bench_buffer(b, c, 0, CL_MEM_READ_WRITE, b->p[0], NULL) ? 0 : -1;
+}
+
+static int transfer_run(struct bench *b, struct bench_cl *c)
+{
+    cl_int err = clEnqueueWriteBuffer(c->q, c->m[0], CL_TRUE, 0, b->p[0], b->in[0], 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(c->q, c->m[0], CL_TRUE, 0, b->p[0], b->in[1], 0, NULL, NULL);
+    return err == CL_SUCCESS ? 0 : bench_failf(b, err, "transfer failed: %d", err);
+}
+
+static int transfer_read(struct bench *b, struct bench_cl *c, void *out)
+{
+    memcpy(out, b->in[1], b->p[0]);
+    return 0;
+}
+
 /* ---- STREAM ---------------------------------------------------------------------------- */
 
 static const float stream_s = 3.0f;
@@ -208,6 +270,8 @@ static int mad_read(struct bench *b, struct bench_cl *c, void *out)
 
 const struct bench_desc bench_micro[] = {
     {"launch", "launch", BU_LAUNCH, BT_INT, 0, launch_setup, launch_native, launch_init, launch_run, read0},
+    {"launch_sync", "launch", BU_LAUNCH, BT_INT, 0, launch_setup, launch_native, launch_init, launch_sync_run, read0},
+    {"transfer", "launch", BU_GBS, BT_INT, 0, transfer_setup, transfer_native, transfer_init, transfer_run, transfer_read},
     STREAM("stream_copy"),
     STREAM("stream_scale"),
     STREAM("stream_triad"),
