@@ -528,6 +528,12 @@ cl_int weft_frontend_compile(const char *source, const struct weft_build_options
     if (ok && !strcasecmp(opts->cl_std, "CL3.0"))
         ok = strvec_push(&argv, "-D__opencl_c_atomic_scope_device=1") &&
              strvec_push(&argv, "-D__opencl_c_atomic_scope_all_devices=1");
+    /* __OPENCL_VERSION__ names the device's OpenCL version (OpenCL C 3.0 spec, 6.12); clang
+     * leaves it to the implementation (it only defines __OPENCL_C_VERSION__). Every Weft
+     * device is OpenCL 3.0 whatever -cl-std selects. Before the user's options so that an
+     * explicit -D/-U of theirs still wins. */
+    if (ok)
+        ok = strvec_push(&argv, "-D__OPENCL_VERSION__=300");
     for (size_t i = 0; i < opts->num_clang_args && ok; i++)
         ok = strvec_push(&argv, opts->clang_args[i]);
 

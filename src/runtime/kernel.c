@@ -25,7 +25,7 @@
 struct arg_value {
     bool set;
     size_t local_size;          /* __local: bytes requested */
-    cl_mem mem;                 /* global/constant: held, or NULL for a NULL buffer */
+    cl_mem mem;                 /* global/constant: NOT held (see clSetKernelArg), or NULL */
     unsigned char *bytes;       /* by value: meta size bytes */
 };
 
@@ -54,8 +54,6 @@ static bool is_kernel(const void *k)
 
 static void arg_clear(struct arg_value *a)
 {
-    if (a->mem)
-        weft_object_unhold(WEFT_OBJ(a->mem));
     free(a->bytes);
     memset(a, 0, sizeof *a);
 }
@@ -189,8 +187,6 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
                 ok = false;
             }
         }
-        if (d->mem)
-            weft_object_hold(WEFT_OBJ(d->mem));
     }
     pthread_mutex_unlock(&source_kernel->lock);
     if (!ok) {
@@ -255,8 +251,11 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
         memcpy(nv.bytes, arg_value, arg_size);
         break;
     }
-    if (nv.mem)
-        weft_object_hold(WEFT_OBJ(nv.mem));
+    /* The kernel does not hold the buffer: setting an argument is not a reference in OpenCL,
+     * and a buffer the application releases must be destroyed (and its destructor callbacks
+     * run) even while it is still set as an argument (OpenCL-CTS
+     * api/retain_mem_object_set_kernel_arg). A launch holds it instead, from the enqueue
+     * (weft_kernel_capture_args) until the command completes. */
     pthread_mutex_lock(&kernel->lock);
     struct arg_value old = kernel->args[arg_index];
     kernel->args[arg_index] = nv;
@@ -438,6 +437,15 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out)
             break;
         case WEFT_ARG_GLOBAL_PTR:
         case WEFT_ARG_CONSTANT_PTR: {
+            /* The argument does not keep its buffer alive: a buffer the application has
+             * released since clSetKernelArg is gone from the registry and is refused here
+             * instead of being dereferenced. */
+            if (v->mem && !weft_object_is(v->mem, WEFT_TYPE_MEM)) {
+                pthread_mutex_unlock(&k->lock);
+                weft_kernel_args_free(a);
+                return weft_error("clEnqueueNDRangeKernel", CL_INVALID_KERNEL_ARGS,
+                                  "argument %u of kernel '%s': its buffer has been released", i, m->name);
+            }
             void *ptr = v->mem ? (void *)v->mem->data : NULL;
             memcpy(a->block + am->offset, &ptr, sizeof ptr);
             if (v->mem) {

@@ -654,7 +654,11 @@ CL_API_ENTRY cl_int CL_API_CALL
 clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size, const void *spec_value)
 {
     WEFT_CHECK(weft_is_program(program), CL_INVALID_PROGRAM, "program is not a live program");
-    return weft_error(__func__, CL_INVALID_PROGRAM, "program was not created with clCreateProgramWithIL");
+    /* No Weft device accepts IL programs (CL_DEVICE_IL_VERSION is empty), so no program can
+     * carry specialization constants: the spec's answer for that case is CL_INVALID_OPERATION,
+     * which takes precedence over "program was not created from IL". */
+    return weft_error(__func__, CL_INVALID_OPERATION,
+                      "the device does not support intermediate-language programs");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void)

@@ -423,14 +423,11 @@ clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t par
     WEFT_CHECK(param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS ||
                    param_name == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
                CL_INVALID_VALUE, "param_name 0x%x is not a kernel execution info name", param_name);
-    WEFT_CHECK(param_value != NULL, CL_INVALID_VALUE, "param_value is NULL");
-    if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS)
-        WEFT_CHECK(param_value_size > 0 && param_value_size % sizeof(void *) == 0, CL_INVALID_VALUE,
-                   "param_value_size %zu is not a whole number of pointers", param_value_size);
-    else
-        WEFT_CHECK(param_value_size == sizeof(cl_bool), CL_INVALID_VALUE,
-                   "param_value_size %zu is not sizeof(cl_bool)", param_value_size);
-    /* Both names are about SVM, which no device of the context supports. */
+    /* Both names are about SVM, which no device of the context supports: the call can never
+     * succeed, so CL_INVALID_OPERATION is answered before the value is looked at (the CTS's
+     * consistency_svm passes NULL/0 and expects exactly this code). */
+    (void)param_value_size;
+    (void)param_value;
     return weft_error(__func__, CL_INVALID_OPERATION, NO_SVM);
 }
 

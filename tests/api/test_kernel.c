@@ -142,6 +142,43 @@ static void test_kernel_keeps_program(void **state)
     assert_int_equal(clReleaseKernel(k), CL_SUCCESS);
 }
 
+static void CL_CALLBACK count_destruction(cl_mem m, void *user_data)
+{
+    (void)m;
+    ++*(int *)user_data;
+}
+
+/* Setting a buffer as an argument is not a reference: releasing the application's last
+ * reference destroys it at once (destructor callback runs) although the kernel still names it,
+ * and a later launch refuses the stale argument instead of touching freed memory
+ * (OpenCL-CTS api/retain_mem_object_set_kernel_arg). */
+static void test_kernel_arg_does_not_retain_buffer(void **state)
+{
+    struct env *e = *state;
+    cl_int err;
+    cl_kernel k = clCreateKernel(e->program, "plain", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem buf = clCreateBuffer(e->context, CL_MEM_READ_WRITE, 64, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    int destroyed = 0;
+    assert_int_equal(clSetMemObjectDestructorCallback(buf, count_destruction, &destroyed), CL_SUCCESS);
+    int n = 1;
+    assert_int_equal(clSetKernelArg(k, 0, sizeof buf, &buf), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof n, &n), CL_SUCCESS);
+    cl_kernel clone = clCloneKernel(k, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clReleaseMemObject(buf), CL_SUCCESS);
+    assert_int_equal(destroyed, 1);
+    cl_command_queue q = clCreateCommandQueueWithProperties(e->context, e->device, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    size_t gws = 16;
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &gws, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    assert_int_equal(clEnqueueNDRangeKernel(q, clone, 1, NULL, &gws, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    clReleaseCommandQueue(q);
+    clReleaseKernel(clone);
+    clReleaseKernel(k);
+}
+
 static void test_set_kernel_arg_table(void **state)
 {
     struct env *e = *state;
@@ -310,6 +347,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_kernel),
         cmocka_unit_test(test_kernel_keeps_program),
+        cmocka_unit_test(test_kernel_arg_does_not_retain_buffer),
         cmocka_unit_test(test_set_kernel_arg_table),
         cmocka_unit_test(test_arg_info),
         cmocka_unit_test(test_work_group_info),

@@ -207,6 +207,14 @@ static void test_build_options(void **state)
     assert_int_equal(clBuildProgram(w, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
     assert_int_equal(clBuildProgram(w, 0, NULL, "-Werror", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
     clReleaseProgram(w);
+    /* __OPENCL_VERSION__ is the device's version (300) under every -cl-std (OpenCL-CTS
+     * basic/kernel_preprocessor_macros) */
+    w = from_source(e, "#if !defined(__OPENCL_VERSION__) || __OPENCL_VERSION__ != 300\n"
+                       "#error __OPENCL_VERSION__ is not 300\n#endif\n"
+                       "kernel void k(global int *x) { x[0] = __OPENCL_VERSION__; }\n");
+    assert_int_equal(clBuildProgram(w, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clBuildProgram(w, 0, NULL, "-cl-std=CL1.2", NULL, NULL), CL_SUCCESS);
+    clReleaseProgram(w);
     clReleaseProgram(p);
 }
 
@@ -458,6 +466,11 @@ static void test_misc_entry_points(void **state)
     cl_program p = from_source(e, two_kernels);
     assert_int_equal(clSetProgramReleaseCallback(p, notify, NULL), CL_INVALID_OPERATION);
     assert_int_equal(clSetProgramReleaseCallback(NULL, notify, NULL), CL_INVALID_PROGRAM);
+    /* No device takes IL, so specialization constants are an invalid operation (OpenCL-CTS
+     * api/consistency_il_programs). */
+    cl_uint spec = 42;
+    assert_int_equal(clSetProgramSpecializationConstant(p, 0, sizeof spec, &spec), CL_INVALID_OPERATION);
+    assert_int_equal(clSetProgramSpecializationConstant(NULL, 0, sizeof spec, &spec), CL_INVALID_PROGRAM);
     assert_int_equal(clUnloadCompiler(), CL_SUCCESS);
     cl_platform_id plat = weft_test_platform();
     assert_int_equal(clUnloadPlatformCompiler(plat), CL_SUCCESS);
