@@ -228,6 +228,19 @@ static bool origin_aligned(cl_command_queue queue, cl_mem m)
     return !m->parent || align == 0 || m->origin % align == 0;
 }
 
+/* The host-access flags a buffer was created with forbid reads (HOST_WRITE_ONLY, NO_ACCESS)
+ * or writes (HOST_READ_ONLY, NO_ACCESS) by the host: CL_INVALID_OPERATION. */
+static cl_int check_host_access(const char *func, cl_mem buffer, bool is_read)
+{
+    if (is_read && (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
+        return weft_error(func, CL_INVALID_OPERATION,
+                          "buffer was created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS");
+    if (!is_read && (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
+        return weft_error(func, CL_INVALID_OPERATION,
+                          "buffer was created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS");
+    return CL_SUCCESS;
+}
+
 static bool mul_ok(size_t a, size_t b, size_t *out)
 {
     return !__builtin_mul_overflow(a, b, out);
@@ -372,12 +385,9 @@ static cl_int enqueue_rw(const char *func, bool is_read, cl_command_queue queue,
         return err;
     if (!origin_aligned(queue, buffer))
         return weft_error(func, CL_MISALIGNED_SUB_BUFFER_OFFSET, "sub-buffer origin is misaligned for the device");
-    if (is_read && (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        return weft_error(func, CL_INVALID_OPERATION,
-                          "buffer was created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS");
-    if (!is_read && (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        return weft_error(func, CL_INVALID_OPERATION,
-                          "buffer was created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS");
+    err = check_host_access(func, buffer, is_read);
+    if (err != CL_SUCCESS)
+        return err;
 
     struct weft_command *cmd =
         new_mem_cmd(queue, is_read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER, num_events,
@@ -450,12 +460,9 @@ static cl_int enqueue_rw_rect(const char *func, bool is_read, cl_command_queue q
         return err;
     if (!origin_aligned(queue, buffer))
         return weft_error(func, CL_MISALIGNED_SUB_BUFFER_OFFSET, "sub-buffer origin is misaligned for the device");
-    if (is_read && (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        return weft_error(func, CL_INVALID_OPERATION,
-                          "buffer was created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS");
-    if (!is_read && (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        return weft_error(func, CL_INVALID_OPERATION,
-                          "buffer was created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS");
+    err = check_host_access(func, buffer, is_read);
+    if (err != CL_SUCCESS)
+        return err;
 
     struct weft_command *cmd =
         new_mem_cmd(queue, is_read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
