@@ -513,6 +513,25 @@ clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool 
 
 /* ---- copy ---------------------------------------------------------------------------------- */
 
+/* The checks clEnqueueCopyBuffer and clEnqueueCopyBufferRect share, in the spec's order: a live
+ * queue, two live buffers of the queue's context, sub-buffer origins aligned for the device. */
+static cl_int check_copy_pair(const char *func, cl_command_queue q, cl_mem src_buffer, cl_mem dst_buffer)
+{
+    if (!weft_object_is(q, WEFT_TYPE_QUEUE))
+        return weft_error(func, CL_INVALID_COMMAND_QUEUE, "command_queue is not a live queue");
+    if (!weft_mem_is_buffer(src_buffer))
+        return weft_error(func, CL_INVALID_MEM_OBJECT, "src_buffer is not a live buffer object");
+    if (!weft_mem_is_buffer(dst_buffer))
+        return weft_error(func, CL_INVALID_MEM_OBJECT, "dst_buffer is not a live buffer object");
+    if (src_buffer->context != q->context)
+        return weft_error(func, CL_INVALID_CONTEXT, "src_buffer and command_queue belong to different contexts");
+    if (dst_buffer->context != q->context)
+        return weft_error(func, CL_INVALID_CONTEXT, "dst_buffer and command_queue belong to different contexts");
+    if (!origin_aligned(q, src_buffer) || !origin_aligned(q, dst_buffer))
+        return weft_error(func, CL_MISALIGNED_SUB_BUFFER_OFFSET, "sub-buffer origin is misaligned for the device");
+    return CL_SUCCESS;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
                     size_t src_offset, size_t dst_offset, size_t size,
@@ -520,23 +539,16 @@ clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem ds
                     cl_event *event)
 {
     cl_command_queue q = command_queue;
-    WEFT_CHECK(weft_object_is(q, WEFT_TYPE_QUEUE), CL_INVALID_COMMAND_QUEUE,
-               "command_queue is not a live queue");
-    WEFT_CHECK(weft_mem_is_buffer(src_buffer), CL_INVALID_MEM_OBJECT, "src_buffer is not a live buffer object");
-    WEFT_CHECK(weft_mem_is_buffer(dst_buffer), CL_INVALID_MEM_OBJECT, "dst_buffer is not a live buffer object");
-    WEFT_CHECK(src_buffer->context == q->context, CL_INVALID_CONTEXT,
-               "src_buffer and command_queue belong to different contexts");
-    WEFT_CHECK(dst_buffer->context == q->context, CL_INVALID_CONTEXT,
-               "dst_buffer and command_queue belong to different contexts");
-    WEFT_CHECK(origin_aligned(q, src_buffer) && origin_aligned(q, dst_buffer),
-               CL_MISALIGNED_SUB_BUFFER_OFFSET, "sub-buffer origin is misaligned for the device");
+    cl_int err = check_copy_pair(__func__, q, src_buffer, dst_buffer);
+    if (err != CL_SUCCESS)
+        return err;
     WEFT_CHECK(src_offset <= src_buffer->size && size <= src_buffer->size - src_offset,
                CL_INVALID_VALUE, "source range offset %zu size %zu exceeds src_buffer's %zu bytes",
                src_offset, size, src_buffer->size);
     WEFT_CHECK(dst_offset <= dst_buffer->size && size <= dst_buffer->size - dst_offset,
                CL_INVALID_VALUE, "destination range offset %zu size %zu exceeds dst_buffer's %zu bytes",
                dst_offset, size, dst_buffer->size);
-    cl_int err = weft_check_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+    err = weft_check_wait_list(q->context, num_events_in_wait_list, event_wait_list);
     if (err != CL_SUCCESS)
         return err;
     if (weft_mem_root(src_buffer) == weft_mem_root(dst_buffer)) {
@@ -565,19 +577,12 @@ clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_me
                         const cl_event *event_wait_list, cl_event *event)
 {
     cl_command_queue q = command_queue;
-    WEFT_CHECK(weft_object_is(q, WEFT_TYPE_QUEUE), CL_INVALID_COMMAND_QUEUE,
-               "command_queue is not a live queue");
-    WEFT_CHECK(weft_mem_is_buffer(src_buffer), CL_INVALID_MEM_OBJECT, "src_buffer is not a live buffer object");
-    WEFT_CHECK(weft_mem_is_buffer(dst_buffer), CL_INVALID_MEM_OBJECT, "dst_buffer is not a live buffer object");
-    WEFT_CHECK(src_buffer->context == q->context, CL_INVALID_CONTEXT,
-               "src_buffer and command_queue belong to different contexts");
-    WEFT_CHECK(dst_buffer->context == q->context, CL_INVALID_CONTEXT,
-               "dst_buffer and command_queue belong to different contexts");
-    WEFT_CHECK(origin_aligned(q, src_buffer) && origin_aligned(q, dst_buffer),
-               CL_MISALIGNED_SUB_BUFFER_OFFSET, "sub-buffer origin is misaligned for the device");
+    cl_int err = check_copy_pair(__func__, q, src_buffer, dst_buffer);
+    if (err != CL_SUCCESS)
+        return err;
     WEFT_CHECK(src_origin && dst_origin && region, CL_INVALID_VALUE,
                "src_origin, dst_origin or region is NULL");
-    cl_int err = check_region(__func__, region);
+    err = check_region(__func__, region);
     if (err != CL_SUCCESS)
         return err;
     struct rect_side s, d;
