@@ -504,54 +504,34 @@ typedef double vd8 __attribute__((vector_size(64)));
 /* 16 independent FMA chains per thread: enough to cover FMA latency x pipes on any x86 core. */
 #define PEAK_CHAINS 16
 static volatile float peak_m = 0.999999f, peak_a = 1e-7f;
-static double peak_fma_float(long iters)
-{
-    double t0 = now();
-    float sink = 0;
-#pragma omp parallel reduction(+ : sink)
-    {
-        vf16 acc[PEAK_CHAINS];
-        /* read through volatile so the compiler cannot fold the chain */
-        vf16 m = (vf16){0} + peak_m, a = (vf16){0} + peak_a;
-        for (int j = 0; j < PEAK_CHAINS; j++)
-            acc[j] = (vf16){0} + (float)(j + omp_get_thread_num());
-        for (long i = 0; i < iters; i++) {
-            for (int j = 0; j < PEAK_CHAINS; j++)
-                acc[j] = acc[j] * m + a;
-        }
-        for (int j = 0; j < PEAK_CHAINS; j++)
-            for (int l = 0; l < 16; l++)
-                sink += acc[j][l];
+/* The same loop for each element type: TYPE is the scalar, VT its 64-byte vector of LANES. */
+#define PEAK_FMA(NAME, TYPE, VT, LANES)                                                     \
+    static double NAME(long iters)                                                          \
+    {                                                                                       \
+        double t0 = now();                                                                  \
+        TYPE sink = 0;                                                                      \
+        _Pragma("omp parallel reduction(+ : sink)")                                         \
+        {                                                                                   \
+            VT acc[PEAK_CHAINS];                                                            \
+            /* read through volatile so the compiler cannot fold the chain */               \
+            VT m = (VT){0} + peak_m, a = (VT){0} + peak_a;                                  \
+            for (int j = 0; j < PEAK_CHAINS; j++)                                           \
+                acc[j] = (VT){0} + (TYPE)(j + omp_get_thread_num());                        \
+            for (long i = 0; i < iters; i++)                                                \
+                for (int j = 0; j < PEAK_CHAINS; j++)                                       \
+                    acc[j] = acc[j] * m + a;                                                \
+            for (int j = 0; j < PEAK_CHAINS; j++)                                           \
+                for (int l = 0; l < LANES; l++)                                             \
+                    sink += acc[j][l];                                                      \
+        }                                                                                   \
+        double t = now() - t0;                                                              \
+        if (sink == (TYPE)1234.5)                                                           \
+            fprintf(stderr, " ");                                                           \
+        return (double)omp_get_max_threads() * iters * PEAK_CHAINS * LANES * 2 / t * 1e-9;  \
     }
-    double t = now() - t0;
-    if (sink == 1234.5f)
-        fprintf(stderr, " ");
-    return (double)omp_get_max_threads() * iters * PEAK_CHAINS * 16 * 2 / t * 1e-9;
-}
 
-static double peak_fma_double(long iters)
-{
-    double t0 = now();
-    double sink = 0;
-#pragma omp parallel reduction(+ : sink)
-    {
-        vd8 acc[PEAK_CHAINS];
-        vd8 m = (vd8){0} + peak_m, a = (vd8){0} + peak_a;
-        for (int j = 0; j < PEAK_CHAINS; j++)
-            acc[j] = (vd8){0} + (double)(j + omp_get_thread_num());
-        for (long i = 0; i < iters; i++) {
-            for (int j = 0; j < PEAK_CHAINS; j++)
-                acc[j] = acc[j] * m + a;
-        }
-        for (int j = 0; j < PEAK_CHAINS; j++)
-            for (int l = 0; l < 8; l++)
-                sink += acc[j][l];
-    }
-    double t = now() - t0;
-    if (sink == 1234.5)
-        fprintf(stderr, " ");
-    return (double)omp_get_max_threads() * iters * PEAK_CHAINS * 8 * 2 / t * 1e-9;
-}
+PEAK_FMA(peak_fma_float, float, vf16, 16)
+PEAK_FMA(peak_fma_double, double, vd8, 8)
 
 static double peak_stream(size_t n, int reps, int which)
 {
