@@ -20,6 +20,7 @@
 #include "compiler/codegen.h"
 #include "compiler/metadata.h"
 #include "compiler/printf.h"
+#include "runtime/log.h"
 #include "weft/abi.h"
 
 #ifndef WEFT_VERSION_STRING
@@ -86,6 +87,30 @@ static void demote_kernels(LLVMModuleRef m)
             LLVMSetFunctionCallConv(f, LLVMCCallConv);
 }
 
+/* WEFT_VECTORIZE=auto (default) | off | <W> | <W>x<U>: lanes per packet W (auto: the target's
+ * SIMD width for 32-bit lanes) and packets side by side U (default: the cost model's choice). */
+void weft_vector_setting(LLVMValueRef kernel, unsigned *width, unsigned *interleave)
+{
+    const char *e = getenv("WEFT_VECTORIZE");
+    *width = 0;
+    *interleave = 0;
+    if (e && (!strcmp(e, "off") || !strcmp(e, "0") || !strcmp(e, "1")))
+        return;
+    unsigned w = 0, u = 0;
+    if (e && *e && strcmp(e, "auto") && sscanf(e, "%ux%u", &w, &u) >= 1 && w >= 2 && w <= 64 && !(w & (w - 1))) {
+        *width = w;
+        *interleave = u <= 16 ? u : 16;
+        return;
+    }
+    *width = kernel ? weft_vectorize_target_width(kernel) : 0;
+}
+
+static const char *vector_setting_key(void)
+{
+    const char *e = getenv("WEFT_VECTORIZE");
+    return e && *e ? e : "auto";
+}
+
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
                        bool opt_disable, const char *symbol, struct weft_specialize_result *out,
                        struct weft_diag *diag)
@@ -112,10 +137,25 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     /* The transformation and its analyses see the host's data layout and CPU. */
     weft_codegen_set_host(m, tm);
 
-    struct weft_wg_options wopts;
+    struct weft_wg_options wopts = {0};
     memcpy(wopts.local_size, local_size, sizeof wopts.local_size);
+    weft_vector_setting(k, &wopts.vector_width, &wopts.interleave);
     struct weft_wg_result res = {0};
-    if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
+    struct weft_diag vdiag;
+    weft_diag_init(&vdiag);
+    bool built = weft_build_wg_function(m, k, &wopts, &res, wopts.vector_width > 1 ? &vdiag : diag) && res.fn;
+    if (!built && wopts.vector_width > 1) {
+        /* the vectorizer failed inside (a bug): the scalar work-item loops are always there to
+         * fall back on (a failed build leaves the module as it was) */
+        weft_log(WEFT_LOG_INFO, "%s: vectorized build failed, using scalar work-item loops: %s", tag,
+                 vdiag.text ? vdiag.text : "");
+        weft_wg_result_dispose(&res);
+        wopts.vector_width = 0;
+        built = weft_build_wg_function(m, k, &wopts, &res, diag) && res.fn;
+    }
+    weft_diag_free(&vdiag);
+    weft_wg_result_dispose(&res);
+    if (!built) {
         if (!diag->errors)
             weft_diag_error(diag, "error: kernel '%s' cannot be compiled for local size %llu x %llu x %llu",
                             kernel, (unsigned long long)local_size[0], (unsigned long long)local_size[1],
@@ -307,6 +347,8 @@ static uint64_t variant_key(const struct weft_image *img, const char *kernel, co
     h = weft_hash64(img->options, strlen(img->options), h);
     h = weft_hash64(kernel, strlen(kernel) + 1, h);
     h = weft_hash64(local, 3 * sizeof local[0], h);
+    const char *vec = vector_setting_key();
+    h = weft_hash64(vec, strlen(vec) + 1, h);
     const char *cpu = weft_codegen_host_cpu(), *feat = weft_codegen_host_features();
     h = weft_hash64(cpu, strlen(cpu) + 1, h);
     h = weft_hash64(feat, strlen(feat) + 1, h);

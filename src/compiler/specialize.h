@@ -19,4 +19,7 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
                        bool opt_disable, const char *symbol, struct weft_specialize_result *out,
                        struct weft_diag *diag);
 
+/* The vectorizer setting for `kernel` (WEFT_VECTORIZE; see README): width 0 when off. */
+void weft_vector_setting(LLVMValueRef kernel, unsigned *width, unsigned *interleave);
+
 #endif

@@ -1,7 +1,11 @@
 /* tools/weft-opt — runs Weft's compiler passes on one .ll/.bc file and prints the module (what
  * the lit tests drive, like LLVM's opt).
  *
- *   weft-opt -pass=NAME[,NAME...] [-local-size=X[,Y[,Z]]] [-kernel=NAME] in.ll|in.bc
+ *   weft-opt -pass=NAME[,NAME...] [-local-size=X[,Y[,Z]]] [-kernel=NAME] [-vectorize=V] in.ll|in.bc
+ *
+ * -vectorize=off (default) | auto | W | WxU: the vectorizer across work-items (vectorize.h) for
+ * the wg-loops and wg-function stages; auto takes W from the kernel's target-cpu/-features
+ * attributes. A "; weft-vec:" line per sub-CFG says what it did.
  *
  * Passes, applied in the order given, each to the selected kernels (every function with
  * !kernel_arg_addr_space metadata or the spir_kernel convention, or the one -kernel= names):
@@ -58,6 +62,19 @@ static bool is_kernel(LLVMValueRef f)
     return found;
 }
 
+/* "; weft-vec: k subcfg 0: width 16 interleave 1 tail linearized vector_mem=2 ..." */
+static void print_vec_report(FILE *f, const char *kn, size_t n, unsigned s, const struct weft_vec_report *v)
+{
+    fprintf(f, "; weft-vec: %.*s subcfg %u: ", (int)n, kn, s);
+    if (!v->vectorized) {
+        fprintf(f, "scalar (%s)\n", v->reason);
+        return;
+    }
+    fprintf(f, "width %u interleave %u%s%s vector_mem=%u scalar_mem=%u gathers=%u serialized=%u masked_blocks=%u\n",
+            v->width, v->interleave, v->linearized ? " linearized" : "", v->tail ? " tail" : "", v->vector_mem,
+            v->scalar_mem, v->gathers, v->serialized, v->masked_blocks);
+}
+
 static const struct {
     const char *name;
     enum weft_wg_stage stage;
@@ -70,13 +87,15 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-    const char *passes = NULL, *kernel_name = NULL, *input = NULL;
+    const char *passes = NULL, *kernel_name = NULL, *input = NULL, *vectorize = "off";
     struct weft_wg_options opts = {.local_size = {1, 1, 1}};
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "-pass=", 6) == 0 || strncmp(argv[i], "--pass=", 7) == 0)
             passes = strchr(argv[i], '=') + 1;
         else if (strncmp(argv[i], "-kernel=", 8) == 0)
             kernel_name = argv[i] + 8;
+        else if (strncmp(argv[i], "-vectorize=", 11) == 0)
+            vectorize = argv[i] + 11;
         else if (strncmp(argv[i], "-local-size=", 12) == 0) {
             char *p = argv[i] + 12;
             for (int d = 0; d < 3 && *p; d++) {
@@ -189,6 +208,14 @@ int main(int argc, char **argv)
             found = true;
             for (unsigned k = 0; k < nk && ok; k++) {
                 struct weft_wg_result r;
+                opts.vector_width = opts.interleave = 0;
+                if (!strcmp(vectorize, "auto"))
+                    opts.vector_width = weft_vectorize_target_width(kernels[k]);
+                else if (strcmp(vectorize, "off") && sscanf(vectorize, "%ux%u", &opts.vector_width, &opts.interleave) < 1) {
+                    weft_diag_error(&diag, "bad -vectorize '%s' (auto, off, W or WxU)", vectorize);
+                    ok = false;
+                    break;
+                }
                 ok = weft_build_wg_function_until(m, kernels[k], &opts, stages[s].stage, &r, &diag);
                 if (ok) {
                     size_t n = 0;
@@ -199,7 +226,10 @@ int main(int argc, char **argv)
                         fprintf(hs, " subcfgs=%u arrays=%u uniform_slots=%u recomputed=%u", r.subcfg_count,
                                 r.privatized_arrays, r.uniform_slots, r.recomputed);
                     fputc('\n', hs);
+                    for (unsigned v = 0; r.vec && v < r.subcfg_count; v++)
+                        print_vec_report(hs, kn, n, v, &r.vec[v]);
                 }
+                weft_wg_result_dispose(&r);
             }
         }
         if (!found) {

@@ -22,7 +22,8 @@
  *                   recomputation, otherwise a work-item-indexed array in ctx->scratch.
  *   8. wgloops.c    weft_wgloops_build: one work-item loop nest per sub-CFG (dimension 0
  *                   innermost, llvm.loop.parallel_accesses on it), a dispatcher switch on the next
- *                   barrier id, get_local_id replaced by the loop variables.
+ *                   barrier id, get_local_id replaced by the loop variables. Dimension 0 of a
+ *                   sub-CFG that vectorize.c accepts runs in packets of work-items instead.
  *   9. wgfunction.c the ABI wrapper weft_wg_<k>(args, ctx, first_group, group_count).
  */
 #ifndef WEFT_TRANSFORM_PASSES_H
@@ -62,6 +63,9 @@ struct weft_slot_info {
 };
 
 /* The work function under transformation. */
+struct weft_shapes;
+struct weft_vec_report;
+
 struct weft_workfn {
     LLVMModuleRef m;
     LLVMContextRef c;
@@ -77,6 +81,11 @@ struct weft_workfn {
     unsigned recomputed;           /* affine cross-sub-CFG values recomputed from a uniform base */
     struct weft_ptrmap slot_info;  /* demoted slot -> struct weft_slot_info * (owned) */
     struct weft_subcfgs subcfgs;   /* set by weft_subcfgs_form */
+    /* vectorization across work-items (vectorize.h), read by wgloops */
+    unsigned vec_width;            /* W lanes; 0 or 1: every sub-CFG keeps its scalar loop */
+    unsigned vec_interleave;       /* U packets side by side; 0: the cost model chooses */
+    const struct weft_shapes *vec_shapes;   /* the function before wgloops, focused on dim 0 */
+    struct weft_vec_report *vec_reports;    /* [subcfgs.count], owned by the caller */
 };
 
 static inline LLVMValueRef weft_workfn_ctx(const struct weft_workfn *wf)
@@ -116,7 +125,6 @@ bool weft_canonicalize_barriers(LLVMValueRef fn, struct weft_diag *diag);
 /* Needs canonical barriers. Names barrier blocks "barrier<id>" for readable output. */
 bool weft_subcfgs_form(LLVMValueRef fn, struct weft_subcfgs *out, struct weft_diag *diag);
 void weft_subcfgs_free(struct weft_subcfgs *s);
-struct weft_shapes;
 /* `shapes` (may be NULL) describes fn before demotion; then each slot made for a uniform value,
  * or an affine one with a constant stride, is recorded in wf->slot_info. */
 bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes, struct weft_diag *diag);

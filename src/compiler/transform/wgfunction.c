@@ -164,21 +164,36 @@ static bool build_abi_wrapper(struct weft_workfn *wf, const struct weft_arg_layo
     return true;
 }
 
-/* Shapes of the work function's values, for privatization. The launch-context loads
- * (workitem.c tags them !invariant.load) are uniform: the analysis cannot know that. */
-static struct weft_shapes *compute_shapes(struct weft_workfn *wf)
+/* Shapes of the work function's values: for privatization (focus -1: the whole group), or
+ * for the vectorizer (focus 0, on the function as wgloops sees it). The launch-context loads
+ * (workitem.c tags them !invariant.load) are uniform, and so are reloads of the slots demotion
+ * made for uniform values: the analysis cannot know either. */
+static struct weft_shapes *compute_shapes(struct weft_workfn *wf, int focus)
 {
     struct weft_shapes *s = weft_shapes_create(wf->fn, NULL);
     if (!s)
         return NULL;
     unsigned inv = LLVMGetMDKindIDInContext(wf->c, "invariant.load", 14);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wf->fn); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-            if (LLVMIsALoadInst(i) && LLVMGetMetadata(i, inv))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (!LLVMIsALoadInst(i))
+                continue;
+            const struct weft_slot_info *si =
+                (const struct weft_slot_info *)weft_ptrmap_get_or(&wf->slot_info, LLVMGetOperand(i, 0), 0);
+            if (LLVMGetMetadata(i, inv) || (si && si->shape == WEFT_SLOT_UNIFORM))
                 weft_shapes_seed(s, i, (struct weft_shape){WEFT_SHAPE_UNIFORM, 0, NULL});
+        }
     weft_shapes_set_local_size(s, wf->local_size);
+    if (focus >= 0)
+        weft_shapes_set_focus_dim(s, focus);
     weft_shapes_run(s);
     return s;
+}
+
+void weft_wg_result_dispose(struct weft_wg_result *r)
+{
+    free(r->vec);
+    r->vec = NULL;
 }
 
 bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
@@ -203,7 +218,7 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
         subcfg_count = wf.subcfgs.count;
         /* one sub-CFG is moved into its loop nest as it is: nothing to demote */
         if (ok && wf.subcfgs.count > 1) {
-            struct weft_shapes *shapes = compute_shapes(&wf);
+            struct weft_shapes *shapes = compute_shapes(&wf, -1);
             ok = weft_demote_values(&wf, shapes, diag);
             if (shapes)
                 weft_shapes_free(shapes);
@@ -211,8 +226,22 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
     }
     if (ok && last >= WEFT_WG_STAGE_PRIVATIZE && wf.subcfgs.count > 1)
         ok = weft_privatize(&wf, diag);
-    if (ok && last >= WEFT_WG_STAGE_WGLOOPS)
+    struct weft_shapes *vec_shapes = NULL;
+    struct weft_vec_report *vec = NULL;
+    if (ok && last >= WEFT_WG_STAGE_WGLOOPS) {
+        if (opts->vector_width > 1 && wf.subcfgs.count) {
+            vec = calloc(wf.subcfgs.count, sizeof *vec);
+            vec_shapes = compute_shapes(&wf, 0);
+            wf.vec_width = opts->vector_width;
+            wf.vec_interleave = opts->interleave;
+            wf.vec_shapes = vec_shapes;
+            wf.vec_reports = vec;
+        }
         ok = weft_wgloops_build(&wf, diag);
+        if (vec_shapes)
+            weft_shapes_free(vec_shapes);
+        wf.vec_shapes = NULL;
+    }
 
     LLVMValueRef wg = NULL;
     if (ok && last >= WEFT_WG_STAGE_ALL) {
@@ -238,6 +267,8 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
         out->uniform_slots = wf.uniform_slots;
         out->recomputed = wf.recomputed;
         out->subcfg_count = subcfg_count;
+        out->vec = vec;
+        vec = NULL;
         if (LLVMVerifyFunction(out->fn, LLVMReturnStatusAction)) {
             size_t n = 0;
             weft_diag_error(diag, "internal error: the work-group function for %s is not valid IR",
@@ -248,6 +279,7 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
         /* leave the module as it was */
         LLVMDeleteFunction(wf.fn);
     }
+    free(vec);
     weft_workfn_dispose(&wf);
     weft_arglayout_free(&lay);
     return ok;

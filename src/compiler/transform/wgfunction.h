@@ -26,9 +26,12 @@
 #include <stdint.h>
 
 #include "compiler/diag.h"
+#include "compiler/transform/vectorize.h"
 
 struct weft_wg_options {
     uint64_t local_size[3];      /* the specialized local size (1 for unused dimensions) */
+    unsigned vector_width;       /* lanes per packet for the vectorizer; 0 or 1: off */
+    unsigned interleave;         /* packets side by side; 0: chosen by the cost model */
 };
 
 struct weft_wg_result {
@@ -40,7 +43,11 @@ struct weft_wg_result {
     unsigned privatized_arrays;  /* values/private variables given a work-item-indexed array */
     unsigned uniform_slots;      /* cross-barrier values kept in one scalar slot (uniform) */
     unsigned recomputed;         /* cross-barrier affine values recomputed from a uniform base */
+    struct weft_vec_report *vec; /* [subcfg_count] what the vectorizer did per sub-CFG (NULL when
+                                    it was off); free with weft_wg_result_dispose */
 };
+
+void weft_wg_result_dispose(struct weft_wg_result *r);
 
 /* Per-argument facts the packing needs: index i of the kernel's parameters. */
 enum weft_arg_kind { WEFT_ARG_BY_VALUE, WEFT_ARG_GLOBAL_PTR, WEFT_ARG_CONSTANT_PTR, WEFT_ARG_LOCAL_PTR };

@@ -22,6 +22,7 @@
  */
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
+#include "compiler/transform/vectorize.h"
 
 #include <llvm-c/DebugInfo.h>
 #include <stdio.h>
@@ -49,14 +50,14 @@ static LLVMBasicBlockRef new_block(LLVMValueRef fn, LLVMContextRef c, const char
 /* Builds the loop nest skeleton (headers, latches) for sub-CFG `id`; `pred` is the block that
  * will branch to nest->start, `exit_target` where the finished nest goes. */
 static void build_nest(struct weft_workfn *wf, int id, LLVMBasicBlockRef pred, LLVMBasicBlockRef exit_target,
-                       struct nest *nest)
+                       bool skip_x, struct nest *nest)
 {
     LLVMContextRef c = wf->c;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
     memset(nest, 0, sizeof *nest);
     int dims[3], nd = 0;
-    for (int d = 2; d >= 0; d--)
+    for (int d = 2; d >= (skip_x ? 1 : 0); d--)
         if (wf->local_size[d] > 1)
             dims[nd++] = d;
     static const char *const dn[] = {"x", "y", "z"};
@@ -145,6 +146,44 @@ static void mark_parallel(LLVMValueRef i, unsigned ag_kind, LLVMValueRef ag)
     LLVMSetMetadata(i, ag_kind, ag);
 }
 
+/* The block an exit of sub-CFG `s` towards barrier slot `slot` (0 = the kernel exit, i+1 =
+ * barrier i) goes through: records the next barrier (with several sub-CFGs) and continues at
+ * `to`. */
+static LLVMBasicBlockRef exit_stub(struct weft_workfn *wf, int s, unsigned slot, LLVMValueRef next_slot,
+                                   LLVMBasicBlockRef to, const char *kind)
+{
+    int target = slot == 0 ? WEFT_SUBCFG_EXIT_ID : (int)slot - 1;
+    char tail[48];
+    if (slot)
+        snprintf(tail, sizeof tail, "%s.to.barrier%d", kind, target);
+    else
+        snprintf(tail, sizeof tail, "%s.to.exit", kind);
+    LLVMBasicBlockRef bb = new_block(wf->fn, wf->c, "subcfg%d%s", s, tail);
+    LLVMBuilderRef sb = LLVMCreateBuilderInContext(wf->c);
+    LLVMPositionBuilderAtEnd(sb, bb);
+    if (next_slot)
+        LLVMBuildStore(sb, LLVMConstInt(LLVMInt32TypeInContext(wf->c), (unsigned long long)(long long)target, 1),
+                       next_slot);
+    LLVMBuildBr(sb, to);
+    LLVMDisposeBuilder(sb);
+    return bb;
+}
+
+/* What the vectorizer needs to make exit stubs. */
+struct vec_exits {
+    struct weft_workfn *wf;
+    int s;
+    const struct weft_vmap *barrier_id;
+    LLVMValueRef next_slot;
+};
+
+static LLVMBasicBlockRef vec_exit_stub(void *opaque, LLVMBasicBlockRef barrier, LLVMBasicBlockRef done)
+{
+    struct vec_exits *x = opaque;
+    uintptr_t bid = (uintptr_t)weft_vmap_get(x->barrier_id, barrier);
+    return exit_stub(x->wf, x->s, (unsigned)(bid - 1), x->next_slot, done, ".vec");
+}
+
 bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
 {
     struct weft_subcfgs *sc = &wf->subcfgs;
@@ -186,9 +225,29 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
     for (unsigned s = 0; ok && s < sc->count; s++) {
         struct weft_subcfg *sub = &sc->s[s];
         struct nest nest;
-        build_nest(wf, (int)s, multi ? dispatch : entry, exit_target, &nest);
+        /* dimension 0 in packets when the vectorizer takes the sub-CFG (vectorize.h) */
+        struct weft_vec_plan *plan = NULL;
+        if (wf->vec_width > 1 && wf->vec_reports) {
+            plan = weft_vectorize_plan(wf, sub, wf->vec_shapes, wf->vec_width, wf->vec_interleave,
+                                       &wf->vec_reports[s]);
+        }
+        build_nest(wf, (int)s, multi ? dispatch : entry, exit_target, plan != NULL, &nest);
         starts[s] = nest.start;
         memset(stubs, 0, (sc->count + 1) * sizeof *stubs);
+        if (plan) {
+            struct vec_exits x = {wf, (int)s, &barrier_id, next_slot};
+            bool vok = weft_vectorize_emit(plan, nest.body_pred, nest.iv[1], nest.iv[2], nest.latch, vec_exit_stub, &x,
+                                           &wf->vec_reports[s]);
+            weft_vectorize_plan_free(plan);
+            if (!vok) {
+                weft_diag_error(diag, "vectorizer: sub-CFG %u: %s", s, wf->vec_reports[s].reason);
+                ok = false;
+                break;
+            }
+            for (int j = 0; j < nest.nlatches; j++)
+                LLVMMoveBasicBlockAfter(nest.latches[j], LLVMGetLastBasicBlock(fn));
+            continue;
+        }
 
         struct weft_vmap map;
         weft_vmap_init(&map);
@@ -269,18 +328,8 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
                                 break;
                             }
                             unsigned slot = (unsigned)(bid - 1);   /* 0 = exit, i+1 = barrier i */
-                            if (!stubs[slot]) {
-                                int target = slot == 0 ? WEFT_SUBCFG_EXIT_ID : (int)slot - 1;
-                                char tail[32];
-                                snprintf(tail, sizeof tail, ".to.%s%d", slot ? "barrier" : "exit", slot ? target : 0);
-                                stubs[slot] = new_block(fn, c, "subcfg%d%s", (int)s, slot ? tail : ".to.exit");
-                                LLVMBuilderRef sb = LLVMCreateBuilderInContext(c);
-                                LLVMPositionBuilderAtEnd(sb, stubs[slot]);
-                                if (multi)
-                                    LLVMBuildStore(sb, LLVMConstInt(i32, (unsigned long long)(long long)target, 1), next_slot);
-                                LLVMBuildBr(sb, nest.latch);
-                                LLVMDisposeBuilder(sb);
-                            }
+                            if (!stubs[slot])
+                                stubs[slot] = exit_stub(wf, (int)s, slot, next_slot, nest.latch, "");
                             ms = stubs[slot];
                         }
                         LLVMSetSuccessor(ci, j, ms);

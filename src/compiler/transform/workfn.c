@@ -4,12 +4,15 @@
  * Guarantees: the new function has the kernel's parameters (byval structs become plain
  * pointers to a copy the caller owns; the inliner makes per-call copies where the kernel
  * writes them), then `ptr ctx, i64 gx, i64 gy, i64 gz`; its body is the kernel with every call
- * of a defined function inlined, so all barriers are in it. The kernel itself is not changed.
+ * of a defined function inlined, so all barriers are in it. It carries no debug variable
+ * records (#dbg_value and the like; see drop_debug_records), only the instructions' !dbg source
+ * locations. The kernel itself is not changed.
  */
 #include "compiler/transform/passes.h"
 #include "compiler/transform/irutil.h"
 #include "weft/abi.h"
 
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
@@ -151,6 +154,52 @@ bool weft_inline_all_calls(LLVMModuleRef m, LLVMValueRef fn, struct weft_diag *d
     return ok;
 }
 
+/* The debug intrinsics of LLVM's old debug-info format, each the form of one kind of record. */
+static const char *const dbg_intrinsics[] = {"llvm.dbg.value", "llvm.dbg.declare", "llvm.dbg.assign",
+                                             "llvm.dbg.label"};
+#define NUM_DBG_INTRINSICS (sizeof dbg_intrinsics / sizeof dbg_intrinsics[0])
+
+/* Removes the debug variable records (#dbg_value, #dbg_declare, #dbg_assign, #dbg_label) of
+ * `fn`; its instructions keep their !dbg locations. The later passes move, clone and delete
+ * instructions and whole blocks through LLVM-C, which cannot move or delete a record: a clone
+ * has none, and the records in front of an erased terminator become "trailing" records of the
+ * block, held by the LLVMContext in a table keyed by the block's address that deleting the
+ * block does not clear. A block allocated later at the same address (the loop header of the ABI
+ * wrapper, say) inherited them, and the work-group function failed verification ("PHI Node
+ * must not have any attached DbgRecords") depending on where malloc happened to put it. So the
+ * work-group function never had variable locations; now nothing can leak into other blocks.
+ * LLVM-C 19 reaches records only as the intrinsic calls of the old format: the module is
+ * converted to it and back. */
+static void drop_debug_records(LLVMModuleRef m, LLVMValueRef fn)
+{
+    if (!LLVMGetModuleDebugMetadataVersion(m))
+        return;   /* built without -g */
+    bool declared[NUM_DBG_INTRINSICS];
+    for (size_t k = 0; k < NUM_DBG_INTRINSICS; k++)
+        declared[k] = LLVMGetNamedFunction(m, dbg_intrinsics[k]) != NULL;
+    LLVMBool records = LLVMIsNewDbgInfoFormat(m);
+    if (records)
+        LLVMSetIsNewDbgInfoFormat(m, 0);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
+            LLVMValueRef next = LLVMGetNextInstruction(i);
+            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+            size_t n = 0;
+            const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &n) : "";
+            if (n > 9 && memcmp(name, "llvm.dbg.", 9) == 0)
+                LLVMInstructionEraseFromParent(i);
+            i = next;
+        }
+    if (records)
+        LLVMSetIsNewDbgInfoFormat(m, 1);
+    /* the declarations the conversion added (records do not call them) */
+    for (size_t k = 0; k < NUM_DBG_INTRINSICS; k++) {
+        LLVMValueRef f = LLVMGetNamedFunction(m, dbg_intrinsics[k]);
+        if (f && !declared[k] && !LLVMGetFirstUse(f))
+            LLVMDeleteFunction(f);
+    }
+}
+
 bool weft_workfn_create(struct weft_workfn *wf, LLVMModuleRef m, LLVMValueRef kernel,
                         const uint64_t local_size[3], struct weft_diag *diag)
 {
@@ -227,7 +276,10 @@ bool weft_workfn_create(struct weft_workfn *wf, LLVMModuleRef m, LLVMValueRef ke
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
 
-    return weft_inline_all_calls(m, wf->fn, diag);
+    if (!weft_inline_all_calls(m, wf->fn, diag))
+        return false;
+    drop_debug_records(m, wf->fn);
+    return true;
 }
 
 void weft_workfn_dispose(struct weft_workfn *wf)

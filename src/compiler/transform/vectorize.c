@@ -1,0 +1,1851 @@
+/* compiler/transform/vectorize.c — runs a sub-CFG for packets of P consecutive work-items of
+ * dimension 0 at once (see vectorize.h for what the pass guarantees).
+ *
+ * Assumes: the sub-CFG's blocks are the original blocks of wf->fn (wgloops.c calls the pass
+ * instead of its scalar clone); values are either still in SSA form (a kernel without
+ * barriers) or demoted to entry-block slots (demote.c, privatize.c); `get_local_id` calls are
+ * the per-work-item placeholders; the shapes describe the function as it is, focused on
+ * dimension 0.
+ *
+ * How the copy is made. Every value of the sub-CFG gets a representation per packet: a scalar
+ * (uniform values; lane 0 of affine ones) and/or a P-lane vector (varying and affine values).
+ * Values that cross blocks, and PHIs, go through stack slots that sroa promotes again (the
+ * pass does its own reg2mem so that it never has to repair SSA form): a slot is stored right
+ * after its value is defined (PHI slots at the end of each predecessor) and loaded at the top
+ * of each block that uses it. With uniform control flow the copy has the sub-CFG's own shape.
+ * With divergent control flow it is linearized: the blocks follow a topological order in which
+ * each natural loop's blocks are contiguous, header first; each block has a mask slot that its
+ * predecessors OR their edge masks into; a block whose mask is empty is skipped; a loop header
+ * clears the masks of its loop at the start of every iteration and the loop repeats while its
+ * back edges left any lane in the header's mask; stores to value slots are blends, so a lane
+ * keeps the value of the last block it really ran.
+ */
+#include "compiler/transform/vectorize.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/analysis/shape.h"
+#include "compiler/transform/irutil.h"
+#include "compiler/transform/passes.h"
+#include "util/ptrmap.h"
+#include "util/vec.h"
+
+enum { K_U, K_A, K_V };
+
+struct vinfo {
+    LLVMValueRef v;
+    int block;                 /* index in plan->blocks */
+    uint8_t kind;
+    bool cross;                /* a PHI, or used in another block of the sub-CFG */
+    bool has_stride;           /* AFFINE with a constant stride */
+    int64_t stride;
+    LLVMValueRef slot_s, slot_v;
+    unsigned epoch;            /* scal/vec/lanes are valid while epoch == plan->epoch */
+    LLVMValueRef scal, vec;
+    LLVMValueRef *lanes;       /* serialized result of a type without a vector form */
+};
+
+/* An entry-block alloca the sub-CFG uses: one copy per lane. */
+struct priv {
+    LLVMValueRef alloca;
+    bool simple;               /* only loaded/stored directly, as one scalar first-class type */
+    LLVMValueRef wide;         /* <P x T> (simple) or [P x T] */
+    LLVMValueRef lanes;        /* <P x ptr>: each lane's copy (not simple) */
+};
+
+struct vloop {
+    int header, parent;
+    bool *in;                  /* [nb] */
+    int first, last;           /* positions in the linear order */
+};
+
+struct weft_vec_plan {
+    struct weft_workfn *wf;
+    const struct weft_subcfg *sub;
+    const struct weft_shapes *sh;
+    LLVMContextRef c;
+    LLVMModuleRef m;
+    LLVMTypeRef i1, i32, i64, ptr;
+    unsigned W, U, P;
+    bool linear;
+    unsigned nb;
+    LLVMBasicBlockRef *blocks;
+    struct weft_ptrmap bidx;   /* block -> index + 1 */
+    struct vinfo *vi;
+    size_t nvi;
+    struct weft_ptrmap iidx;   /* instruction -> index + 1 */
+    struct priv *priv;
+    size_t npriv;
+    struct weft_ptrmap pidx;   /* alloca -> index + 1 */
+    struct vloop *loops;
+    int nloops;
+    int *order;                /* linear order (block indices) */
+    int norder;
+    int *inner;                /* [nb] innermost loop or -1 */
+    LLVMBasicBlockRef *exits;  /* distinct barrier blocks the sub-CFG leaves to */
+    unsigned nexits;
+
+    /* emission */
+    LLVMBuilderRef b;
+    LLVMValueRef mask;         /* NULL: every lane active; else <P x i1> */
+    int const_active;          /* lanes 0..n-1 active (known), or -1 (dynamic mask) */
+    LLVMValueRef base;         /* i64 local id x of lane 0 */
+    LLVMValueRef ivy, ivz;
+    unsigned epoch;
+    LLVMValueRef *bmask;       /* [nb] mask slots (linearized) */
+    LLVMValueRef *xmask;       /* [nexits] exit mask slots (linearized) */
+    bool slots_made;
+    struct weft_vec_report *rep;
+    bool failed;
+};
+
+static void fail(struct weft_vec_plan *p, const char *fmt, const char *detail)
+{
+    if (p->failed)
+        return;
+    p->failed = true;
+    if (p->rep)
+        snprintf(p->rep->reason, sizeof p->rep->reason, fmt, detail ? detail : "");
+}
+
+/* ---- target ------------------------------------------------------------------------------ */
+
+static const char *fn_string_attr(LLVMValueRef fn, const char *key)
+{
+    LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, key, (unsigned)strlen(key));
+    if (!a)
+        return NULL;
+    unsigned n = 0;
+    return LLVMGetStringAttributeValue(a, &n);
+}
+
+unsigned weft_vectorize_target_width(LLVMValueRef fn)
+{
+    const char *feat = fn_string_attr(fn, "target-features");
+    const char *cpu = fn_string_attr(fn, "target-cpu");
+    if ((feat && strstr(feat, "+avx512f")) || (cpu && strstr(cpu, "x86-64-v4")))
+        return 16;
+    if ((feat && (strstr(feat, "+avx2") || strstr(feat, "+avx,"))) || (cpu && strstr(cpu, "x86-64-v3")))
+        return 8;
+    return 4;
+}
+
+/* ---- small IR helpers -------------------------------------------------------------------- */
+
+static bool scalar_type(LLVMTypeRef t)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind:
+    case LLVMFloatTypeKind:
+    case LLVMDoubleTypeKind:
+    case LLVMHalfTypeKind:
+    case LLVMPointerTypeKind:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static LLVMTypeRef vtype(struct weft_vec_plan *p, LLVMTypeRef t) { return LLVMVectorType(t, p->P); }
+
+static const char *callee_name(LLVMValueRef call)
+{
+    LLVMValueRef f = LLVMGetCalledValue(call);
+    if (!f || !LLVMIsAFunction(f))
+        return NULL;
+    size_t n = 0;
+    return LLVMGetValueName2(f, &n);
+}
+
+static bool name_starts(const char *s, const char *prefix) { return s && strncmp(s, prefix, strlen(prefix)) == 0; }
+
+/* Intrinsics that mean nothing to a packet (their effect is on one work-item's bookkeeping). */
+static bool droppable_call(LLVMValueRef call)
+{
+    const char *n = callee_name(call);
+    return name_starts(n, "llvm.lifetime.") || name_starts(n, "llvm.dbg.") || name_starts(n, "llvm.assume") ||
+           name_starts(n, "llvm.experimental.noalias.scope.decl") || name_starts(n, "llvm.invariant.") ||
+           name_starts(n, "llvm.var.annotation") || name_starts(n, "llvm.sideeffect");
+}
+
+/* Lane-wise intrinsics with a vector overload: the overload type is the return type, or
+ * operand 0's for llvm.is.fpclass; llvm.ldexp adds operand 1's. Immediate operands stay
+ * scalar. */
+struct lanewise {
+    const char *name;
+    int imm_operand;   /* -1: none */
+    bool overload_arg0, overload_arg1;
+};
+static const struct lanewise LANEWISE[] = {
+    {"llvm.fma", -1, 0, 0},       {"llvm.fmuladd", -1, 0, 0},   {"llvm.sqrt", -1, 0, 0},
+    {"llvm.fabs", -1, 0, 0},      {"llvm.floor", -1, 0, 0},     {"llvm.ceil", -1, 0, 0},
+    {"llvm.trunc", -1, 0, 0},     {"llvm.rint", -1, 0, 0},      {"llvm.nearbyint", -1, 0, 0},
+    {"llvm.round", -1, 0, 0},     {"llvm.roundeven", -1, 0, 0}, {"llvm.copysign", -1, 0, 0},
+    {"llvm.minnum", -1, 0, 0},    {"llvm.maxnum", -1, 0, 0},    {"llvm.minimum", -1, 0, 0},
+    {"llvm.maximum", -1, 0, 0},   {"llvm.exp", -1, 0, 0},       {"llvm.exp2", -1, 0, 0},
+    {"llvm.exp10", -1, 0, 0},     {"llvm.log", -1, 0, 0},       {"llvm.log2", -1, 0, 0},
+    {"llvm.log10", -1, 0, 0},     {"llvm.sin", -1, 0, 0},       {"llvm.cos", -1, 0, 0},
+    {"llvm.pow", -1, 0, 0},       {"llvm.canonicalize", -1, 0, 0}, {"llvm.smin", -1, 0, 0},
+    {"llvm.smax", -1, 0, 0},      {"llvm.umin", -1, 0, 0},      {"llvm.umax", -1, 0, 0},
+    {"llvm.ctpop", -1, 0, 0},     {"llvm.bswap", -1, 0, 0},     {"llvm.bitreverse", -1, 0, 0},
+    {"llvm.fshl", -1, 0, 0},      {"llvm.fshr", -1, 0, 0},      {"llvm.sadd.sat", -1, 0, 0},
+    {"llvm.uadd.sat", -1, 0, 0},  {"llvm.ssub.sat", -1, 0, 0},  {"llvm.usub.sat", -1, 0, 0},
+    {"llvm.abs", 1, 0, 0},        {"llvm.ctlz", 1, 0, 0},       {"llvm.cttz", 1, 0, 0},
+    {"llvm.is.fpclass", 1, 1, 0}, {"llvm.ldexp", -1, 0, 1},
+};
+
+/* The entry for an intrinsic named "<name>.<overload suffix>". */
+static const struct lanewise *lanewise_of(LLVMValueRef call)
+{
+    const char *n = callee_name(call);
+    if (!name_starts(n, "llvm."))
+        return NULL;
+    for (size_t i = 0; i < sizeof LANEWISE / sizeof LANEWISE[0]; i++) {
+        size_t len = strlen(LANEWISE[i].name);
+        if (strncmp(n, LANEWISE[i].name, len) == 0 && n[len] == '.' &&
+            !(n[len + 1] == 's' && n[len + 2] == 'a'))   /* "llvm.uadd.sat" is not "llvm.uadd" */
+            return &LANEWISE[i];
+    }
+    return NULL;
+}
+
+static LLVMValueRef call_intrinsic(struct weft_vec_plan *p, const char *name, LLVMTypeRef *types, size_t ntypes,
+                                   LLVMValueRef *args, unsigned nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(p->m, id, types, ntypes);
+    return LLVMBuildCall2(p->b, LLVMIntrinsicGetType(p->c, id, types, ntypes), f, args, nargs, "");
+}
+
+/* ---- instruction facts ------------------------------------------------------------------- */
+
+static struct vinfo *info(struct weft_vec_plan *p, LLVMValueRef v)
+{
+    uintptr_t i = v ? weft_ptrmap_get_or(&p->iidx, v, 0) : 0;
+    return i ? &p->vi[i - 1] : NULL;
+}
+
+static struct priv *priv_of(struct weft_vec_plan *p, LLVMValueRef v)
+{
+    uintptr_t i = v ? weft_ptrmap_get_or(&p->pidx, v, 0) : 0;
+    return i ? &p->priv[i - 1] : NULL;
+}
+
+static int block_index(const struct weft_vec_plan *p, LLVMBasicBlockRef bb)
+{
+    return (int)weft_ptrmap_get_or(&p->bidx, bb, 0) - 1;
+}
+
+/* The kind of any operand: sub-CFG instructions by their info, lane-private allocas are
+ * varying (each lane has its own copy), everything else (constants, arguments, entry-block
+ * values) is uniform. */
+static int kind_of(struct weft_vec_plan *p, LLVMValueRef v)
+{
+    struct vinfo *vi = info(p, v);
+    if (vi)
+        return vi->kind;
+    if (priv_of(p, v))
+        return K_V;
+    return K_U;
+}
+
+/* Run lane by lane: atomics, fences, volatile or atomic accesses, calls of anything that is not
+ * a work-item function or a lane-wise intrinsic. */
+static bool is_serialized(LLVMValueRef i)
+{
+    if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i))
+        return true;
+    if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i))
+        return LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic;
+    if (LLVMIsACallInst(i))
+        return !droppable_call(i) && weft_wi_call_kind(i) == WEFT_WI_NONE && !lanewise_of(i);
+    return false;
+}
+
+static const char *print_value(LLVMValueRef v, char *buf, size_t n)
+{
+    char *s = LLVMPrintValueToString(v);
+    const char *t = s;
+    while (t && *t == ' ')
+        t++;
+    snprintf(buf, n, "%s", t ? t : "?");
+    LLVMDisposeMessage(s);
+    /* one line */
+    for (char *c = buf; *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    return buf;
+}
+
+static void fail_at(struct weft_vec_plan *p, const char *what, LLVMValueRef v)
+{
+    char buf[140];
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s: %s", what, print_value(v, buf, sizeof buf));
+    fail(p, "%s", msg);
+}
+
+/* ---- plan: blocks, kinds, legality --------------------------------------------------------- */
+
+static bool collect_blocks(struct weft_vec_plan *p)
+{
+    p->nb = p->sub->nblocks;
+    p->blocks = p->sub->blocks;
+    weft_ptrmap_init(&p->bidx);
+    for (unsigned k = 0; k < p->nb; k++)
+        weft_ptrmap_put(&p->bidx, p->blocks[k], k + 1);
+    WEFT_VEC(LLVMBasicBlockRef) exits = {0};
+    for (unsigned k = 0; k < p->nb; k++) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned j = 0; j < ns; j++) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
+            if (block_index(p, s) >= 0)
+                continue;
+            bool seen = false;
+            for (size_t e = 0; e < exits.len; e++)
+                seen |= exits.data[e] == s;
+            if (!seen)
+                weft_vec_push(&exits, s);
+        }
+    }
+    p->exits = exits.data;
+    p->nexits = (unsigned)exits.len;
+    return true;
+}
+
+static void collect_values(struct weft_vec_plan *p)
+{
+    weft_ptrmap_init(&p->iidx);
+    weft_ptrmap_init(&p->pidx);
+    size_t n = 0;
+    for (unsigned k = 0; k < p->nb; k++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(p->blocks[k]); i; i = LLVMGetNextInstruction(i))
+            n++;
+    p->vi = calloc(n ? n : 1, sizeof *p->vi);
+    if (!p->vi)
+        abort();   /* out of memory in the compiler */
+    for (unsigned k = 0; k < p->nb; k++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(p->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+            struct vinfo *v = &p->vi[p->nvi];
+            v->v = i;
+            v->block = (int)k;
+            struct weft_shape sh = weft_shape_of(p->sh, i);
+            v->kind = sh.kind == WEFT_SHAPE_UNIFORM ? K_U : sh.kind == WEFT_SHAPE_AFFINE ? K_A : K_V;
+            if (v->kind == K_A) {
+                v->has_stride = weft_shape_const_stride(sh, &v->stride);
+                if (sh.dim != 0 || !scalar_type(LLVMTypeOf(i)))
+                    v->kind = K_V;
+            }
+            weft_ptrmap_put(&p->iidx, i, ++p->nvi);
+        }
+    /* entry-block allocas the sub-CFG uses become lane-private, except the slots demotion made
+     * for uniform values (one scalar is right for every lane) */
+    WEFT_VEC(LLVMValueRef) allocas = {0};
+    for (size_t x = 0; x < p->nvi; x++) {
+        LLVMValueRef i = p->vi[x].v;
+        int no = LLVMGetNumOperands(i);
+        for (int o = 0; o < no; o++) {
+            LLVMValueRef op = LLVMGetOperand(i, (unsigned)o);
+            if (!op || !LLVMIsAAllocaInst(op) || info(p, op) || weft_ptrmap_has(&p->pidx, op))
+                continue;
+            struct weft_slot_info *si = (struct weft_slot_info *)weft_ptrmap_get_or(&p->wf->slot_info, op, 0);
+            if (si && si->shape == WEFT_SLOT_UNIFORM)
+                continue;
+            weft_vec_push(&allocas, op);
+            weft_ptrmap_put(&p->pidx, op, allocas.len);
+        }
+    }
+    p->npriv = allocas.len;
+    p->priv = calloc(p->npriv ? p->npriv : 1, sizeof *p->priv);
+    if (!p->priv)
+        abort();
+    for (size_t x = 0; x < p->npriv; x++) {
+        struct priv *pv = &p->priv[x];
+        pv->alloca = allocas.data[x];
+        LLVMTypeRef t = LLVMGetAllocatedType(pv->alloca);
+        pv->simple = scalar_type(t);
+        for (LLVMUseRef u = LLVMGetFirstUse(pv->alloca); u && pv->simple; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            if (LLVMIsALoadInst(user) && LLVMTypeOf(user) == t && !is_serialized(user))
+                continue;
+            if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == pv->alloca &&
+                LLVMTypeOf(LLVMGetOperand(user, 0)) == t && !is_serialized(user))
+                continue;
+            if (LLVMIsACallInst(user) && droppable_call(user))
+                continue;
+            pv->simple = false;
+        }
+    }
+    weft_vec_free(&allocas);
+}
+
+/* Kinds only move towards varying: an instruction with a varying operand that the shape
+ * analysis calls uniform or affine (a pointer into a lane-private variable) is varying. */
+static void propagate_kinds(struct weft_vec_plan *p)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t x = 0; x < p->nvi; x++) {
+            struct vinfo *v = &p->vi[x];
+            if (v->kind == K_V || LLVMIsALoadInst(v->v) || LLVMIsAStoreInst(v->v))
+                continue;
+            int no = LLVMGetNumOperands(v->v);
+            for (int o = 0; o < no; o++) {
+                LLVMValueRef op = LLVMGetOperand(v->v, (unsigned)o);
+                if (!op || LLVMValueIsBasicBlock(op) || LLVMIsAFunction(op))
+                    continue;
+                if (kind_of(p, op) == K_V) {
+                    v->kind = K_V;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+static void mark_cross(struct weft_vec_plan *p)
+{
+    for (size_t x = 0; x < p->nvi; x++) {
+        struct vinfo *v = &p->vi[x];
+        if (LLVMIsAPHINode(v->v)) {
+            v->cross = true;
+            continue;
+        }
+        for (LLVMUseRef u = LLVMGetFirstUse(v->v); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            struct vinfo *ui = info(p, user);
+            if (!ui)
+                fail_at(p, "a value used outside its sub-CFG", v->v);   /* demotion prevents this */
+            else if (ui->block != v->block || LLVMIsAPHINode(user))
+                v->cross = true;
+        }
+    }
+}
+
+/* Only extractvalue in the same block may read an aggregate that was computed lane by lane. */
+static void check_aggregate_users(struct weft_vec_plan *p, LLVMValueRef i)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAExtractValueInst(user) || LLVMGetInstructionParent(user) != LLVMGetInstructionParent(i))
+            fail_at(p, "an aggregate result used as a whole", i);
+    }
+}
+
+static void check_legal(struct weft_vec_plan *p)
+{
+    for (size_t x = 0; x < p->nvi && !p->failed; x++) {
+        struct vinfo *v = &p->vi[x];
+        LLVMValueRef i = v->v;
+        LLVMOpcode op = LLVMGetInstructionOpcode(i);
+        LLVMTypeRef t = LLVMTypeOf(i);
+        bool void_t = LLVMGetTypeKind(t) == LLVMVoidTypeKind;
+        switch (op) {
+        case LLVMAlloca:
+            fail_at(p, "an alloca inside the sub-CFG", i);
+            continue;
+        case LLVMInvoke:
+        case LLVMCallBr:
+        case LLVMIndirectBr:
+        case LLVMLandingPad:
+        case LLVMResume:
+        case LLVMVAArg:
+        case LLVMCleanupPad:
+        case LLVMCatchPad:
+        case LLVMCatchSwitch:
+        case LLVMRet:
+            fail_at(p, "unsupported instruction", i);
+            continue;
+        default:
+            break;
+        }
+        if (LLVMIsACallInst(i)) {
+            LLVMValueRef callee = LLVMGetCalledValue(i);
+            if (!callee || !LLVMIsAFunction(callee)) {
+                fail_at(p, "an indirect call or inline assembly", i);
+                continue;
+            }
+            enum weft_wi_kind wk = weft_wi_call_kind(i);
+            if (wk != WEFT_WI_NONE && wk != WEFT_WI_LOCAL_ID) {
+                fail_at(p, "a work-item function that should have been lowered", i);
+                continue;
+            }
+            if (wk == WEFT_WI_LOCAL_ID && !LLVMIsAConstantInt(LLVMGetOperand(i, 0))) {
+                fail_at(p, "get_local_id with a variable dimension", i);
+                continue;
+            }
+            if (is_serialized(i) && !void_t && !scalar_type(t)) {
+                check_aggregate_users(p, i);
+                continue;
+            }
+            if (lanewise_of(i) && LLVMGetNumArgOperands(i) > 4) {
+                fail_at(p, "an intrinsic with too many operands", i);
+                continue;
+            }
+        }
+        if (LLVMIsAAtomicCmpXchgInst(i)) {
+            check_aggregate_users(p, i);
+            continue;
+        }
+        if (LLVMIsALoadInst(i) && !is_serialized(i)) {
+            LLVMValueRef ptr = LLVMGetOperand(i, 0);
+            struct priv *pv = priv_of(p, ptr);
+            if (!(pv && pv->simple) && kind_of(p, ptr) != K_U && !scalar_type(t)) {
+                fail_at(p, "a load of a vector or aggregate from a varying address", i);
+                continue;
+            }
+        }
+        if (LLVMIsAStoreInst(i) && !is_serialized(i)) {
+            LLVMValueRef val = LLVMGetOperand(i, 0), ptr = LLVMGetOperand(i, 1);
+            if (!scalar_type(LLVMTypeOf(val)) && (kind_of(p, ptr) != K_U || kind_of(p, val) != K_U)) {
+                fail_at(p, "a store of a vector or aggregate to a varying address or of a varying value", i);
+                continue;
+            }
+        }
+        if (v->kind != K_U && !void_t && !scalar_type(t) && !(LLVMIsALoadInst(i) && kind_of(p, LLVMGetOperand(i, 0)) == K_U)) {
+            fail_at(p, "a varying value of vector or aggregate type", i);
+            continue;
+        }
+        if (v->kind != K_U && (op == LLVMExtractElement || op == LLVMInsertElement || op == LLVMShuffleVector ||
+                               op == LLVMInsertValue)) {
+            fail_at(p, "a varying vector element operation", i);
+            continue;
+        }
+        if (v->kind != K_U && op == LLVMExtractValue) {
+            LLVMValueRef agg = LLVMGetOperand(i, 0);
+            if (!(LLVMIsAAtomicCmpXchgInst(agg) || (LLVMIsACallInst(agg) && is_serialized(agg))))
+                fail_at(p, "a varying aggregate", i);
+        }
+    }
+}
+
+/* ---- plan: loops and the linear order ------------------------------------------------------ */
+
+/* The sub-CFG as a small graph: successors inside it, RPO, dominators by the iterative set
+ * algorithm (sub-CFGs are small), natural loops and their nesting; fails on a retreating edge
+ * that is not a back edge (irreducible control flow). */
+struct graph {
+    unsigned nb;
+    int *succ;        /* [nb][nb + 1] */
+    int *nsucc;
+    int *rpo, nrpo;
+    int *rpo_pos;     /* [nb], -1: unreachable */
+    bool *dom;        /* [nb][nb]: dom[b*nb + d] = d dominates b */
+};
+
+static int *S(struct graph *g, int b) { return g->succ + (size_t)b * (g->nb + 1); }
+
+static void graph_free(struct graph *g)
+{
+    free(g->succ);
+    free(g->nsucc);
+    free(g->rpo);
+    free(g->rpo_pos);
+    free(g->dom);
+}
+
+static void graph_build(struct weft_vec_plan *p, struct graph *g)
+{
+    unsigned nb = p->nb;
+    g->nb = nb;
+    g->succ = malloc(sizeof(int) * nb * (nb + 1));
+    g->nsucc = calloc(nb, sizeof(int));
+    g->rpo = malloc(sizeof(int) * nb);
+    g->rpo_pos = malloc(sizeof(int) * nb);
+    g->dom = malloc((size_t)nb * nb);
+    int *stack = malloc(sizeof(int) * nb), *edge = calloc(nb, sizeof(int)), *post = malloc(sizeof(int) * nb);
+    bool *seen = calloc(nb, sizeof(bool)), *nd = malloc(nb);
+    if (!g->succ || !g->nsucc || !g->rpo || !g->rpo_pos || !g->dom || !stack || !edge || !post || !seen || !nd)
+        abort();
+    for (unsigned b = 0; b < nb; b++) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[b]);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned j = 0; j < ns; j++) {
+            int s = block_index(p, LLVMGetSuccessor(t, j));
+            bool dup = s < 0;
+            for (int k = 0; k < g->nsucc[b] && !dup; k++)
+                dup = S(g, (int)b)[k] == s;
+            if (!dup)
+                S(g, (int)b)[g->nsucc[b]++] = s;
+        }
+    }
+    int sp = 0, npost = 0;
+    stack[sp++] = 0;
+    seen[0] = true;
+    while (sp) {
+        int b = stack[sp - 1];
+        if (edge[b] < g->nsucc[b]) {
+            int s = S(g, b)[edge[b]++];
+            if (!seen[s]) {
+                seen[s] = true;
+                stack[sp++] = s;
+            }
+        } else {
+            post[npost++] = b;
+            sp--;
+        }
+    }
+    g->nrpo = 0;
+    for (int k = npost - 1; k >= 0; k--)
+        g->rpo[g->nrpo++] = post[k];
+    for (unsigned b = 0; b < nb; b++)
+        g->rpo_pos[b] = -1;
+    for (int k = 0; k < g->nrpo; k++)
+        g->rpo_pos[g->rpo[k]] = k;
+    memset(g->dom, 1, (size_t)nb * nb);
+    memset(g->dom, 0, nb);
+    g->dom[0] = 1;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int k = 1; k < g->nrpo; k++) {
+            int b = g->rpo[k];
+            memset(nd, 1, nb);
+            for (int q = 0; q < g->nrpo; q++) {
+                int pb = g->rpo[q];
+                for (int j = 0; j < g->nsucc[pb]; j++)
+                    if (S(g, pb)[j] == b)
+                        for (unsigned d = 0; d < nb; d++)
+                            nd[d] = nd[d] && g->dom[(size_t)pb * nb + d];
+            }
+            nd[b] = 1;
+            if (memcmp(nd, g->dom + (size_t)b * nb, nb)) {
+                memcpy(g->dom + (size_t)b * nb, nd, nb);
+                changed = true;
+            }
+        }
+    }
+    free(stack);
+    free(edge);
+    free(post);
+    free(seen);
+    free(nd);
+}
+
+static bool find_loops(struct weft_vec_plan *p, struct graph *g)
+{
+    unsigned nb = p->nb;
+    p->loops = calloc(nb, sizeof *p->loops);
+    p->inner = malloc(sizeof(int) * nb);
+    int *work = malloc(sizeof(int) * nb);
+    if (!p->loops || !p->inner || !work)
+        abort();
+    for (int k = 0; k < g->nrpo; k++) {
+        int t = g->rpo[k];
+        for (int j = 0; j < g->nsucc[t]; j++) {
+            int h = S(g, t)[j];
+            if (g->rpo_pos[h] > g->rpo_pos[t])
+                continue;
+            if (!g->dom[(size_t)t * nb + h]) {
+                fail(p, "irreducible control flow%s", NULL);
+                free(work);
+                return false;
+            }
+            int L = -1;
+            for (int l = 0; l < p->nloops; l++)
+                if (p->loops[l].header == h)
+                    L = l;
+            if (L < 0) {
+                L = p->nloops++;
+                p->loops[L].header = h;
+                p->loops[L].in = calloc(nb, sizeof(bool));
+                p->loops[L].in[h] = true;
+            }
+            /* the blocks that reach t without passing h */
+            bool *in = p->loops[L].in;
+            int wsp = 0;
+            if (!in[t]) {
+                in[t] = true;
+                work[wsp++] = t;
+            }
+            while (wsp) {
+                int x = work[--wsp];
+                for (int q = 0; q < g->nrpo; q++) {
+                    int pb = g->rpo[q];
+                    if (in[pb])
+                        continue;
+                    for (int jj = 0; jj < g->nsucc[pb]; jj++)
+                        if (S(g, pb)[jj] == x) {
+                            in[pb] = true;
+                            work[wsp++] = pb;
+                            break;
+                        }
+                }
+            }
+        }
+    }
+    free(work);
+    int *size = calloc((size_t)p->nloops + 1, sizeof(int));
+    for (int l = 0; l < p->nloops; l++)
+        for (unsigned b = 0; b < nb; b++)
+            size[l] += p->loops[l].in[b];
+    for (int l = 0; l < p->nloops; l++) {
+        p->loops[l].parent = -1;
+        for (int q = 0; q < p->nloops; q++)
+            if (q != l && p->loops[q].in[p->loops[l].header] && size[q] > size[l] &&
+                (p->loops[l].parent < 0 || size[q] < size[p->loops[l].parent]))
+                p->loops[l].parent = q;
+    }
+    for (unsigned b = 0; b < nb; b++) {
+        p->inner[b] = -1;
+        for (int l = 0; l < p->nloops; l++)
+            if (p->loops[l].in[b] && (p->inner[b] < 0 || size[l] < size[p->inner[b]]))
+                p->inner[b] = l;
+    }
+    free(size);
+    return true;
+}
+
+static int loop_with_header(const struct weft_vec_plan *p, int b)
+{
+    for (int l = 0; l < p->nloops; l++)
+        if (p->loops[l].header == b)
+            return l;
+    return -1;
+}
+
+/* Appends the blocks of `region` (a loop, or -1 for the whole sub-CFG) in topological order of
+ * the region with its back edges removed and each nested loop as one node (Kahn's algorithm,
+ * ties broken by RPO), recursing into nested loops where they come. */
+static void order_region(struct weft_vec_plan *p, struct graph *g, int region)
+{
+    unsigned nb = p->nb;
+    int *node_of = malloc(sizeof(int) * nb), *indeg = calloc(nb, sizeof(int));
+    bool *taken = calloc(nb, sizeof(bool));
+    if (!node_of || !indeg || !taken)
+        abort();
+    int rh = region < 0 ? -1 : p->loops[region].header;
+    for (unsigned b = 0; b < nb; b++) {
+        node_of[b] = -1;
+        if (region < 0 ? g->rpo_pos[b] < 0 : !p->loops[region].in[b])
+            continue;
+        /* the outermost loop strictly inside the region that contains b, else b itself */
+        int l = p->inner[b], node = (int)b;
+        while (l >= 0 && l != region) {
+            node = p->loops[l].header;
+            l = p->loops[l].parent;
+        }
+        node_of[b] = node;
+    }
+    for (unsigned b = 0; b < nb; b++)
+        for (int j = 0; node_of[b] >= 0 && j < g->nsucc[b]; j++) {
+            int s = S(g, (int)b)[j];
+            if (node_of[s] >= 0 && s != rh && node_of[s] != node_of[b])
+                indeg[node_of[s]]++;
+        }
+    if (region >= 0)
+        p->loops[region].first = p->norder;
+    for (;;) {
+        int best = -1;
+        for (unsigned b = 0; b < nb; b++)
+            if (node_of[b] == (int)b && !taken[b] && indeg[b] == 0 && (best < 0 || g->rpo_pos[b] < g->rpo_pos[best]))
+                best = (int)b;
+        if (best < 0)
+            break;
+        taken[best] = true;
+        int l = loop_with_header(p, best);
+        if (l >= 0 && l != region)
+            order_region(p, g, l);
+        else
+            p->order[p->norder++] = best;
+        for (unsigned b = 0; b < nb; b++)
+            for (int j = 0; node_of[b] == best && j < g->nsucc[b]; j++) {
+                int s = S(g, (int)b)[j];
+                if (node_of[s] >= 0 && s != rh && node_of[s] != best)
+                    indeg[node_of[s]]--;
+            }
+    }
+    if (region >= 0)
+        p->loops[region].last = p->norder - 1;
+    free(node_of);
+    free(indeg);
+    free(taken);
+}
+
+static bool sub_divergent(struct weft_vec_plan *p)
+{
+    for (unsigned k = 0; k < p->nb; k++) {
+        if (weft_shapes_branch_divergent(p->sh, p->blocks[k]) || weft_shapes_loop_divergent(p->sh, p->blocks[k]))
+            return true;
+        /* a branch on a value this pass made varying (lane-private memory) */
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
+        bool cond = t && ((LLVMIsABranchInst(t) && LLVMIsConditional(t)) || LLVMIsASwitchInst(t));
+        if (cond && kind_of(p, LLVMGetCondition(t)) != K_U)
+            return true;
+    }
+    return false;
+}
+
+static unsigned pow2_floor(unsigned x)
+{
+    unsigned r = 1;
+    while (r * 2 <= x)
+        r *= 2;
+    return r;
+}
+
+/* Packets side by side: only for sub-CFGs with a loop of their own (a dependent chain per
+ * work-item), as many as the register file holds with the loop-carried varying values
+ * (Kerr: enough independent chains in flight to cover the FMA latency). */
+static unsigned choose_interleave(struct weft_vec_plan *p, unsigned requested)
+{
+    uint64_t l0 = p->wf->local_size[0];
+    unsigned max_u = l0 >= p->W ? pow2_floor((unsigned)(l0 / p->W)) : 1;
+    if (requested)
+        return requested < max_u ? pow2_floor(requested) : max_u;
+    if (p->nloops == 0 || p->linear)
+        return 1;
+    for (size_t x = 0; x < p->nvi; x++)
+        if (is_serialized(p->vi[x].v))
+            return 1;
+    unsigned carried = 0;
+    for (int l = 0; l < p->nloops; l++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(p->blocks[p->loops[l].header]); i && LLVMIsAPHINode(i);
+             i = LLVMGetNextInstruction(i))
+            carried += info(p, i)->kind != K_U;
+    unsigned regs = p->W >= 16 ? 32 : 16;
+    unsigned u = pow2_floor(regs / (2 * carried + 2));
+    if (u > 8)
+        u = 8;
+    return u < max_u ? u : max_u;
+}
+
+struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct weft_subcfg *sub,
+                                          const struct weft_shapes *shapes, unsigned width,
+                                          unsigned interleave, struct weft_vec_report *report)
+{
+    memset(report, 0, sizeof *report);
+    report->width = width;
+    struct weft_vec_plan *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(report->reason, sizeof report->reason, "out of memory");
+        return NULL;
+    }
+    p->wf = wf;
+    p->sub = sub;
+    p->sh = shapes;
+    p->c = wf->c;
+    p->m = wf->m;
+    p->rep = report;
+    p->W = width;
+    p->i1 = LLVMInt1TypeInContext(p->c);
+    p->i32 = LLVMInt32TypeInContext(p->c);
+    p->i64 = LLVMInt64TypeInContext(p->c);
+    p->ptr = LLVMPointerTypeInContext(p->c, 0);
+    weft_ptrmap_init(&p->bidx);
+    weft_ptrmap_init(&p->iidx);
+    weft_ptrmap_init(&p->pidx);
+    if (width < 2)
+        fail(p, "vectorization is off%s", NULL);
+    else if (wf->local_size[0] < 2)
+        fail(p, "the local size in x is 1: no work-items to put side by side%s", NULL);
+    else if (!shapes)
+        fail(p, "no shape analysis%s", NULL);
+    if (!p->failed) {
+        collect_blocks(p);
+        collect_values(p);
+        propagate_kinds(p);
+        mark_cross(p);
+        check_legal(p);
+    }
+    if (!p->failed) {
+        p->linear = sub_divergent(p);
+        struct graph g = {0};
+        graph_build(p, &g);
+        if (find_loops(p, &g)) {
+            p->order = malloc(sizeof(int) * (p->nb + 1));
+            if (!p->order)
+                abort();
+            order_region(p, &g, -1);
+            if (p->norder != g.nrpo)
+                fail(p, "internal: the linear order misses blocks%s", NULL);
+        }
+        graph_free(&g);
+    }
+    if (p->failed) {
+        weft_vectorize_plan_free(p);
+        return NULL;
+    }
+    p->U = choose_interleave(p, interleave);
+    p->P = p->W * p->U;
+    report->interleave = p->U;
+    report->linearized = p->linear;
+    report->tail = wf->local_size[0] % p->P != 0;
+    return p;
+}
+
+void weft_vectorize_plan_free(struct weft_vec_plan *p)
+{
+    if (!p)
+        return;
+    for (size_t x = 0; x < p->nvi; x++)
+        free(p->vi[x].lanes);
+    free(p->vi);
+    free(p->priv);
+    for (int l = 0; l < p->nloops; l++)
+        free(p->loops[l].in);
+    free(p->loops);
+    free(p->order);
+    free(p->inner);
+    free(p->exits);
+    free(p->bmask);
+    free(p->xmask);
+    weft_ptrmap_free(&p->bidx);
+    weft_ptrmap_free(&p->iidx);
+    weft_ptrmap_free(&p->pidx);
+    free(p);
+}
+
+/* ---- emission: values -------------------------------------------------------------------- */
+
+static LLVMValueRef const_splat(struct weft_vec_plan *p, LLVMValueRef s)
+{
+    LLVMValueRef *e = malloc(sizeof *e * p->P);
+    if (!e)
+        abort();
+    for (unsigned l = 0; l < p->P; l++)
+        e[l] = s;
+    LLVMValueRef v = LLVMConstVector(e, p->P);
+    free(e);
+    return v;
+}
+
+static LLVMValueRef splat(struct weft_vec_plan *p, LLVMValueRef s)
+{
+    if (LLVMIsAConstantInt(s) || LLVMIsAConstantFP(s) || LLVMIsAConstantPointerNull(s) || LLVMIsAUndefValue(s) ||
+        LLVMIsAPoisonValue(s))
+        return const_splat(p, s);
+    LLVMTypeRef vt = vtype(p, LLVMTypeOf(s));
+    LLVMValueRef ins = LLVMBuildInsertElement(p->b, LLVMGetPoison(vt), s, LLVMConstInt(p->i32, 0, 0), "");
+    LLVMValueRef zero = LLVMConstNull(LLVMVectorType(p->i32, p->P));
+    return LLVMBuildShuffleVector(p->b, ins, LLVMGetPoison(vt), zero, "");
+}
+
+/* <0, 1, ..., P-1> of integer type t */
+static LLVMValueRef iota(struct weft_vec_plan *p, LLVMTypeRef t)
+{
+    LLVMValueRef *e = malloc(sizeof *e * p->P);
+    if (!e)
+        abort();
+    for (unsigned l = 0; l < p->P; l++)
+        e[l] = LLVMConstInt(t, l, 0);
+    LLVMValueRef v = LLVMConstVector(e, p->P);
+    free(e);
+    return v;
+}
+
+static LLVMValueRef const_mask(struct weft_vec_plan *p, unsigned active)
+{
+    LLVMValueRef *e = malloc(sizeof *e * p->P);
+    if (!e)
+        abort();
+    for (unsigned l = 0; l < p->P; l++)
+        e[l] = LLVMConstInt(p->i1, l < active, 0);
+    LLVMValueRef v = LLVMConstVector(e, p->P);
+    free(e);
+    return v;
+}
+
+static LLVMValueRef cur_mask(struct weft_vec_plan *p) { return p->mask ? p->mask : const_mask(p, p->P); }
+
+static bool valid(struct weft_vec_plan *p, struct vinfo *v) { return v->epoch == p->epoch; }
+
+static LLVMValueRef mask_bits(struct weft_vec_plan *p, LLVMValueRef mask)
+{
+    return LLVMBuildBitCast(p->b, mask, LLVMIntTypeInContext(p->c, p->P), "");
+}
+
+static LLVMValueRef get_vec(struct weft_vec_plan *p, LLVMValueRef v);
+
+/* The scalar of a uniform or affine value (lane 0); for a varying one, its first active lane. */
+static LLVMValueRef get_scal(struct weft_vec_plan *p, LLVMValueRef v)
+{
+    struct vinfo *vi = info(p, v);
+    if (!vi)
+        return v;   /* constants, arguments, entry-block values */
+    if (valid(p, vi) && vi->scal)
+        return vi->scal;
+    LLVMValueRef vec = get_vec(p, v);
+    LLVMValueRef lane = LLVMConstInt(p->i32, 0, 0);
+    if (p->mask && p->const_active < 0) {
+        LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
+        LLVMValueRef args[] = {mask_bits(p, p->mask), LLVMConstInt(p->i1, 0, 0)};
+        LLVMValueRef tz = call_intrinsic(p, "llvm.cttz", &it, 1, args, 2);
+        lane = LLVMBuildTrunc(p->b, tz, p->i32, "");
+    }
+    return LLVMBuildExtractElement(p->b, vec, lane, "");
+}
+
+static LLVMValueRef get_vec(struct weft_vec_plan *p, LLVMValueRef v)
+{
+    struct priv *pv = priv_of(p, v);
+    if (pv)
+        return pv->lanes;
+    struct vinfo *vi = info(p, v);
+    if (!vi)
+        return splat(p, v);
+    if (valid(p, vi) && vi->vec)
+        return vi->vec;
+    if (valid(p, vi) && vi->scal && vi->kind == K_A && vi->has_stride) {
+        /* lane l = lane 0 + l * stride */
+        LLVMTypeRef t = LLVMTypeOf(vi->scal);
+        LLVMValueRef s = splat(p, vi->scal);
+        if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) {
+            LLVMValueRef off = LLVMBuildMul(p->b, iota(p, p->i64),
+                                            const_splat(p, LLVMConstInt(p->i64, (uint64_t)vi->stride, 1)), "");
+            return LLVMBuildGEP2(p->b, LLVMInt8TypeInContext(p->c), s, &off, 1, "");
+        }
+        LLVMValueRef off = LLVMBuildMul(p->b, iota(p, t), const_splat(p, LLVMConstInt(t, (uint64_t)vi->stride, 1)), "");
+        return LLVMBuildAdd(p->b, s, off, "");
+    }
+    if (valid(p, vi) && vi->scal)
+        return splat(p, vi->scal);
+    /* not available: an internal error (the emitter visits definitions first) */
+    fail_at(p, "internal: no vector form for", v);
+    return LLVMGetPoison(vtype(p, LLVMTypeOf(v)));
+}
+
+/* The value of `v` in lane l. */
+static LLVMValueRef lane_of(struct weft_vec_plan *p, LLVMValueRef v, unsigned l)
+{
+    struct vinfo *vi = info(p, v);
+    if (vi && valid(p, vi) && vi->lanes)
+        return vi->lanes[l];
+    if (kind_of(p, v) == K_U && (!vi || (valid(p, vi) && vi->scal)))
+        return get_scal(p, v);
+    return LLVMBuildExtractElement(p->b, get_vec(p, v), LLVMConstInt(p->i32, l, 0), "");
+}
+
+/* select(mask, nv, *slot): what a store under a mask keeps of the old contents */
+static LLVMValueRef blend(struct weft_vec_plan *p, LLVMValueRef mask, LLVMValueRef nv, LLVMValueRef slot)
+{
+    if (!mask)
+        return nv;
+    LLVMValueRef old = LLVMBuildLoad2(p->b, LLVMTypeOf(nv), slot, "");
+    return LLVMBuildSelect(p->b, mask, nv, old, "");
+}
+
+/* Records the result of a definition, and stores it into its slots when it crosses blocks. */
+static void define(struct weft_vec_plan *p, struct vinfo *vi, LLVMValueRef scal, LLVMValueRef vec)
+{
+    vi->epoch = p->epoch;
+    vi->scal = scal;
+    vi->vec = vec;
+    if (!vi->cross || LLVMIsAPHINode(vi->v))
+        return;
+    if (vi->slot_s)
+        LLVMBuildStore(p->b, scal ? scal : get_scal(p, vi->v), vi->slot_s);
+    if (vi->slot_v) {
+        LLVMValueRef v = vec ? vec : get_vec(p, vi->v);
+        LLVMBuildStore(p->b, p->linear ? blend(p, p->mask, v, vi->slot_v) : v, vi->slot_v);
+    }
+}
+
+/* ---- emission: instructions --------------------------------------------------------------- */
+
+static void copy_flags(LLVMValueRef from, LLVMValueRef to)
+{
+    if (!LLVMIsAInstruction(to) || LLVMGetInstructionOpcode(to) != LLVMGetInstructionOpcode(from))
+        return;
+    switch (LLVMGetInstructionOpcode(from)) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMShl:
+        LLVMSetNUW(to, LLVMGetNUW(from));
+        LLVMSetNSW(to, LLVMGetNSW(from));
+        break;
+    case LLVMUDiv:
+    case LLVMSDiv:
+    case LLVMLShr:
+    case LLVMAShr:
+        LLVMSetExact(to, LLVMGetExact(from));
+        break;
+    case LLVMOr:
+        LLVMSetIsDisjoint(to, LLVMGetIsDisjoint(from));
+        break;
+    case LLVMZExt:
+        LLVMSetNNeg(to, LLVMGetNNeg(from));
+        break;
+    default:
+        break;
+    }
+    if (LLVMCanValueUseFastMathFlags(from) && LLVMCanValueUseFastMathFlags(to))
+        LLVMSetFastMathFlags(to, LLVMGetFastMathFlags(from));
+}
+
+static bool plain_operand(LLVMValueRef op)
+{
+    return !op || LLVMValueIsBasicBlock(op) || LLVMIsAFunction(op) || LLVMIsAMDNode(op) || LLVMIsAMDString(op) || LLVMIsAValueAsMetadata(op) ||
+           LLVMIsAInlineAsm(op);
+}
+
+/* The scalar copy of an instruction over scalar operands (lane 0 of affine ones). */
+static LLVMValueRef scalar_clone(struct weft_vec_plan *p, LLVMValueRef i)
+{
+    LLVMValueRef c = LLVMInstructionClone(i);
+    int no = LLVMGetNumOperands(c);
+    for (int o = 0; o < no; o++) {
+        LLVMValueRef op = LLVMGetOperand(i, (unsigned)o);
+        if (!plain_operand(op))
+            LLVMSetOperand(c, (unsigned)o, get_scal(p, op));
+    }
+    LLVMInsertIntoBuilder(p->b, c);
+    return c;
+}
+
+/* Per-lane execution in work-item order, for the active lanes only. */
+static void serialize(struct weft_vec_plan *p, struct vinfo *vi)
+{
+    LLVMValueRef i = vi->v;
+    LLVMTypeRef t = LLVMTypeOf(i);
+    bool has_value = LLVMGetTypeKind(t) != LLVMVoidTypeKind;
+    unsigned n = p->const_active >= 0 ? (unsigned)p->const_active : p->P;
+    bool dynamic = p->const_active < 0 && p->mask;
+    LLVMValueRef *lanes = has_value ? calloc(p->P, sizeof *lanes) : NULL;
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(p->b));
+    p->rep->serialized++;
+    for (unsigned l = 0; l < p->P; l++) {
+        if (l >= n) {
+            if (lanes)
+                lanes[l] = LLVMGetPoison(t);
+            continue;
+        }
+        LLVMBasicBlockRef from = NULL, join = NULL;
+        if (dynamic) {
+            LLVMValueRef bit = LLVMBuildExtractElement(p->b, p->mask, LLVMConstInt(p->i32, l, 0), "");
+            from = LLVMGetInsertBlock(p->b);
+            LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(p->c, fn, "lane");
+            join = LLVMAppendBasicBlockInContext(p->c, fn, "lane.next");
+            LLVMBuildCondBr(p->b, bit, run, join);
+            LLVMPositionBuilderAtEnd(p->b, run);
+        }
+        LLVMValueRef c = LLVMInstructionClone(i);
+        int no = LLVMGetNumOperands(c);
+        for (int o = 0; o < no; o++) {
+            LLVMValueRef op = LLVMGetOperand(i, (unsigned)o);
+            if (!plain_operand(op))
+                LLVMSetOperand(c, (unsigned)o, lane_of(p, op, l));
+        }
+        LLVMInsertIntoBuilder(p->b, c);
+        if (dynamic) {
+            LLVMBasicBlockRef ran = LLVMGetInsertBlock(p->b);
+            LLVMBuildBr(p->b, join);
+            LLVMPositionBuilderAtEnd(p->b, join);
+            if (has_value) {
+                LLVMValueRef phi = LLVMBuildPhi(p->b, t, "");
+                LLVMValueRef vals[] = {c, LLVMGetPoison(t)};
+                LLVMBasicBlockRef bbs[] = {ran, from};
+                LLVMAddIncoming(phi, vals, bbs, 2);
+                c = phi;
+            }
+        }
+        if (lanes)
+            lanes[l] = c;
+    }
+    LLVMValueRef vec = NULL;
+    if (has_value && scalar_type(t)) {
+        vec = LLVMGetPoison(vtype(p, t));
+        for (unsigned l = 0; l < p->P; l++)
+            vec = LLVMBuildInsertElement(p->b, vec, lanes[l], LLVMConstInt(p->i32, l, 0), "");
+        free(lanes);
+        lanes = NULL;
+    }
+    free(vi->lanes);
+    vi->lanes = lanes;
+    if (vec && vi->kind != K_V)
+        vi->kind = K_V;   /* a uniform-looking atomic result differs per lane */
+    define(p, vi, NULL, vec);
+}
+
+static bool unit_stride(struct weft_vec_plan *p, LLVMValueRef ptr, LLVMTypeRef t)
+{
+    struct vinfo *pi = info(p, ptr);
+    if (!pi || pi->kind != K_A || !pi->has_stride)
+        return false;
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
+    unsigned long long size = LLVMABISizeOfType(td, t);
+    return (unsigned long long)pi->stride == size && size == LLVMStoreSizeOfType(td, t);
+}
+
+static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)
+{
+    LLVMValueRef i = vi->v, ptr = LLVMGetOperand(i, 0);
+    LLVMTypeRef t = LLVMTypeOf(i), vt = vtype(p, t);
+    unsigned align = LLVMGetAlignment(i);
+    struct priv *pv = priv_of(p, ptr);
+    if (pv && pv->simple) {
+        define(p, vi, NULL, LLVMBuildLoad2(p->b, vt, pv->wide, ""));
+        return;
+    }
+    if (kind_of(p, ptr) == K_U) {
+        p->rep->scalar_mem++;
+        define(p, vi, scalar_clone(p, i), NULL);
+        return;
+    }
+    if (unit_stride(p, ptr, t)) {
+        p->rep->vector_mem++;
+        LLVMValueRef base = get_scal(p, ptr), v;
+        if (!p->mask) {
+            v = LLVMBuildLoad2(p->b, vt, base, "");
+            LLVMSetAlignment(v, align);
+        } else {
+            LLVMTypeRef tys[] = {vt, LLVMTypeOf(base)};
+            LLVMValueRef args[] = {base, LLVMConstInt(p->i32, align, 0), p->mask, LLVMGetPoison(vt)};
+            v = call_intrinsic(p, "llvm.masked.load", tys, 2, args, 4);
+        }
+        define(p, vi, NULL, v);
+        return;
+    }
+    p->rep->gathers++;
+    LLVMValueRef ptrs = get_vec(p, ptr);
+    LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};
+    LLVMValueRef args[] = {ptrs, LLVMConstInt(p->i32, align, 0), cur_mask(p), LLVMGetPoison(vt)};
+    define(p, vi, NULL, call_intrinsic(p, "llvm.masked.gather", tys, 2, args, 4));
+}
+
+/* Index of the last active lane: when several lanes store to one address, the last work-item's
+ * value is the one that stays. */
+static LLVMValueRef last_lane(struct weft_vec_plan *p)
+{
+    if (p->const_active >= 0)
+        return LLVMConstInt(p->i32, (unsigned)p->const_active - 1, 0);
+    if (!p->mask)
+        return LLVMConstInt(p->i32, p->P - 1, 0);
+    LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
+    LLVMValueRef args[] = {mask_bits(p, p->mask), LLVMConstInt(p->i1, 0, 0)};
+    LLVMValueRef lz = call_intrinsic(p, "llvm.ctlz", &it, 1, args, 2);
+    LLVMValueRef idx = LLVMBuildSub(p->b, LLVMConstInt(it, p->P - 1, 0), lz, "");
+    return LLVMBuildTrunc(p->b, idx, p->i32, "");
+}
+
+static void emit_store(struct weft_vec_plan *p, struct vinfo *vi)
+{
+    LLVMValueRef i = vi->v, val = LLVMGetOperand(i, 0), ptr = LLVMGetOperand(i, 1);
+    LLVMTypeRef t = LLVMTypeOf(val);
+    unsigned align = LLVMGetAlignment(i);
+    struct priv *pv = priv_of(p, ptr);
+    vi->epoch = p->epoch;
+    if (pv && pv->simple) {
+        LLVMValueRef v = get_vec(p, val);
+        LLVMBuildStore(p->b, blend(p, p->linear ? p->mask : NULL, v, pv->wide), pv->wide);
+        return;
+    }
+    if (kind_of(p, ptr) == K_U) {
+        p->rep->scalar_mem++;
+        LLVMValueRef s = kind_of(p, val) == K_U ? get_scal(p, val)
+                                                 : LLVMBuildExtractElement(p->b, get_vec(p, val), last_lane(p), "");
+        LLVMValueRef st = LLVMBuildStore(p->b, s, get_scal(p, ptr));
+        LLVMSetAlignment(st, align);
+        LLVMSetVolatile(st, LLVMGetVolatile(i));
+        return;
+    }
+    LLVMValueRef v = get_vec(p, val);
+    LLVMTypeRef vt = LLVMTypeOf(v);
+    if (unit_stride(p, ptr, t)) {
+        p->rep->vector_mem++;
+        LLVMValueRef base = get_scal(p, ptr);
+        if (!p->mask) {
+            LLVMValueRef st = LLVMBuildStore(p->b, v, base);
+            LLVMSetAlignment(st, align);
+        } else {
+            LLVMTypeRef tys[] = {vt, LLVMTypeOf(base)};
+            LLVMValueRef args[] = {v, base, LLVMConstInt(p->i32, align, 0), p->mask};
+            call_intrinsic(p, "llvm.masked.store", tys, 2, args, 4);
+        }
+        return;
+    }
+    p->rep->gathers++;
+    LLVMValueRef ptrs = get_vec(p, ptr);
+    LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};
+    LLVMValueRef args[] = {v, ptrs, LLVMConstInt(p->i32, align, 0), cur_mask(p)};
+    call_intrinsic(p, "llvm.masked.scatter", tys, 2, args, 4);
+}
+
+static bool is_division(LLVMOpcode op)
+{
+    return op == LLVMUDiv || op == LLVMSDiv || op == LLVMURem || op == LLVMSRem;
+}
+
+/* The vector form of a lane-wise instruction (vector operands, same opcode and flags). */
+static LLVMValueRef vector_clone(struct weft_vec_plan *p, LLVMValueRef i)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    LLVMBuilderRef b = p->b;
+    LLVMValueRef r = NULL;
+    switch (op) {
+    case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub: case LLVMMul: case LLVMFMul:
+    case LLVMUDiv: case LLVMSDiv: case LLVMFDiv: case LLVMURem: case LLVMSRem: case LLVMFRem:
+    case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: {
+        LLVMValueRef a = get_vec(p, LLVMGetOperand(i, 0)), c = get_vec(p, LLVMGetOperand(i, 1));
+        if (is_division(op) && p->mask && kind_of(p, LLVMGetOperand(i, 1)) != K_U) {
+            /* inactive lanes may hold anything: never let them divide by zero */
+            LLVMValueRef one = const_splat(p, LLVMConstInt(LLVMTypeOf(LLVMGetOperand(i, 1)), 1, 0));
+            c = LLVMBuildSelect(b, p->mask, c, one, "");
+        }
+        r = LLVMBuildBinOp(b, op, a, c, "");
+        break;
+    }
+    case LLVMFNeg:
+        r = LLVMBuildFNeg(b, get_vec(p, LLVMGetOperand(i, 0)), "");
+        break;
+    case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP:
+    case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
+    case LLVMBitCast: case LLVMAddrSpaceCast:
+        r = LLVMBuildCast(b, op, get_vec(p, LLVMGetOperand(i, 0)), vtype(p, LLVMTypeOf(i)), "");
+        break;
+    case LLVMICmp:
+        r = LLVMBuildICmp(b, LLVMGetICmpPredicate(i), get_vec(p, LLVMGetOperand(i, 0)),
+                          get_vec(p, LLVMGetOperand(i, 1)), "");
+        break;
+    case LLVMFCmp:
+        r = LLVMBuildFCmp(b, LLVMGetFCmpPredicate(i), get_vec(p, LLVMGetOperand(i, 0)),
+                          get_vec(p, LLVMGetOperand(i, 1)), "");
+        break;
+    case LLVMSelect: {
+        LLVMValueRef cnd = LLVMGetOperand(i, 0);
+        LLVMValueRef cv = kind_of(p, cnd) == K_U ? get_scal(p, cnd) : get_vec(p, cnd);
+        r = LLVMBuildSelect(b, cv, get_vec(p, LLVMGetOperand(i, 1)), get_vec(p, LLVMGetOperand(i, 2)), "");
+        break;
+    }
+    case LLVMFreeze:
+        r = LLVMBuildFreeze(b, get_vec(p, LLVMGetOperand(i, 0)), "");
+        break;
+    case LLVMGetElementPtr: {
+        unsigned n = (unsigned)LLVMGetNumOperands(i);
+        LLVMValueRef base = LLVMGetOperand(i, 0);
+        LLVMValueRef *idx = malloc(sizeof *idx * n);
+        if (!idx)
+            abort();
+        bool any_vec = kind_of(p, base) != K_U;
+        for (unsigned o = 1; o < n; o++) {
+            LLVMValueRef x = LLVMGetOperand(i, o);
+            if (LLVMIsAConstant(x) || kind_of(p, x) == K_U) {
+                idx[o - 1] = LLVMIsAConstant(x) ? x : get_scal(p, x);
+            } else {
+                idx[o - 1] = get_vec(p, x);
+                any_vec = true;
+            }
+        }
+        LLVMValueRef bv = kind_of(p, base) != K_U || !any_vec ? get_vec(p, base) : get_scal(p, base);
+        r = LLVMBuildGEPWithNoWrapFlags(b, LLVMGetGEPSourceElementType(i), bv, idx, n - 1, "",
+                                        LLVMGEPGetNoWrapFlags(i));
+        free(idx);
+        break;
+    }
+    case LLVMCall: {
+        const struct lanewise *lw = lanewise_of(i);
+        if (!lw)
+            break;
+        unsigned n = LLVMGetNumArgOperands(i);
+        LLVMValueRef args[4];
+        LLVMTypeRef tys[2];
+        size_t nt = 0;
+        for (unsigned o = 0; o < n; o++) {
+            LLVMValueRef x = LLVMGetOperand(i, o);
+            args[o] = (int)o == lw->imm_operand ? x : get_vec(p, x);
+        }
+        tys[nt++] = lw->overload_arg0 ? LLVMTypeOf(args[0]) : vtype(p, LLVMTypeOf(i));
+        if (lw->overload_arg1)
+            tys[nt++] = LLVMTypeOf(args[1]);
+        r = call_intrinsic(p, lw->name, tys, nt, args, n);
+        break;
+    }
+    default:
+        break;
+    }
+    if (!r) {
+        fail_at(p, "cannot widen", i);
+        return LLVMGetPoison(vtype(p, LLVMTypeOf(i)));
+    }
+    copy_flags(i, r);
+    return r;
+}
+
+static void emit_local_id(struct weft_vec_plan *p, struct vinfo *vi)
+{
+    uint64_t d = LLVMConstIntGetZExtValue(LLVMGetOperand(vi->v, 0));
+    LLVMTypeRef t = LLVMTypeOf(vi->v);
+    if (d == 0) {
+        LLVMValueRef s = LLVMBuildIntCast2(p->b, p->base, t, 0, "lid.x");
+        LLVMValueRef v = LLVMBuildAdd(p->b, splat(p, s), iota(p, t), "lid.x.lanes");
+        vi->kind = K_A;
+        vi->has_stride = true;
+        vi->stride = 1;
+        define(p, vi, s, v);
+        return;
+    }
+    LLVMValueRef iv = d == 1 ? p->ivy : d == 2 ? p->ivz : NULL;
+    define(p, vi, iv ? LLVMBuildIntCast2(p->b, iv, t, 0, "") : LLVMConstInt(t, 0, 0), NULL);
+}
+
+static void emit_inst(struct weft_vec_plan *p, struct vinfo *vi)
+{
+    LLVMValueRef i = vi->v;
+    if (LLVMIsAPHINode(i) || LLVMIsATerminatorInst(i))
+        return;
+    if (LLVMIsACallInst(i) && droppable_call(i)) {
+        vi->epoch = p->epoch;
+        return;
+    }
+    if (LLVMIsACallInst(i) && weft_wi_call_kind(i) == WEFT_WI_LOCAL_ID) {
+        emit_local_id(p, vi);
+        return;
+    }
+    if (is_serialized(i)) {
+        serialize(p, vi);
+        return;
+    }
+    if (LLVMIsALoadInst(i)) {
+        emit_load(p, vi);
+        return;
+    }
+    if (LLVMIsAStoreInst(i)) {
+        emit_store(p, vi);
+        return;
+    }
+    if (LLVMIsAExtractValueInst(i) && vi->kind != K_U) {
+        struct vinfo *ai = info(p, LLVMGetOperand(i, 0));
+        LLVMValueRef v = LLVMGetPoison(vtype(p, LLVMTypeOf(i)));
+        for (unsigned l = 0; l < p->P; l++) {
+            LLVMValueRef e = LLVMBuildExtractValue(p->b, ai->lanes[l], *LLVMGetIndices(i), "");
+            v = LLVMBuildInsertElement(p->b, v, e, LLVMConstInt(p->i32, l, 0), "");
+        }
+        define(p, vi, NULL, v);
+        return;
+    }
+    switch (vi->kind) {
+    case K_U:
+        define(p, vi, scalar_clone(p, i), NULL);
+        break;
+    case K_A: {
+        LLVMValueRef s = scalar_clone(p, i);
+        define(p, vi, s, vector_clone(p, i));
+        break;
+    }
+    default:
+        define(p, vi, NULL, vector_clone(p, i));
+        break;
+    }
+}
+
+/* ---- emission: blocks ---------------------------------------------------------------------- */
+
+static LLVMValueRef entry_alloca(struct weft_vec_plan *p, LLVMTypeRef t, const char *name)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(p->c);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(p->wf->fn);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+    LLVMValueRef a = LLVMBuildAlloca(b, t, name);
+    LLVMDisposeBuilder(b);
+    return a;
+}
+
+static void make_slots(struct weft_vec_plan *p)
+{
+    if (p->slots_made)
+        return;
+    p->slots_made = true;
+    for (size_t x = 0; x < p->nvi; x++) {
+        struct vinfo *v = &p->vi[x];
+        LLVMTypeRef t = LLVMTypeOf(v->v);
+        if (!v->cross || LLVMGetTypeKind(t) == LLVMVoidTypeKind)
+            continue;
+        if (v->kind != K_V)
+            v->slot_s = entry_alloca(p, t, "vslot.s");
+        if (v->kind != K_U || is_serialized(v->v))
+            v->slot_v = entry_alloca(p, vtype(p, t), "vslot.v");
+    }
+    for (size_t x = 0; x < p->npriv; x++) {
+        struct priv *pv = &p->priv[x];
+        LLVMTypeRef t = LLVMGetAllocatedType(pv->alloca);
+        if (pv->simple) {
+            pv->wide = entry_alloca(p, vtype(p, t), "priv.lanes");
+            continue;
+        }
+        LLVMTypeRef at = LLVMArrayType2(t, p->P);
+        pv->wide = entry_alloca(p, at, "priv.lanes");
+        unsigned al = LLVMGetAlignment(pv->alloca);
+        if (al)
+            LLVMSetAlignment(pv->wide, al);
+        /* each lane's copy, addressed right after the alloca in the entry block */
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(p->c);
+        LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(pv->wide));
+        LLVMValueRef idx[] = {LLVMConstInt(p->i64, 0, 0), iota(p, p->i64)};
+        pv->lanes = LLVMBuildInBoundsGEP2(b, at, pv->wide, idx, 2, "priv.lane.ptrs");
+        LLVMDisposeBuilder(b);
+    }
+    if (p->linear) {
+        LLVMTypeRef mt = LLVMVectorType(p->i1, p->P);
+        p->bmask = calloc(p->nb, sizeof *p->bmask);
+        p->xmask = calloc(p->nexits + 1, sizeof *p->xmask);
+        if (!p->bmask || !p->xmask)
+            abort();
+        for (unsigned k = 0; k < p->nb; k++)
+            p->bmask[k] = entry_alloca(p, mt, "mask");
+        for (unsigned e = 0; e < p->nexits; e++)
+            p->xmask[e] = entry_alloca(p, mt, "exit.mask");
+    }
+}
+
+static void reload(struct weft_vec_plan *p, LLVMValueRef op, int k)
+{
+    struct vinfo *vi = info(p, op);
+    if (!vi || valid(p, vi) || (vi->block == k && !LLVMIsAPHINode(op)) || (!vi->slot_s && !vi->slot_v))
+        return;
+    vi->epoch = p->epoch;
+    vi->scal = vi->slot_s ? LLVMBuildLoad2(p->b, LLVMTypeOf(op), vi->slot_s, "") : NULL;
+    vi->vec = vi->slot_v ? LLVMBuildLoad2(p->b, vtype(p, LLVMTypeOf(op)), vi->slot_v, "") : NULL;
+}
+
+/* At the top of an original block: loads of its PHIs, of the values it uses from other blocks,
+ * and of those its successors' PHIs take from it. */
+static void preload(struct weft_vec_plan *p, int k)
+{
+    p->epoch++;
+    LLVMBasicBlockRef bb = p->blocks[k];
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        if (LLVMIsAPHINode(i)) {
+            reload(p, i, k);
+            continue;
+        }
+        int no = LLVMGetNumOperands(i);
+        for (int o = 0; o < no; o++)
+            reload(p, LLVMGetOperand(i, (unsigned)o), k);
+    }
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned j = 0; j < ns; j++) {
+        LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
+        for (LLVMValueRef phi = LLVMGetFirstInstruction(s); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi))
+            for (unsigned q = 0; q < LLVMCountIncoming(phi); q++)
+                if (LLVMGetIncomingBlock(phi, q) == bb)
+                    reload(p, LLVMGetIncomingValue(phi, q), k);
+    }
+}
+
+static LLVMValueRef any_lane(struct weft_vec_plan *p, LLVMValueRef mask)
+{
+    LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
+    return LLVMBuildICmp(p->b, LLVMIntNE, mask_bits(p, mask), LLVMConstInt(it, 0, 0), "any");
+}
+
+/* Stores what the PHIs of successor `s` take from block k, under `mask` (NULL: no blend). */
+static void store_phis(struct weft_vec_plan *p, int k, LLVMBasicBlockRef s, LLVMValueRef mask)
+{
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(s); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi)) {
+        struct vinfo *pi = info(p, phi);
+        unsigned n = LLVMCountIncoming(phi);
+        for (unsigned q = 0; q < n; q++) {
+            if (LLVMGetIncomingBlock(phi, q) != p->blocks[k])
+                continue;
+            LLVMValueRef v = LLVMGetIncomingValue(phi, q);
+            if (pi->slot_s) {
+                LLVMValueRef sv = get_scal(p, v);
+                if (mask) {
+                    /* a uniform or affine PHI keeps its value when no lane takes the edge */
+                    LLVMValueRef old = LLVMBuildLoad2(p->b, LLVMTypeOf(sv), pi->slot_s, "");
+                    sv = LLVMBuildSelect(p->b, any_lane(p, mask), sv, old, "");
+                }
+                LLVMBuildStore(p->b, sv, pi->slot_s);
+            }
+            if (pi->slot_v)
+                LLVMBuildStore(p->b, blend(p, mask, get_vec(p, v), pi->slot_v), pi->slot_v);
+            break;   /* one incoming value per predecessor block */
+        }
+    }
+}
+
+static void or_into(struct weft_vec_plan *p, LLVMValueRef slot, LLVMValueRef m)
+{
+    LLVMValueRef old = LLVMBuildLoad2(p->b, LLVMTypeOf(m), slot, "");
+    LLVMBuildStore(p->b, LLVMBuildOr(p->b, old, m, ""), slot);
+}
+
+static int exit_index(struct weft_vec_plan *p, LLVMBasicBlockRef bb)
+{
+    for (unsigned e = 0; e < p->nexits; e++)
+        if (p->exits[e] == bb)
+            return (int)e;
+    return -1;
+}
+
+struct stubs {
+    LLVMBasicBlockRef *bb;   /* [nexits] */
+    weft_vec_exit_fn fn;
+    void *opaque;
+    LLVMBasicBlockRef done;
+};
+
+static LLVMBasicBlockRef stub_for(struct weft_vec_plan *p, struct stubs *st, int e)
+{
+    if (!st->bb[e])
+        st->bb[e] = st->fn(st->opaque, p->exits[e], st->done);
+    return st->bb[e];
+}
+
+static void emit_block_body(struct weft_vec_plan *p, int k)
+{
+    preload(p, k);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(p->blocks[k]); i && !p->failed; i = LLVMGetNextInstruction(i))
+        emit_inst(p, info(p, i));
+}
+
+/* Uniform control flow: the copy has the sub-CFG's shape; branches stay scalar. */
+static void emit_structured(struct weft_vec_plan *p, LLVMBasicBlockRef start, struct stubs *st)
+{
+    LLVMValueRef fn = p->wf->fn;
+    LLVMBasicBlockRef *clone = calloc(p->nb, sizeof *clone);
+    if (!clone)
+        abort();
+    for (unsigned k = 0; k < p->nb; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "vec.%.80s", LLVMGetBasicBlockName(p->blocks[k]));
+        clone[k] = LLVMAppendBasicBlockInContext(p->c, fn, name);
+    }
+    LLVMPositionBuilderAtEnd(p->b, start);
+    LLVMBuildBr(p->b, clone[0]);
+    for (unsigned k = 0; k < p->nb && !p->failed; k++) {
+        LLVMPositionBuilderAtEnd(p->b, clone[k]);
+        emit_block_body(p, (int)k);
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
+        unsigned ns = LLVMGetNumSuccessors(t);
+        for (unsigned j = 0; j < ns; j++) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
+            bool dup = false;
+            for (unsigned q = 0; q < j; q++)
+                dup |= LLVMGetSuccessor(t, q) == s;
+            if (!dup && block_index(p, s) >= 0)
+                store_phis(p, (int)k, s, NULL);
+        }
+        LLVMValueRef c = LLVMInstructionClone(t);
+        if ((LLVMIsABranchInst(t) && LLVMIsConditional(t)) || LLVMIsASwitchInst(t))
+            LLVMSetOperand(c, 0, get_scal(p, LLVMGetCondition(t)));
+        LLVMInsertIntoBuilder(p->b, c);
+        for (unsigned j = 0; j < ns; j++) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
+            int si = block_index(p, s);
+            LLVMSetSuccessor(c, j, si >= 0 ? clone[si] : stub_for(p, st, exit_index(p, s)));
+        }
+    }
+    free(clone);
+}
+
+/* The edge masks of block k's terminator under block mask m (one per successor slot). */
+static void edge_masks(struct weft_vec_plan *p, int k, LLVMValueRef m, LLVMValueRef *emask)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
+    unsigned ns = LLVMGetNumSuccessors(t);
+    if (LLVMIsABranchInst(t) && LLVMIsConditional(t)) {
+        LLVMValueRef cnd = LLVMGetCondition(t);
+        LLVMValueRef cv = get_vec(p, cnd);
+        emask[0] = LLVMBuildAnd(p->b, m, cv, "");
+        emask[1] = LLVMBuildAnd(p->b, m, LLVMBuildNot(p->b, cv, ""), "");
+    } else if (LLVMIsASwitchInst(t)) {
+        LLVMValueRef cv = get_vec(p, LLVMGetCondition(t));
+        LLVMValueRef rest = m;
+        /* successor 0 is the default; case j compares with operand 2j */
+        for (unsigned j = 1; j < ns; j++) {
+            LLVMValueRef eq = LLVMBuildICmp(p->b, LLVMIntEQ, cv, const_splat(p, LLVMGetOperand(t, 2 * j)), "");
+            emask[j] = LLVMBuildAnd(p->b, m, eq, "");
+            rest = LLVMBuildAnd(p->b, rest, LLVMBuildNot(p->b, eq, ""), "");
+        }
+        emask[0] = rest;
+    } else {
+        for (unsigned j = 0; j < ns; j++)
+            emask[j] = m;
+    }
+}
+
+/* Where control continues after the loop that ends at position `last`, skipping to the end
+ * test of an enclosing loop that ends there too (the innermost of those after `inner_first`). */
+static LLVMBasicBlockRef after_position(struct weft_vec_plan *p, int last, int inner_first, LLVMBasicBlockRef *guard,
+                                        LLVMBasicBlockRef *loop_end, LLVMBasicBlockRef exit_chain)
+{
+    int best = -1;
+    for (int l = 0; l < p->nloops; l++)
+        if (p->loops[l].last == last && p->loops[l].first < inner_first &&
+            (best < 0 || p->loops[l].first > p->loops[best].first))
+            best = l;
+    if (best >= 0)
+        return loop_end[best];
+    return last + 1 < p->norder ? guard[last + 1] : exit_chain;
+}
+
+/* Divergent control flow: blocks in the linear order, each under its mask. */
+static void emit_linear(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMValueRef entry_mask, struct stubs *st)
+{
+    LLVMValueRef fn = p->wf->fn;
+    LLVMTypeRef mt = LLVMVectorType(p->i1, p->P);
+    LLVMValueRef zero = LLVMConstNull(mt);
+    int n = p->norder;
+    LLVMBasicBlockRef *guard = calloc((size_t)n + 1, sizeof *guard);
+    LLVMBasicBlockRef *loop_end = calloc((size_t)p->nloops + 1, sizeof *loop_end);
+    if (!guard || !loop_end)
+        abort();
+    for (int x = 0; x < n; x++) {
+        char name[96];
+        snprintf(name, sizeof name, "lin.%.80s", LLVMGetBasicBlockName(p->blocks[p->order[x]]));
+        guard[x] = LLVMAppendBasicBlockInContext(p->c, fn, name);
+    }
+    for (int l = 0; l < p->nloops; l++)
+        loop_end[l] = LLVMAppendBasicBlockInContext(p->c, fn, "lin.loop.end");
+    LLVMBasicBlockRef exit_chain = LLVMAppendBasicBlockInContext(p->c, fn, "lin.exit");
+
+    /* all masks clear; the entry's is the packet's */
+    LLVMPositionBuilderAtEnd(p->b, start);
+    for (unsigned k = 0; k < p->nb; k++)
+        LLVMBuildStore(p->b, zero, p->bmask[k]);
+    for (unsigned e = 0; e < p->nexits; e++)
+        LLVMBuildStore(p->b, zero, p->xmask[e]);
+    LLVMBuildStore(p->b, entry_mask, p->bmask[0]);
+    LLVMBuildBr(p->b, guard[0]);
+
+    for (int x = 0; x < n && !p->failed; x++) {
+        int k = p->order[x];
+        int L = loop_with_header(p, k);
+        /* an empty block is skipped; an empty loop header skips its whole loop */
+        LLVMBasicBlockRef next = after_position(p, x, n, guard, loop_end, exit_chain);
+        LLVMBasicBlockRef skip = L >= 0 ? after_position(p, p->loops[L].last, p->loops[L].first, guard, loop_end, exit_chain)
+                                        : next;
+        LLVMPositionBuilderAtEnd(p->b, guard[x]);
+        LLVMValueRef m = LLVMBuildLoad2(p->b, mt, p->bmask[k], "mask");
+        LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(p->c, fn, "lin.body");
+        LLVMBuildCondBr(p->b, any_lane(p, m), body, skip);
+        LLVMPositionBuilderAtEnd(p->b, body);
+        p->mask = m;
+        p->const_active = -1;
+        p->rep->masked_blocks++;
+        if (L >= 0) {
+            /* a new iteration: its blocks start empty, back edges collect the next one's lanes */
+            for (unsigned b = 0; b < p->nb; b++)
+                if (p->loops[L].in[b])
+                    LLVMBuildStore(p->b, zero, p->bmask[b]);
+        }
+        emit_block_body(p, k);
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
+        unsigned ns = LLVMGetNumSuccessors(t);
+        LLVMValueRef *emask = calloc(ns + 1, sizeof *emask);
+        if (!emask)
+            abort();
+        edge_masks(p, k, m, emask);
+        for (unsigned j = 0; j < ns; j++) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
+            int si = block_index(p, s);
+            if (si >= 0) {
+                store_phis(p, k, s, emask[j]);
+                or_into(p, p->bmask[si], emask[j]);
+            } else {
+                or_into(p, p->xmask[exit_index(p, s)], emask[j]);
+            }
+        }
+        free(emask);
+        LLVMBuildBr(p->b, next);
+    }
+    /* loop ends: another iteration while the back edges left lanes in the header */
+    for (int l = 0; l < p->nloops; l++) {
+        LLVMPositionBuilderAtEnd(p->b, loop_end[l]);
+        LLVMValueRef hm = LLVMBuildLoad2(p->b, mt, p->bmask[p->loops[l].header], "");
+        LLVMBuildCondBr(p->b, any_lane(p, hm), guard[p->loops[l].first],
+                        after_position(p, p->loops[l].last, p->loops[l].first, guard, loop_end, exit_chain));
+    }
+    /* the exit: the barrier the lanes left towards (all active lanes agree on it) */
+    LLVMPositionBuilderAtEnd(p->b, exit_chain);
+    for (unsigned e = 0; e < p->nexits; e++) {
+        LLVMBasicBlockRef stub = stub_for(p, st, (int)e);
+        if (e + 1 == p->nexits) {
+            LLVMBuildBr(p->b, stub);
+            break;
+        }
+        LLVMValueRef xm = LLVMBuildLoad2(p->b, mt, p->xmask[e], "");
+        LLVMBasicBlockRef other = LLVMAppendBasicBlockInContext(p->c, fn, "lin.exit.next");
+        LLVMBuildCondBr(p->b, any_lane(p, xm), stub, other);
+        LLVMPositionBuilderAtEnd(p->b, other);
+    }
+    if (p->nexits == 0)
+        LLVMBuildUnreachable(p->b);
+    free(guard);
+    free(loop_end);
+}
+
+/* One packet: the sub-CFG for lanes base .. base+P-1 of which the first `active` are real. */
+static void emit_packet(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMValueRef base, unsigned active,
+                        struct stubs *st)
+{
+    p->base = base;
+    for (unsigned e = 0; e < p->nexits; e++)
+        st->bb[e] = NULL;
+    p->const_active = (int)active;
+    if (p->linear) {
+        p->mask = NULL;
+        emit_linear(p, start, const_mask(p, active), st);
+    } else {
+        p->mask = active == p->P ? NULL : const_mask(p, active);
+        emit_structured(p, start, st);
+    }
+}
+
+bool weft_vectorize_emit(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMValueRef iv_y, LLVMValueRef iv_z,
+                         LLVMBasicBlockRef done, weft_vec_exit_fn exit_stub, void *opaque,
+                         struct weft_vec_report *report)
+{
+    p->rep = report;
+    p->b = LLVMCreateBuilderInContext(p->c);
+    p->ivy = iv_y;
+    p->ivz = iv_z;
+    make_slots(p);
+    uint64_t l0 = p->wf->local_size[0];
+    uint64_t nfull = l0 / p->P, tail = l0 % p->P;
+    LLVMValueRef fn = p->wf->fn;
+    struct stubs st = {calloc(p->nexits + 1, sizeof(LLVMBasicBlockRef)), exit_stub, opaque, done};
+    if (!st.bb)
+        abort();
+    LLVMBasicBlockRef tail_start = tail ? LLVMAppendBasicBlockInContext(p->c, fn, "packet.tail") : done;
+    if (nfull) {
+        LLVMBasicBlockRef hdr = LLVMAppendBasicBlockInContext(p->c, fn, "packet");
+        LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(p->c, fn, "packet.body");
+        LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(p->c, fn, "packet.latch");
+        LLVMPositionBuilderAtEnd(p->b, start);
+        LLVMBuildBr(p->b, hdr);
+        LLVMPositionBuilderAtEnd(p->b, hdr);
+        LLVMValueRef base = LLVMBuildPhi(p->b, p->i64, "lid.x.packet");
+        LLVMBuildBr(p->b, body);
+        st.done = latch;
+        emit_packet(p, body, base, p->P, &st);
+        LLVMPositionBuilderAtEnd(p->b, latch);
+        LLVMValueRef next = LLVMBuildNUWAdd(p->b, base, LLVMConstInt(p->i64, p->P, 0), "");
+        LLVMValueRef more = LLVMBuildICmp(p->b, LLVMIntULT, next, LLVMConstInt(p->i64, nfull * p->P, 0), "");
+        LLVMValueRef br = LLVMBuildCondBr(p->b, more, hdr, tail_start);
+        LLVMValueRef zero = LLVMConstInt(p->i64, 0, 0);
+        LLVMAddIncoming(base, &zero, &start, 1);
+        LLVMAddIncoming(base, &next, &latch, 1);
+        /* the packet loop is vectorized already: LLVM's loop vectorizer leaves it alone */
+        LLVMMetadataRef isvec_ops[] = {LLVMMDStringInContext2(p->c, "llvm.loop.isvectorized", 22),
+                                       LLVMValueAsMetadata(LLVMConstInt(p->i32, 1, 0))};
+        LLVMMetadataRef isvec = LLVMMDNodeInContext2(p->c, isvec_ops, 2);
+        LLVMMetadataRef tmp = LLVMTemporaryMDNode(p->c, NULL, 0);
+        LLVMMetadataRef id_ops[] = {tmp, isvec};
+        LLVMMetadataRef loop_id = LLVMMDNodeInContext2(p->c, id_ops, 2);
+        LLVMMetadataReplaceAllUsesWith(tmp, loop_id);
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(p->c, "llvm.loop", 9), LLVMMetadataAsValue(p->c, loop_id));
+    } else {
+        LLVMPositionBuilderAtEnd(p->b, start);
+        LLVMBuildBr(p->b, tail_start);
+    }
+    if (tail && !p->failed) {
+        st.done = done;
+        emit_packet(p, tail_start, LLVMConstInt(p->i64, nfull * p->P, 0), (unsigned)tail, &st);
+    }
+    free(st.bb);
+    LLVMDisposeBuilder(p->b);
+    p->b = NULL;
+    report->vectorized = !p->failed;
+    if (!p->failed)
+        report->reason[0] = 0;
+    return !p->failed;
+}
