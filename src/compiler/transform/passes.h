@@ -60,6 +60,8 @@ struct weft_slot_info {
     enum weft_slot_shape shape;
     int dim;               /* AFFINE: local-id dimension */
     int64_t stride;        /* AFFINE: constant stride (bytes for pointers) */
+    bool uniform_base;     /* AFFINE, set by privatize: the slot now holds the uniform base
+                              (value - stride * lid) and every reload recomputes the value */
 };
 
 /* The work function under transformation. */

@@ -336,6 +336,7 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
             continue;
         }
         if (si && si->shape == WEFT_SLOT_AFFINE && recompute_affine(wf, a, si)) {
+            ((struct weft_slot_info *)si)->uniform_base = true;
             wf->recomputed++;
             a = next;
             continue;

@@ -318,6 +318,21 @@ static bool collect_blocks(struct weft_vec_plan *p)
     return true;
 }
 
+/* Whether a pointer derived from the alloca is used outside this sub-CFG: such memory is shared
+ * between sub-CFGs (privatization left only uniform state there), not one copy per lane. */
+static bool used_elsewhere(struct weft_vec_plan *p, LLVMValueRef v)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user) || block_index(p, LLVMGetInstructionParent(user)) < 0)
+            return true;
+        if ((LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user)) &&
+            used_elsewhere(p, user))
+            return true;
+    }
+    return false;
+}
+
 static void collect_values(struct weft_vec_plan *p)
 {
     weft_ptrmap_init(&p->iidx);
@@ -354,7 +369,7 @@ static void collect_values(struct weft_vec_plan *p)
             if (!op || !LLVMIsAAllocaInst(op) || info(p, op) || weft_ptrmap_has(&p->pidx, op))
                 continue;
             struct weft_slot_info *si = (struct weft_slot_info *)weft_ptrmap_get_or(&p->wf->slot_info, op, 0);
-            if (si && si->shape == WEFT_SLOT_UNIFORM)
+            if ((si && (si->shape == WEFT_SLOT_UNIFORM || si->uniform_base)) || used_elsewhere(p, op))
                 continue;
             weft_vec_push(&allocas, op);
             weft_ptrmap_put(&p->pidx, op, allocas.len);
@@ -775,7 +790,7 @@ static bool sub_divergent(struct weft_vec_plan *p)
         /* a branch on a value this pass made varying (lane-private memory) */
         LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
         bool cond = t && ((LLVMIsABranchInst(t) && LLVMIsConditional(t)) || LLVMIsASwitchInst(t));
-        if (cond && kind_of(p, LLVMGetCondition(t)) != K_U)
+        if (cond && kind_of(p, LLVMGetOperand(t, 0)) != K_U)
             return true;
     }
     return false;
@@ -976,7 +991,7 @@ static LLVMValueRef get_scal(struct weft_vec_plan *p, LLVMValueRef v)
         LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
         LLVMValueRef args[] = {mask_bits(p, p->mask), LLVMConstInt(p->i1, 0, 0)};
         LLVMValueRef tz = call_intrinsic(p, "llvm.cttz", &it, 1, args, 2);
-        lane = LLVMBuildTrunc(p->b, tz, p->i32, "");
+        lane = LLVMBuildIntCast2(p->b, tz, p->i32, 0, "");
     }
     return LLVMBuildExtractElement(p->b, vec, lane, "");
 }
@@ -1196,7 +1211,7 @@ static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)
             LLVMSetAlignment(v, align);
         } else {
             LLVMTypeRef tys[] = {vt, LLVMTypeOf(base)};
-            LLVMValueRef args[] = {base, LLVMConstInt(p->i32, align, 0), p->mask, LLVMGetPoison(vt)};
+            LLVMValueRef args[] = {base, LLVMConstInt(p->i32, align, 0), p->mask, LLVMConstNull(vt)};
             v = call_intrinsic(p, "llvm.masked.load", tys, 2, args, 4);
         }
         define(p, vi, NULL, v);
@@ -1205,7 +1220,7 @@ static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)
     p->rep->gathers++;
     LLVMValueRef ptrs = get_vec(p, ptr);
     LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};
-    LLVMValueRef args[] = {ptrs, LLVMConstInt(p->i32, align, 0), cur_mask(p), LLVMGetPoison(vt)};
+    LLVMValueRef args[] = {ptrs, LLVMConstInt(p->i32, align, 0), cur_mask(p), LLVMConstNull(vt)};
     define(p, vi, NULL, call_intrinsic(p, "llvm.masked.gather", tys, 2, args, 4));
 }
 
@@ -1221,7 +1236,7 @@ static LLVMValueRef last_lane(struct weft_vec_plan *p)
     LLVMValueRef args[] = {mask_bits(p, p->mask), LLVMConstInt(p->i1, 0, 0)};
     LLVMValueRef lz = call_intrinsic(p, "llvm.ctlz", &it, 1, args, 2);
     LLVMValueRef idx = LLVMBuildSub(p->b, LLVMConstInt(it, p->P - 1, 0), lz, "");
-    return LLVMBuildTrunc(p->b, idx, p->i32, "");
+    return LLVMBuildIntCast2(p->b, idx, p->i32, 0, "");
 }
 
 static void emit_store(struct weft_vec_plan *p, struct vinfo *vi)
@@ -1625,7 +1640,7 @@ static void emit_structured(struct weft_vec_plan *p, LLVMBasicBlockRef start, st
         }
         LLVMValueRef c = LLVMInstructionClone(t);
         if ((LLVMIsABranchInst(t) && LLVMIsConditional(t)) || LLVMIsASwitchInst(t))
-            LLVMSetOperand(c, 0, get_scal(p, LLVMGetCondition(t)));
+            LLVMSetOperand(c, 0, get_scal(p, LLVMGetOperand(t, 0)));
         LLVMInsertIntoBuilder(p->b, c);
         for (unsigned j = 0; j < ns; j++) {
             LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
@@ -1636,24 +1651,31 @@ static void emit_structured(struct weft_vec_plan *p, LLVMBasicBlockRef start, st
     free(clone);
 }
 
+/* m & c as select(m, c, false): lanes outside m may hold poison (a masked load leaves them
+ * undefined) and `and` would spread it into the mask, where LLVM may read it as true. */
+static LLVMValueRef mask_and(struct weft_vec_plan *p, LLVMValueRef m, LLVMValueRef c)
+{
+    return LLVMBuildSelect(p->b, m, c, LLVMConstNull(LLVMTypeOf(m)), "");
+}
+
 /* The edge masks of block k's terminator under block mask m (one per successor slot). */
 static void edge_masks(struct weft_vec_plan *p, int k, LLVMValueRef m, LLVMValueRef *emask)
 {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
     unsigned ns = LLVMGetNumSuccessors(t);
     if (LLVMIsABranchInst(t) && LLVMIsConditional(t)) {
-        LLVMValueRef cnd = LLVMGetCondition(t);
+        LLVMValueRef cnd = LLVMGetOperand(t, 0);
         LLVMValueRef cv = get_vec(p, cnd);
-        emask[0] = LLVMBuildAnd(p->b, m, cv, "");
-        emask[1] = LLVMBuildAnd(p->b, m, LLVMBuildNot(p->b, cv, ""), "");
+        emask[0] = mask_and(p, m, cv);
+        emask[1] = mask_and(p, m, LLVMBuildNot(p->b, cv, ""));
     } else if (LLVMIsASwitchInst(t)) {
-        LLVMValueRef cv = get_vec(p, LLVMGetCondition(t));
+        LLVMValueRef cv = get_vec(p, LLVMGetOperand(t, 0));
         LLVMValueRef rest = m;
         /* successor 0 is the default; case j compares with operand 2j */
         for (unsigned j = 1; j < ns; j++) {
             LLVMValueRef eq = LLVMBuildICmp(p->b, LLVMIntEQ, cv, const_splat(p, LLVMGetOperand(t, 2 * j)), "");
-            emask[j] = LLVMBuildAnd(p->b, m, eq, "");
-            rest = LLVMBuildAnd(p->b, rest, LLVMBuildNot(p->b, eq, ""), "");
+            emask[j] = mask_and(p, m, eq);
+            rest = mask_and(p, rest, LLVMBuildNot(p->b, eq, ""));
         }
         emask[0] = rest;
     } else {

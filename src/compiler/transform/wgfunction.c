@@ -167,7 +167,8 @@ static bool build_abi_wrapper(struct weft_workfn *wf, const struct weft_arg_layo
 /* Shapes of the work function's values: for privatization (focus -1: the whole group), or
  * for the vectorizer (focus 0, on the function as wgloops sees it). The launch-context loads
  * (workitem.c tags them !invariant.load) are uniform, and so are reloads of the slots demotion
- * made for uniform values: the analysis cannot know either. */
+ * made for uniform values and of the uniform bases of recomputed affine values: the analysis
+ * cannot know either. */
 static struct weft_shapes *compute_shapes(struct weft_workfn *wf, int focus)
 {
     struct weft_shapes *s = weft_shapes_create(wf->fn, NULL);
@@ -180,7 +181,7 @@ static struct weft_shapes *compute_shapes(struct weft_workfn *wf, int focus)
                 continue;
             const struct weft_slot_info *si =
                 (const struct weft_slot_info *)weft_ptrmap_get_or(&wf->slot_info, LLVMGetOperand(i, 0), 0);
-            if (LLVMGetMetadata(i, inv) || (si && si->shape == WEFT_SLOT_UNIFORM))
+            if (LLVMGetMetadata(i, inv) || (si && (si->shape == WEFT_SLOT_UNIFORM || si->uniform_base)))
                 weft_shapes_seed(s, i, (struct weft_shape){WEFT_SHAPE_UNIFORM, 0, NULL});
         }
     weft_shapes_set_local_size(s, wf->local_size);
@@ -269,12 +270,18 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
         out->subcfg_count = subcfg_count;
         out->vec = vec;
         vec = NULL;
+        char *msg = NULL;
         if (LLVMVerifyFunction(out->fn, LLVMReturnStatusAction)) {
             size_t n = 0;
-            weft_diag_error(diag, "internal error: the work-group function for %s is not valid IR",
-                            LLVMGetValueName2(kernel, &n));
+            LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
+            weft_diag_error(diag, "internal error: the work-group function for %s is not valid IR: %.400s",
+                            LLVMGetValueName2(kernel, &n), msg ? msg : "");
+            /* leave the module as it was, so that the caller may build again differently */
+            LLVMDeleteFunction(out->fn);
+            out->fn = NULL;
             ok = false;
         }
+        LLVMDisposeMessage(msg);
     } else if (wf.fn) {
         /* leave the module as it was */
         LLVMDeleteFunction(wf.fn);

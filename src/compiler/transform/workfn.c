@@ -166,10 +166,10 @@ static const char *const dbg_intrinsics[] = {"llvm.dbg.value", "llvm.dbg.declare
  * block, held by the LLVMContext in a table keyed by the block's address that deleting the
  * block does not clear. A block allocated later at the same address (the loop header of the ABI
  * wrapper, say) inherited them, and the work-group function failed verification ("PHI Node
- * must not have any attached DbgRecords") depending on where malloc happened to put it. So the
- * work-group function never had variable locations; now nothing can leak into other blocks.
- * LLVM-C 19 reaches records only as the intrinsic calls of the old format: the module is
- * converted to it and back. */
+ * must not have any attached DbgRecords") depending on where malloc happened to put it. The
+ * work-group function never kept variable locations anyway (clones have none): dropping them
+ * here loses nothing and leaves no record to strand. LLVM-C 19 reaches records only as the
+ * intrinsic calls of the old format: the module is converted to it and back. */
 static void drop_debug_records(LLVMModuleRef m, LLVMValueRef fn)
 {
     if (!LLVMGetModuleDebugMetadataVersion(m))
