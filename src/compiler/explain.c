@@ -33,6 +33,7 @@
 #include "compiler/analysis/shape.h"
 #include "compiler/codegen.h"
 #include "compiler/metadata.h"
+#include "compiler/specialize.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
 
@@ -759,11 +760,17 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
     if (!tm)
         goto done;
     weft_codegen_set_host(m, tm);
-    struct weft_wg_options wopts;
+    struct weft_wg_options wopts = {0};
     memcpy(wopts.local_size, local, sizeof wopts.local_size);
-    struct weft_wg_result res;
-    if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn)
+    weft_vector_setting(k, &wopts.vector_width, &wopts.interleave);
+    struct weft_wg_result res = {0};
+    if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
+        weft_wg_result_dispose(&res);
         goto done;
+    }
+    out->vec = res.vec;
+    out->nvec = res.vec ? res.subcfg_count : 0;
+    res.vec = NULL;
     LLVMValueRef fn = res.fn;
     static const char sym[] = "weft_explain_wg";
     LLVMSetValueName2(fn, sym, strlen(sym));
@@ -896,6 +903,7 @@ void weft_explain_kernel_free(struct weft_explain_kernel *k)
     if (!k)
         return;
     free(k->name);
+    free(k->vec);
     for (unsigned i = 0; i < k->nsubcfgs; i++) {
         for (unsigned j = 0; j < k->subcfgs[i].nblocks; j++)
             free(k->subcfgs[i].blocks[j]);
@@ -1051,8 +1059,31 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
         }
     }
 
+    if (k->nvec) {
+        fprintf(f, "  Weft's vectorizer (work-items of dimension x side by side, per sub-CFG):\n");
+        for (unsigned i = 0; i < k->nvec; i++) {
+            const struct weft_vec_report *v = &k->vec[i];
+            fprintf(f, "    sub-CFG %u: ", i);
+            if (!v->vectorized) {
+                fprintf(f, "scalar work-item loop: %s\n", v->reason);
+                continue;
+            }
+            fprintf(f, "vectorized, width %u x interleave %u (%u work-items per packet)", v->width, v->interleave,
+                    v->width * v->interleave);
+            if (v->linearized)
+                fprintf(f, ", divergent control flow linearized under masks (%u masked blocks, empty ones skipped)",
+                        v->masked_blocks);
+            else
+                fprintf(f, ", uniform control flow kept as branches");
+            if (v->tail)
+                fprintf(f, ", masked tail packet of %llu",
+                        (unsigned long long)(k->local_size[0] % (v->width * v->interleave)));
+            fprintf(f, "\n      memory: %u vector, %u scalar (uniform address), %u gather/scatter; %u lane by lane\n",
+                    v->vector_mem, v->scalar_mem, v->gathers, v->serialized);
+        }
+    }
     if (!k->nloops) {
-        fprintf(f, "  work-item loops: none (local size 1x1x1: one work-item per group)\n");
+        fprintf(f, "  work-item loops: none left for LLVM (local size 1, or Weft vectorized them)\n");
     } else {
         fprintf(f, "  work-item loops (after LLVM's O3):\n");
         for (unsigned i = 0; i < k->nloops; i++) {

@@ -1185,7 +1185,9 @@ static bool unit_stride(struct weft_vec_plan *p, LLVMValueRef ptr, LLVMTypeRef t
         return false;
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
     unsigned long long size = LLVMABISizeOfType(td, t);
-    return (unsigned long long)pi->stride == size && size == LLVMStoreSizeOfType(td, t);
+    /* a vector of i1 is packed into bits in memory: only whole-byte elements line up */
+    return (unsigned long long)pi->stride == size && size == LLVMStoreSizeOfType(td, t) &&
+           LLVMSizeOfTypeInBits(td, t) == 8 * size;
 }
 
 static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)

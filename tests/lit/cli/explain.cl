@@ -1,7 +1,10 @@
 // `weft explain` shows, per kernel, the barrier-free sub-CFGs, what lives across barriers and
 // how it was privatized, the shape of each memory access, and the work-item loops' vectorization.
-// RUN: %weft explain %s | FileCheck %s
-// RUN: %weft explain %s --kernel scale --local 32 | FileCheck %s --check-prefix=ONE
+// With Weft's vectorizer off, LLVM's loop vectorizer gets the work-item loops:
+// RUN: env WEFT_VECTORIZE=off %weft explain %s | FileCheck %s
+// RUN: env WEFT_VECTORIZE=off %weft explain %s --kernel scale --local 32 | FileCheck %s --check-prefix=ONE
+// With it on (8 lanes, whatever the machine), explain says what it did per sub-CFG:
+// RUN: env WEFT_VECTORIZE=8 %weft explain %s --local 20 | FileCheck %s --check-prefix=VEC
 // RUN: not %weft explain %s --kernel nope 2>&1 | FileCheck %s --check-prefix=NAME
 // RUN: not %weft explain %s --local 0 2>&1 | FileCheck %s --check-prefix=LOCAL
 
@@ -49,6 +52,16 @@ __kernel void scale(__global const float *x, __global float *y, float a)
 // CHECK:       load global float  sub-CFG 0  unit stride along x (4 bytes
 // CHECK:       store global float  sub-CFG 0  unit stride along x (4 bytes
 // CHECK:       sub-CFG 0 loop over local id x (innermost): vectorized, width {{[0-9]+}}
+
+// VEC-LABEL:   kernel smooth  (local size 20x1x1)
+// VEC:         Weft's vectorizer
+// VEC-NEXT:      sub-CFG 0: vectorized, width 8 x interleave 1 (8 work-items per packet), uniform control flow kept as branches, masked tail packet of 4
+// VEC:           sub-CFG 1: vectorized, width 8
+// VEC:           memory: {{.*}} 1 gather/scatter
+// VEC:           sub-CFG 2: vectorized, width 8
+// VEC-LABEL:   kernel scale  (local size 20x1x1)
+// VEC:           sub-CFG 0: vectorized, width 8 x interleave 1 (8 work-items per packet), uniform control flow kept as branches, masked tail packet of 4
+// VEC-NEXT:        memory: 2 vector, 1 scalar (uniform address), 0 gather/scatter; 0 lane by lane
 
 // ONE-NOT:     kernel smooth
 // ONE:         kernel scale  (local size 32x1x1)
