@@ -38,6 +38,7 @@
 struct cell {
     int present, ok, verified;
     double median, min, max, device, max_err, work;
+    double compile, jit;               /* clBuildProgram, first-launch compile (0 if absent) */
     char unit[16], size[64], err[300];
 };
 
@@ -228,6 +229,8 @@ static void parse_cell(struct cell *c, const char *line)
     c->device = json_num(line, "device", NAN);
     c->max_err = json_num(line, "max_err", NAN);
     c->work = json_num(line, "work", NAN);
+    c->compile = json_num(line, "compile", 0);
+    c->jit = json_num(line, "jit", 0);
     json_get(line, "unit", c->unit, sizeof c->unit);
     json_get(line, "size", c->size, sizeof c->size);
     if (c->ok && !c->verified)
@@ -357,6 +360,18 @@ static void print_table(FILE *f, const struct run *run, const char *size)
         }
         fprintf(f, "\n");
     }
+    /* every benchmark builds its program in its own process, with the disk cache off (runner) */
+    double build = 0, jit = 0;
+    int built = 0;
+    for (int b = 0; b < run->nbench; b++)
+        if (run->cells[b][0].present && run->cells[b][0].compile > 0) {
+            build += run->cells[b][0].compile;
+            jit += run->cells[b][0].jit;
+            built++;
+        }
+    if (built)
+        fprintf(f, "\ncompile time (Weft, all programs): %.2f s (%d builds: clBuildProgram %.2f s + "
+                   "first-launch JIT %.2f s)\n", build + jit, built, build, jit);
     int problems = 0;
     for (int b = 0; b < run->nbench; b++)
         for (int p = 0; p < run->nplat; p++) {

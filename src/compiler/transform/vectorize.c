@@ -150,7 +150,27 @@ static bool scalar_type(LLVMTypeRef t)
     }
 }
 
-static LLVMTypeRef vtype(struct weft_vec_plan *p, LLVMTypeRef t) { return LLVMVectorType(t, p->P); }
+/* A per-work-item type a packet can hold: a scalar, or a fixed vector of scalars (OpenCL's
+ * float4 and friends), kept lane-major: component j of lane l is element l*n + j. */
+static bool lane_type(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        return scalar_type(LLVMGetElementType(t));
+    return scalar_type(t);
+}
+
+/* Components per work-item: n of <n x T>, else 1. */
+static unsigned ncomp(LLVMTypeRef t)
+{
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 1;
+}
+
+static LLVMTypeRef vtype(struct weft_vec_plan *p, LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        return LLVMVectorType(LLVMGetElementType(t), p->P * LLVMGetVectorSize(t));
+    return LLVMVectorType(t, p->P);
+}
 
 static const char *callee_name(LLVMValueRef call)
 {
@@ -383,7 +403,7 @@ static void collect_values(struct weft_vec_plan *p)
         struct priv *pv = &p->priv[x];
         pv->alloca = allocas.data[x];
         LLVMTypeRef t = LLVMGetAllocatedType(pv->alloca);
-        pv->simple = scalar_type(t);
+        pv->simple = lane_type(t);
         for (LLVMUseRef u = LLVMGetFirstUse(pv->alloca); u && pv->simple; u = LLVMGetNextUse(u)) {
             LLVMValueRef user = LLVMGetUser(u);
             if (LLVMIsALoadInst(user) && LLVMTypeOf(user) == t && !is_serialized(user))
@@ -496,7 +516,10 @@ static void check_legal(struct weft_vec_plan *p)
                 continue;
             }
             if (is_serialized(i) && !void_t && !scalar_type(t)) {
-                check_aggregate_users(p, i);
+                if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+                    fail_at(p, "a call returning a vector that must run lane by lane", i);
+                else
+                    check_aggregate_users(p, i);
                 continue;
             }
             if (lanewise_of(i) && LLVMGetNumArgOperands(i) > 4) {
@@ -511,25 +534,33 @@ static void check_legal(struct weft_vec_plan *p)
         if (LLVMIsALoadInst(i) && !is_serialized(i)) {
             LLVMValueRef ptr = LLVMGetOperand(i, 0);
             struct priv *pv = priv_of(p, ptr);
-            if (!(pv && pv->simple) && kind_of(p, ptr) != K_U && !scalar_type(t)) {
-                fail_at(p, "a load of a vector or aggregate from a varying address", i);
+            if (!(pv && pv->simple) && kind_of(p, ptr) != K_U && !lane_type(t)) {
+                fail_at(p, "a load of an aggregate from a varying address", i);
                 continue;
             }
         }
         if (LLVMIsAStoreInst(i) && !is_serialized(i)) {
             LLVMValueRef val = LLVMGetOperand(i, 0), ptr = LLVMGetOperand(i, 1);
-            if (!scalar_type(LLVMTypeOf(val)) && (kind_of(p, ptr) != K_U || kind_of(p, val) != K_U)) {
-                fail_at(p, "a store of a vector or aggregate to a varying address or of a varying value", i);
+            if (!lane_type(LLVMTypeOf(val)) && (kind_of(p, ptr) != K_U || kind_of(p, val) != K_U)) {
+                fail_at(p, "a store of an aggregate to a varying address or of a varying value", i);
                 continue;
             }
         }
-        if (v->kind != K_U && !void_t && !scalar_type(t) && !(LLVMIsALoadInst(i) && kind_of(p, LLVMGetOperand(i, 0)) == K_U)) {
-            fail_at(p, "a varying value of vector or aggregate type", i);
+        if (v->kind != K_U && !void_t && !lane_type(t) && !(LLVMIsALoadInst(i) && kind_of(p, LLVMGetOperand(i, 0)) == K_U)) {
+            fail_at(p, "a varying value of aggregate type", i);
             continue;
         }
-        if (v->kind != K_U && (op == LLVMExtractElement || op == LLVMInsertElement || op == LLVMShuffleVector ||
-                               op == LLVMInsertValue)) {
-            fail_at(p, "a varying vector element operation", i);
+        if (v->kind != K_U && op == LLVMInsertValue) {
+            fail_at(p, "a varying aggregate", i);
+            continue;
+        }
+        if (v->kind != K_U && ((op == LLVMExtractElement && !LLVMIsAConstantInt(LLVMGetOperand(i, 1))) ||
+                               (op == LLVMInsertElement && !LLVMIsAConstantInt(LLVMGetOperand(i, 2))))) {
+            fail_at(p, "a varying vector element with a variable index", i);
+            continue;
+        }
+        if (v->kind != K_U && op == LLVMGetElementPtr && LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+            fail_at(p, "a vector of addresses per work-item", i);
             continue;
         }
         if (v->kind != K_U && op == LLVMExtractValue) {
@@ -818,13 +849,21 @@ static unsigned choose_interleave(struct weft_vec_plan *p, unsigned requested)
     for (size_t x = 0; x < p->nvi; x++)
         if (is_serialized(p->vi[x].v))
             return 1;
+    /* registers one packet's loop-carried state takes: W lanes of 32 bits fill one register */
     unsigned carried = 0;
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
     for (int l = 0; l < p->nloops; l++)
         for (LLVMValueRef i = LLVMGetFirstInstruction(p->blocks[p->loops[l].header]); i && LLVMIsAPHINode(i);
-             i = LLVMGetNextInstruction(i))
-            carried += info(p, i)->kind != K_U;
+             i = LLVMGetNextInstruction(i)) {
+            if (info(p, i)->kind == K_U)
+                continue;
+            LLVMTypeRef t = LLVMTypeOf(i);
+            LLVMTypeRef et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+            unsigned long long bits = LLVMSizeOfTypeInBits(td, et);
+            carried += ncomp(t) * (bits > 32 ? (unsigned)(bits / 32) : 1);
+        }
     unsigned regs = p->W >= 16 ? 32 : 16;
-    unsigned u = pow2_floor(regs / (2 * carried + 2));
+    unsigned u = pow2_floor(regs / (carried + 2));
     if (u > 8)
         u = 8;
     return u < max_u ? u : max_u;
@@ -930,8 +969,14 @@ static LLVMValueRef const_splat(struct weft_vec_plan *p, LLVMValueRef s)
     return v;
 }
 
+static LLVMValueRef shuffle_lanes(struct weft_vec_plan *p, LLVMValueRef a, LLVMValueRef b, unsigned n,
+                                  int (*f)(const void *, unsigned, unsigned, unsigned), const void *ctx);
+static int idx_comp(const void *ctx, unsigned l, unsigned j, unsigned n);
+
 static LLVMValueRef splat(struct weft_vec_plan *p, LLVMValueRef s)
 {
+    if (LLVMGetTypeKind(LLVMTypeOf(s)) == LLVMVectorTypeKind)
+        return shuffle_lanes(p, s, NULL, ncomp(LLVMTypeOf(s)), idx_comp, NULL);
     if (LLVMIsAConstantInt(s) || LLVMIsAConstantFP(s) || LLVMIsAConstantPointerNull(s) || LLVMIsAUndefValue(s) ||
         LLVMIsAPoisonValue(s))
         return const_splat(p, s);
@@ -968,6 +1013,67 @@ static LLVMValueRef const_mask(struct weft_vec_plan *p, unsigned active)
 
 static LLVMValueRef cur_mask(struct weft_vec_plan *p) { return p->mask ? p->mask : const_mask(p, p->P); }
 
+/* A constant shuffle mask (-1: undefined element). */
+static LLVMValueRef shuffle_mask(struct weft_vec_plan *p, const int *idx, unsigned n)
+{
+    LLVMValueRef *e = malloc(sizeof *e * n);
+    if (!e)
+        abort();
+    for (unsigned k = 0; k < n; k++)
+        e[k] = idx[k] < 0 ? LLVMGetUndef(p->i32) : LLVMConstInt(p->i32, (unsigned)idx[k], 0);
+    LLVMValueRef v = LLVMConstVector(e, n);
+    free(e);
+    return v;
+}
+
+/* shufflevector(a, b) with indices f(l, j) for lane l < P and component j < n. */
+typedef int (*lane_index_fn)(const void *ctx, unsigned l, unsigned j, unsigned n);
+static LLVMValueRef shuffle_lanes(struct weft_vec_plan *p, LLVMValueRef a, LLVMValueRef b, unsigned n,
+                                  lane_index_fn f, const void *ctx)
+{
+    int *idx = malloc(sizeof(int) * p->P * n);
+    if (!idx)
+        abort();
+    for (unsigned l = 0; l < p->P; l++)
+        for (unsigned j = 0; j < n; j++)
+            idx[l * n + j] = f(ctx, l, j, n);
+    LLVMValueRef r = LLVMBuildShuffleVector(p->b, a, b ? b : LLVMGetPoison(LLVMTypeOf(a)), shuffle_mask(p, idx, p->P * n), "");
+    free(idx);
+    return r;
+}
+
+static int idx_lane(const void *ctx, unsigned l, unsigned j, unsigned n) { (void)ctx; (void)j; (void)n; return (int)l; }
+static int idx_comp(const void *ctx, unsigned l, unsigned j, unsigned n) { (void)ctx; (void)l; (void)n; return (int)j; }
+
+/* Each lane's mask bit repeated for the n components of a vector-typed value. */
+static LLVMValueRef mask_for(struct weft_vec_plan *p, LLVMValueRef mask, unsigned n)
+{
+    if (!mask || n == 1)
+        return mask;
+    return shuffle_lanes(p, mask, NULL, n, idx_lane, NULL);
+}
+
+/* The mask for a packet value of type vt. */
+static LLVMValueRef mask_like(struct weft_vec_plan *p, LLVMValueRef mask, LLVMTypeRef vt)
+{
+    return mask_for(p, mask, LLVMGetVectorSize(vt) / p->P);
+}
+
+/* Lane `lane` (an i32 value) of a packet value of per-work-item type t. */
+static LLVMValueRef extract_lane(struct weft_vec_plan *p, LLVMValueRef vec, LLVMValueRef lane, LLVMTypeRef t)
+{
+    unsigned n = ncomp(t);
+    if (n == 1)
+        return LLVMBuildExtractElement(p->b, vec, lane, "");
+    LLVMValueRef r = LLVMGetPoison(t);
+    LLVMValueRef base = LLVMBuildMul(p->b, lane, LLVMConstInt(p->i32, n, 0), "");
+    for (unsigned j = 0; j < n; j++) {
+        LLVMValueRef e = LLVMBuildExtractElement(p->b, vec, LLVMBuildAdd(p->b, base, LLVMConstInt(p->i32, j, 0), ""), "");
+        r = LLVMBuildInsertElement(p->b, r, e, LLVMConstInt(p->i32, j, 0), "");
+    }
+    return r;
+}
+
 static bool valid(struct weft_vec_plan *p, struct vinfo *v) { return v->epoch == p->epoch; }
 
 static LLVMValueRef mask_bits(struct weft_vec_plan *p, LLVMValueRef mask)
@@ -993,7 +1099,7 @@ static LLVMValueRef get_scal(struct weft_vec_plan *p, LLVMValueRef v)
         LLVMValueRef tz = call_intrinsic(p, "llvm.cttz", &it, 1, args, 2);
         lane = LLVMBuildIntCast2(p->b, tz, p->i32, 0, "");
     }
-    return LLVMBuildExtractElement(p->b, vec, lane, "");
+    return extract_lane(p, vec, lane, LLVMTypeOf(v));
 }
 
 static LLVMValueRef get_vec(struct weft_vec_plan *p, LLVMValueRef v)
@@ -1033,7 +1139,7 @@ static LLVMValueRef lane_of(struct weft_vec_plan *p, LLVMValueRef v, unsigned l)
         return vi->lanes[l];
     if (kind_of(p, v) == K_U && (!vi || (valid(p, vi) && vi->scal)))
         return get_scal(p, v);
-    return LLVMBuildExtractElement(p->b, get_vec(p, v), LLVMConstInt(p->i32, l, 0), "");
+    return extract_lane(p, get_vec(p, v), LLVMConstInt(p->i32, l, 0), LLVMTypeOf(v));
 }
 
 /* select(mask, nv, *slot): what a store under a mask keeps of the old contents */
@@ -1042,7 +1148,7 @@ static LLVMValueRef blend(struct weft_vec_plan *p, LLVMValueRef mask, LLVMValueR
     if (!mask)
         return nv;
     LLVMValueRef old = LLVMBuildLoad2(p->b, LLVMTypeOf(nv), slot, "");
-    return LLVMBuildSelect(p->b, mask, nv, old, "");
+    return LLVMBuildSelect(p->b, mask_like(p, mask, LLVMTypeOf(nv)), nv, old, "");
 }
 
 /* Records the result of a definition, and stores it into its slots when it crosses blocks. */
@@ -1190,6 +1296,35 @@ static bool unit_stride(struct weft_vec_plan *p, LLVMValueRef ptr, LLVMTypeRef t
            LLVMSizeOfTypeInBits(td, t) == 8 * size;
 }
 
+/* The address of every component of every lane: <P x ptr> -> <P*n x ptr> for per-work-item
+ * type t (a gather or scatter of vector-typed values). */
+static LLVMValueRef component_ptrs(struct weft_vec_plan *p, LLVMValueRef ptrs, LLVMTypeRef t)
+{
+    unsigned n = ncomp(t);
+    if (n == 1)
+        return ptrs;
+    LLVMValueRef rep = shuffle_lanes(p, ptrs, NULL, n, idx_lane, NULL);
+    int esize = (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(p->m), LLVMGetElementType(t));
+    LLVMValueRef *e = malloc(sizeof *e * p->P * n);
+    if (!e)
+        abort();
+    for (unsigned l = 0; l < p->P; l++)
+        for (unsigned j = 0; j < n; j++)
+            e[l * n + j] = LLVMConstInt(p->i64, (unsigned long long)j * (unsigned)esize, 0);
+    LLVMValueRef off = LLVMConstVector(e, p->P * n);
+    free(e);
+    return LLVMBuildGEP2(p->b, LLVMInt8TypeInContext(p->c), rep, &off, 1, "");
+}
+
+/* The alignment of one component of an access of type t aligned to `align`. */
+static unsigned element_align(struct weft_vec_plan *p, LLVMTypeRef t, unsigned align)
+{
+    if (ncomp(t) == 1)
+        return align;
+    unsigned ea = LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(p->m), LLVMGetElementType(t));
+    return align && align < ea ? align : ea;
+}
+
 static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)
 {
     LLVMValueRef i = vi->v, ptr = LLVMGetOperand(i, 0);
@@ -1213,16 +1348,17 @@ static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)
             LLVMSetAlignment(v, align);
         } else {
             LLVMTypeRef tys[] = {vt, LLVMTypeOf(base)};
-            LLVMValueRef args[] = {base, LLVMConstInt(p->i32, align, 0), p->mask, LLVMConstNull(vt)};
+            LLVMValueRef args[] = {base, LLVMConstInt(p->i32, align, 0), mask_like(p, p->mask, vt), LLVMConstNull(vt)};
             v = call_intrinsic(p, "llvm.masked.load", tys, 2, args, 4);
         }
         define(p, vi, NULL, v);
         return;
     }
     p->rep->gathers++;
-    LLVMValueRef ptrs = get_vec(p, ptr);
+    LLVMValueRef ptrs = component_ptrs(p, get_vec(p, ptr), t);
     LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};
-    LLVMValueRef args[] = {ptrs, LLVMConstInt(p->i32, align, 0), cur_mask(p), LLVMConstNull(vt)};
+    LLVMValueRef args[] = {ptrs, LLVMConstInt(p->i32, element_align(p, t, align), 0), mask_like(p, cur_mask(p), vt),
+                           LLVMConstNull(vt)};
     define(p, vi, NULL, call_intrinsic(p, "llvm.masked.gather", tys, 2, args, 4));
 }
 
@@ -1255,8 +1391,7 @@ static void emit_store(struct weft_vec_plan *p, struct vinfo *vi)
     }
     if (kind_of(p, ptr) == K_U) {
         p->rep->scalar_mem++;
-        LLVMValueRef s = kind_of(p, val) == K_U ? get_scal(p, val)
-                                                 : LLVMBuildExtractElement(p->b, get_vec(p, val), last_lane(p), "");
+        LLVMValueRef s = kind_of(p, val) == K_U ? get_scal(p, val) : extract_lane(p, get_vec(p, val), last_lane(p), t);
         LLVMValueRef st = LLVMBuildStore(p->b, s, get_scal(p, ptr));
         LLVMSetAlignment(st, align);
         LLVMSetVolatile(st, LLVMGetVolatile(i));
@@ -1272,15 +1407,15 @@ static void emit_store(struct weft_vec_plan *p, struct vinfo *vi)
             LLVMSetAlignment(st, align);
         } else {
             LLVMTypeRef tys[] = {vt, LLVMTypeOf(base)};
-            LLVMValueRef args[] = {v, base, LLVMConstInt(p->i32, align, 0), p->mask};
+            LLVMValueRef args[] = {v, base, LLVMConstInt(p->i32, align, 0), mask_like(p, p->mask, vt)};
             call_intrinsic(p, "llvm.masked.store", tys, 2, args, 4);
         }
         return;
     }
     p->rep->gathers++;
-    LLVMValueRef ptrs = get_vec(p, ptr);
+    LLVMValueRef ptrs = component_ptrs(p, get_vec(p, ptr), t);
     LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};
-    LLVMValueRef args[] = {v, ptrs, LLVMConstInt(p->i32, align, 0), cur_mask(p)};
+    LLVMValueRef args[] = {v, ptrs, LLVMConstInt(p->i32, element_align(p, t, align), 0), mask_like(p, cur_mask(p), vt)};
     call_intrinsic(p, "llvm.masked.scatter", tys, 2, args, 4);
 }
 
@@ -1302,8 +1437,17 @@ static LLVMValueRef vector_clone(struct weft_vec_plan *p, LLVMValueRef i)
         LLVMValueRef a = get_vec(p, LLVMGetOperand(i, 0)), c = get_vec(p, LLVMGetOperand(i, 1));
         if (is_division(op) && p->mask && kind_of(p, LLVMGetOperand(i, 1)) != K_U) {
             /* inactive lanes may hold anything: never let them divide by zero */
-            LLVMValueRef one = const_splat(p, LLVMConstInt(LLVMTypeOf(LLVMGetOperand(i, 1)), 1, 0));
-            c = LLVMBuildSelect(b, p->mask, c, one, "");
+            LLVMTypeRef et = LLVMTypeOf(LLVMGetOperand(i, 1));
+            if (LLVMGetTypeKind(et) == LLVMVectorTypeKind)
+                et = LLVMGetElementType(et);
+            LLVMValueRef *ones = malloc(sizeof *ones * LLVMGetVectorSize(LLVMTypeOf(c)));
+            if (!ones)
+                abort();
+            for (unsigned k = 0; k < LLVMGetVectorSize(LLVMTypeOf(c)); k++)
+                ones[k] = LLVMConstInt(et, 1, 0);
+            LLVMValueRef one = LLVMConstVector(ones, LLVMGetVectorSize(LLVMTypeOf(c)));
+            free(ones);
+            c = LLVMBuildSelect(b, mask_like(p, p->mask, LLVMTypeOf(c)), c, one, "");
         }
         r = LLVMBuildBinOp(b, op, a, c, "");
         break;
@@ -1326,13 +1470,66 @@ static LLVMValueRef vector_clone(struct weft_vec_plan *p, LLVMValueRef i)
         break;
     case LLVMSelect: {
         LLVMValueRef cnd = LLVMGetOperand(i, 0);
+        LLVMValueRef tv = get_vec(p, LLVMGetOperand(i, 1)), fv = get_vec(p, LLVMGetOperand(i, 2));
         LLVMValueRef cv = kind_of(p, cnd) == K_U ? get_scal(p, cnd) : get_vec(p, cnd);
-        r = LLVMBuildSelect(b, cv, get_vec(p, LLVMGetOperand(i, 1)), get_vec(p, LLVMGetOperand(i, 2)), "");
+        if (LLVMGetTypeKind(LLVMTypeOf(cnd)) != LLVMVectorTypeKind && kind_of(p, cnd) != K_U)
+            cv = mask_like(p, cv, LLVMTypeOf(tv));   /* one condition per work-item, n components */
+        r = LLVMBuildSelect(b, cv, tv, fv, "");
         break;
     }
     case LLVMFreeze:
         r = LLVMBuildFreeze(b, get_vec(p, LLVMGetOperand(i, 0)), "");
         break;
+    case LLVMExtractElement: {
+        /* component j of each lane */
+        LLVMValueRef v = LLVMGetOperand(i, 0);
+        int j = (int)LLVMConstIntGetZExtValue(LLVMGetOperand(i, 1));
+        unsigned n = ncomp(LLVMTypeOf(v));
+        int *idx = malloc(sizeof(int) * p->P);
+        if (!idx)
+            abort();
+        for (unsigned l = 0; l < p->P; l++)
+            idx[l] = (int)(l * n) + j;
+        LLVMValueRef vv = get_vec(p, v);
+        r = LLVMBuildShuffleVector(b, vv, LLVMGetPoison(LLVMTypeOf(vv)), shuffle_mask(p, idx, p->P), "");
+        free(idx);
+        break;
+    }
+    case LLVMInsertElement: {
+        LLVMValueRef v = LLVMGetOperand(i, 0), e = LLVMGetOperand(i, 1);
+        unsigned j = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(i, 2)), n = ncomp(LLVMTypeOf(v));
+        LLVMValueRef vv = get_vec(p, v), ev = get_vec(p, e);
+        /* widen the P new components to the packet's length, then merge them in */
+        int *idx = malloc(sizeof(int) * p->P * n);
+        if (!idx)
+            abort();
+        for (unsigned k = 0; k < p->P * n; k++)
+            idx[k] = k < p->P ? (int)k : -1;
+        LLVMValueRef ew = n == 1 ? ev : LLVMBuildShuffleVector(b, ev, LLVMGetPoison(LLVMTypeOf(ev)), shuffle_mask(p, idx, p->P * n), "");
+        for (unsigned l = 0; l < p->P; l++)
+            for (unsigned k = 0; k < n; k++)
+                idx[l * n + k] = k == j ? (int)(p->P * n + l) : (int)(l * n + k);
+        r = LLVMBuildShuffleVector(b, vv, ew, shuffle_mask(p, idx, p->P * n), "");
+        free(idx);
+        break;
+    }
+    case LLVMShuffleVector: {
+        LLVMValueRef a = LLVMGetOperand(i, 0), c = LLVMGetOperand(i, 1);
+        unsigned n = ncomp(LLVMTypeOf(a)), m = LLVMGetNumMaskElements(i);
+        int *idx = malloc(sizeof(int) * p->P * m);
+        if (!idx)
+            abort();
+        for (unsigned l = 0; l < p->P; l++)
+            for (unsigned k = 0; k < m; k++) {
+                int mk = LLVMGetMaskValue(i, k);
+                idx[l * m + k] = mk == LLVMGetUndefMaskElem() ? -1
+                                 : mk < (int)n                ? (int)(l * n) + mk
+                                                              : (int)(p->P * n + l * n) + (mk - (int)n);
+            }
+        r = LLVMBuildShuffleVector(b, get_vec(p, a), get_vec(p, c), shuffle_mask(p, idx, p->P * m), "");
+        free(idx);
+        break;
+    }
     case LLVMGetElementPtr: {
         unsigned n = (unsigned)LLVMGetNumOperands(i);
         LLVMValueRef base = LLVMGetOperand(i, 0);
