@@ -835,21 +835,24 @@ static unsigned pow2_floor(unsigned x)
     return r;
 }
 
-/* Packets side by side: only for sub-CFGs with a loop of their own (a dependent chain per
- * work-item), as many as the register file holds with the loop-carried varying values
- * (Kerr: enough independent chains in flight to cover the FMA latency). */
-static unsigned choose_interleave(struct weft_vec_plan *p, unsigned requested)
+/* Work-items per packet, P. W by default; for a sub-CFG with a loop of its own (a dependent
+ * chain per work-item) as many as the register file holds with the loop-carried varying values
+ * (Kerr: enough independent chains in flight to cover the FMA latency): up to 8 W when the
+ * state is small (U packets side by side), fewer than W when each work-item carries wide
+ * vectors (double16), so that the chains stay in registers. Never more than the local size
+ * needs. */
+static unsigned choose_packet(struct weft_vec_plan *p, unsigned requested)
 {
     uint64_t l0 = p->wf->local_size[0];
-    unsigned max_u = l0 >= p->W ? pow2_floor((unsigned)(l0 / p->W)) : 1;
+    unsigned max_p = l0 >= p->W ? p->W * pow2_floor((unsigned)(l0 / p->W)) : p->W;
     if (requested)
-        return requested < max_u ? pow2_floor(requested) : max_u;
+        return p->W * requested < max_p ? p->W * pow2_floor(requested) : max_p;
     if (p->nloops == 0 || p->linear)
-        return 1;
+        return p->W;
     for (size_t x = 0; x < p->nvi; x++)
         if (is_serialized(p->vi[x].v))
-            return 1;
-    /* registers one packet's loop-carried state takes: W lanes of 32 bits fill one register */
+            return p->W;
+    /* registers W lanes of the loop-carried state take (W lanes of 32 bits fill one) */
     unsigned carried = 0;
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
     for (int l = 0; l < p->nloops; l++)
@@ -863,10 +866,13 @@ static unsigned choose_interleave(struct weft_vec_plan *p, unsigned requested)
             carried += ncomp(t) * (bits > 32 ? (unsigned)(bits / 32) : 1);
         }
     unsigned regs = p->W >= 16 ? 32 : 16;
-    unsigned u = pow2_floor(regs / (carried + 2));
-    if (u > 8)
-        u = 8;
-    return u < max_u ? u : max_u;
+    /* P lanes of state take carried * P / W registers; leave a few for temporaries */
+    unsigned pk = pow2_floor((regs - 4) * p->W / (carried ? carried : 1));
+    if (pk > 8 * p->W)
+        pk = 8 * p->W;
+    if (pk < 2)
+        pk = 2;
+    return pk < max_p ? pk : max_p;
 }
 
 struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct weft_subcfg *sub,
@@ -925,8 +931,9 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
         weft_vectorize_plan_free(p);
         return NULL;
     }
-    p->U = choose_interleave(p, interleave);
-    p->P = p->W * p->U;
+    p->P = choose_packet(p, interleave);
+    p->U = p->P > p->W ? p->P / p->W : 1;
+    report->width = p->P < p->W ? p->P : p->W;
     report->interleave = p->U;
     report->linearized = p->linear;
     report->tail = wf->local_size[0] % p->P != 0;
