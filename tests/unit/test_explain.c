@@ -1,7 +1,8 @@
 /* tests/unit/test_explain.c — compiler/explain.h: the decisions it reports for small kernels
  * whose right answers are known from the source: how many sub-CFGs barriers make, that a
  * per-work-item value live across barriers gets an array, the shape of simple accesses, one
- * work-item loop per dimension used, and errors for a missing kernel. */
+ * work-item loop per dimension used (Weft's vectorizer off, so that LLVM gets them), what
+ * Weft's vectorizer did per sub-CFG, and errors for a missing kernel. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +131,35 @@ static void test_barrier_in_loop(void **state)
     weft_diag_free(&d);
 }
 
+/* Weft's vectorizer at 8 lanes on local size 20: every sub-CFG vectorized, a masked tail of 4,
+ * the accesses counted by kind; with the vectorizer off the report is empty. */
+static void test_vectorizer_report(void **state)
+{
+    (void)state;
+    struct weft_diag d;
+    weft_diag_init(&d);
+    struct weft_explain_kernel k;
+    const uint64_t local[3] = {20, 1, 1};
+    setenv("WEFT_VECTORIZE", "8", 1);
+    assert_int_equal(weft_explain_kernel(&exe, "smooth", local, &k, &d), CL_SUCCESS);
+    assert_int_equal(k.nvec, 3);
+    for (unsigned i = 0; i < k.nvec; i++) {
+        assert_true(k.vec[i].vectorized);
+        assert_int_equal(k.vec[i].width, 8);
+        assert_true(k.vec[i].tail);
+        assert_string_equal(k.vec[i].reason, "");
+    }
+    /* sub-CFG 1 reads tile[(l + 1) % n]: a gather */
+    assert_int_equal(k.vec[1].gathers, 1);
+    weft_explain_kernel_free(&k);
+    setenv("WEFT_VECTORIZE", "off", 1);
+    assert_int_equal(weft_explain_kernel(&exe, "smooth", local, &k, &d), CL_SUCCESS);
+    assert_int_equal(k.nvec, 0);
+    assert_null(k.vec);
+    weft_explain_kernel_free(&k);
+    weft_diag_free(&d);
+}
+
 static void test_no_barrier_2d(void **state)
 {
     struct weft_diag d;
@@ -175,10 +205,12 @@ static void test_missing_kernel(void **state)
 
 int main(void)
 {
+    setenv("WEFT_VECTORIZE", "off", 1);   /* LLVM's loop vectorizer gets the work-item loops */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernel_names),
         cmocka_unit_test(test_barrier_in_loop),
         cmocka_unit_test(test_no_barrier_2d),
+        cmocka_unit_test(test_vectorizer_report),
         cmocka_unit_test(test_missing_kernel),
     };
     return cmocka_run_group_tests(tests, build, teardown);

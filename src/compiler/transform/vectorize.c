@@ -2067,7 +2067,11 @@ bool weft_vectorize_emit(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMV
     }
     if (tail && !p->failed) {
         st.done = done;
+        /* the tail is a second copy of the same operations: count them once */
+        struct weft_vec_report counted = *report;
         emit_packet(p, tail_start, LLVMConstInt(p->i64, nfull * p->P, 0), (unsigned)tail, &st);
+        if (nfull && !p->failed)
+            *report = counted;
     }
     free(st.bb);
     LLVMDisposeBuilder(p->b);

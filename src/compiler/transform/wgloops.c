@@ -184,6 +184,29 @@ static LLVMBasicBlockRef vec_exit_stub(void *opaque, LLVMBasicBlockRef barrier, 
     return exit_stub(x->wf, x->s, (unsigned)(bid - 1), x->next_slot, done, ".vec");
 }
 
+/* Self-referential loop ids on every latch of the nest: !{!self, !{"llvm.loop.parallel_accesses",
+ * !ag}}. The outer work-item loops are parallel too (work-items of a sub-CFG never depend on
+ * each other): if LLVM fully unrolls a small innermost loop, the next one out can still be
+ * vectorized. With `no_unroll`, the innermost loop also says llvm.loop.unroll.disable: O3's
+ * full unroller runs before the loop vectorizer and would otherwise dissolve a short
+ * dimension-0 loop (local size 16 in x) into scalar code that SLP only partly recovers. The
+ * vectorizer keeps the hint on the vector loop, whose trip count is then tiny. */
+static void tag_latches(LLVMContextRef c, const struct nest *nest, LLVMMetadataRef ag_md, bool no_unroll)
+{
+    unsigned loop_kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
+    for (int j = 0; j < nest->nlatches; j++) {
+        LLVMMetadataRef pa_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), ag_md};
+        LLVMMetadataRef pa = LLVMMDNodeInContext2(c, pa_ops, 2);
+        LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
+        LLVMMetadataRef no_unroll_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24)};
+        LLVMMetadataRef nu = LLVMMDNodeInContext2(c, no_unroll_ops, 1);
+        LLVMMetadataRef id_ops[] = {tmp, pa, nu};
+        LLVMMetadataRef loop_id = LLVMMDNodeInContext2(c, id_ops, j == 0 && no_unroll ? 3 : 2);
+        LLVMMetadataReplaceAllUsesWith(tmp, loop_id);
+        LLVMSetMetadata(nest->latch_br[j], loop_kind, LLVMMetadataAsValue(c, loop_id));
+    }
+}
+
 bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
 {
     struct weft_subcfgs *sc = &wf->subcfgs;
@@ -218,7 +241,6 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
 
     /* access group: the uniqued empty node (see DESIGN §3 point 8) */
     unsigned ag_kind = LLVMGetMDKindIDInContext(c, "llvm.access.group", 17);
-    unsigned loop_kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
     LLVMMetadataRef ag_md = LLVMMDNodeInContext2(c, NULL, 0);
     LLVMValueRef ag = LLVMMetadataAsValue(c, ag_md);
 
@@ -246,6 +268,7 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
             }
             for (int j = 0; j < nest.nlatches; j++)
                 LLVMMoveBasicBlockAfter(nest.latches[j], LLVMGetLastBasicBlock(fn));
+            tag_latches(c, &nest, ag_md, false);
             continue;
         }
 
@@ -369,25 +392,7 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
         for (int j = 0; j < nest.nlatches; j++)
             LLVMMoveBasicBlockAfter(nest.latches[j], LLVMGetLastBasicBlock(fn));
 
-        /* self-referential loop ids: !{!self, !{"llvm.loop.parallel_accesses", !ag}}. The
-         * outer work-item loops are parallel too (work-items of a sub-CFG never depend on each
-         * other): if LLVM fully unrolls a small innermost loop, the next one out can still be
-         * vectorized. */
-        for (int j = 0; j < nest.nlatches; j++) {
-            LLVMMetadataRef pa_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), ag_md};
-            LLVMMetadataRef pa = LLVMMDNodeInContext2(c, pa_ops, 2);
-            LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
-            /* The innermost loop also says llvm.loop.unroll.disable: O3's full unroller runs
-             * before the loop vectorizer and would otherwise dissolve a short dimension-0 loop
-             * (local size 16 in x) into scalar code that SLP only partly recovers. The
-             * vectorizer keeps the hint on the vector loop, whose trip count is then tiny. */
-            LLVMMetadataRef no_unroll_ops[] = {LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24)};
-            LLVMMetadataRef no_unroll = LLVMMDNodeInContext2(c, no_unroll_ops, 1);
-            LLVMMetadataRef id_ops[] = {tmp, pa, no_unroll};
-            LLVMMetadataRef loop_id = LLVMMDNodeInContext2(c, id_ops, j == 0 ? 3 : 2);
-            LLVMMetadataReplaceAllUsesWith(tmp, loop_id);
-            LLVMSetMetadata(nest.latch_br[j], loop_kind, LLVMMetadataAsValue(c, loop_id));
-        }
+        tag_latches(c, &nest, ag_md, true);
         free(clones);
         weft_vmap_free(&map);
     }
