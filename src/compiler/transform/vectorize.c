@@ -1158,9 +1158,24 @@ static LLVMValueRef blend(struct weft_vec_plan *p, LLVMValueRef mask, LLVMValueR
     return LLVMBuildSelect(p->b, mask_like(p, mask, LLVMTypeOf(nv)), nv, old, "");
 }
 
+/* Names a copy after the original ("x" for the scalar, "x.v" for the vector), for readers of
+ * the IR. */
+static void name_after(LLVMValueRef orig, LLVMValueRef copy, const char *suffix)
+{
+    size_t n = 0;
+    const char *nm = LLVMGetValueName2(orig, &n);
+    if (!copy || !n || !LLVMIsAInstruction(copy) || LLVMGetValueName2(copy, &(size_t){0})[0])
+        return;
+    char buf[96];
+    snprintf(buf, sizeof buf, "%.*s%s", (int)(n > 80 ? 80 : n), nm, suffix);
+    LLVMSetValueName2(copy, buf, strlen(buf));
+}
+
 /* Records the result of a definition, and stores it into its slots when it crosses blocks. */
 static void define(struct weft_vec_plan *p, struct vinfo *vi, LLVMValueRef scal, LLVMValueRef vec)
 {
+    name_after(vi->v, scal, "");
+    name_after(vi->v, vec, ".v");
     vi->epoch = p->epoch;
     vi->scal = scal;
     vi->vec = vec;
@@ -2061,6 +2076,7 @@ bool weft_vectorize_emit(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMV
         LLVMMetadataRef loop_id = LLVMMDNodeInContext2(p->c, id_ops, 2);
         LLVMMetadataReplaceAllUsesWith(tmp, loop_id);
         LLVMSetMetadata(br, LLVMGetMDKindIDInContext(p->c, "llvm.loop", 9), LLVMMetadataAsValue(p->c, loop_id));
+        LLVMMoveBasicBlockAfter(latch, LLVMGetLastBasicBlock(fn));   /* reads like the loop it is */
     } else {
         LLVMPositionBuilderAtEnd(p->b, start);
         LLVMBuildBr(p->b, tail_start);
@@ -2069,6 +2085,7 @@ bool weft_vectorize_emit(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMV
         st.done = done;
         /* the tail is a second copy of the same operations: count them once */
         struct weft_vec_report counted = *report;
+        LLVMMoveBasicBlockAfter(tail_start, LLVMGetLastBasicBlock(fn));
         emit_packet(p, tail_start, LLVMConstInt(p->i64, nfull * p->P, 0), (unsigned)tail, &st);
         if (nfull && !p->failed)
             *report = counted;
