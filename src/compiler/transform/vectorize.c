@@ -1958,7 +1958,9 @@ static void emit_linear(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
                                         : next;
         LLVMPositionBuilderAtEnd(p->b, guard[x]);
         LLVMValueRef m = LLVMBuildLoad2(p->b, mt, p->bmask[k], "mask");
-        LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(p->c, fn, "lin.body");
+        char name[96];
+        snprintf(name, sizeof name, "run.%.80s", LLVMGetBasicBlockName(p->blocks[k]));
+        LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(p->c, fn, name);
         LLVMBuildCondBr(p->b, any_lane(p, m), body, skip);
         LLVMPositionBuilderAtEnd(p->b, body);
         p->mask = m;

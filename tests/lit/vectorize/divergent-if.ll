@@ -17,9 +17,9 @@
 ; V3-NEXT:       [[M:%mask[0-9]*]] = load <8 x i1>, ptr %mask,
 ; V3-NEXT:       [[B:%[0-9]+]] = bitcast <8 x i1> [[M]] to i8
 ; V3-NEXT:       %any = icmp ne i8 [[B]], 0
-; CHECK-NEXT:    br i1 %any, label %[[BODY:lin.body[0-9]*]], label %lin.else
+; CHECK-NEXT:    br i1 %any, label %[[BODY:run.entry[.i0-9]*]], label %lin.else
 ; CHECK:       lin.else{{[.i0-9]*}}:
-; CHECK:         br i1 %any{{[0-9]+}}, label %{{lin.body[0-9]*}}, label %lin.then
+; CHECK:         br i1 %any{{[0-9]+}}, label %{{run.else[.i0-9]*}}, label %lin.then
 ; CHECK:       lin.then{{[.i0-9]*}}:
 ; CHECK:       lin.exit:
 ; CHECK:       [[BODY]]:
