@@ -16,6 +16,7 @@
 #include "compiler/arglayout.h"
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
+#include "util/vec.h"
 #include "weft/abi.h"
 
 #include <llvm-c/Analysis.h>
@@ -191,6 +192,74 @@ static struct weft_shapes *compute_shapes(struct weft_workfn *wf, int focus)
     return s;
 }
 
+/* Demoted stack slots that every work-item of a packet sees with the same contents: an entry
+ * alloca of a scalar type, only loaded and stored directly, whose stored values are all
+ * uniform, in a function without divergent control flow (a store every work-item makes, of one
+ * value, keeps the slot uniform). Demotion records some of these (a loop counter of a loop
+ * between barriers) without a shape; found optimistically: assume every candidate uniform,
+ * seed its loads so, and drop the candidates a stored value contradicts until none does. The
+ * survivors are recorded as uniform slots, so that the vectorizer keeps them scalar. */
+static struct weft_shapes *vector_shapes(struct weft_workfn *wf)
+{
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(wf->fn);
+    WEFT_VEC(LLVMValueRef) cand = {0};
+    for (LLVMValueRef a = LLVMGetFirstInstruction(entry); a; a = LLVMGetNextInstruction(a)) {
+        if (!LLVMIsAAllocaInst(a) || weft_ptrmap_has(&wf->slot_info, a))
+            continue;
+        LLVMTypeRef t = LLVMGetAllocatedType(a);
+        LLVMTypeKind k = LLVMGetTypeKind(t);
+        bool ok = k == LLVMIntegerTypeKind || k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
+                  k == LLVMPointerTypeKind;
+        for (LLVMUseRef u = LLVMGetFirstUse(a); u && ok; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            ok = (LLVMIsALoadInst(user) && !LLVMGetVolatile(user)) ||
+                 (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == a && !LLVMGetVolatile(user));
+        }
+        if (ok)
+            weft_vec_push(&cand, a);
+    }
+    struct weft_slot_info uniform = {WEFT_SLOT_UNIFORM, 0, 0, false};
+    for (size_t i = 0; i < cand.len; i++) {
+        struct weft_slot_info *si = malloc(sizeof *si);
+        if (si) {
+            *si = uniform;
+            weft_ptrmap_put(&wf->slot_info, cand.data[i], (uintptr_t)si);
+        }
+    }
+    struct weft_shapes *s = compute_shapes(wf, 0);
+    for (bool changed = true; changed && s;) {
+        changed = false;
+        bool divergent = false;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wf->fn); bb && cand.len; bb = LLVMGetNextBasicBlock(bb))
+            divergent |= weft_shapes_branch_divergent(s, bb) || weft_shapes_loop_divergent(s, bb);
+        for (size_t i = 0; i < cand.len;) {
+            bool keep = !divergent;
+            for (LLVMUseRef u = LLVMGetFirstUse(cand.data[i]); u && keep; u = LLVMGetNextUse(u)) {
+                LLVMValueRef user = LLVMGetUser(u);
+                if (LLVMIsAStoreInst(user))
+                    keep = weft_shape_is_uniform(weft_shape_of(s, LLVMGetOperand(user, 0)));
+            }
+            if (keep) {
+                i++;
+                continue;
+            }
+            uintptr_t si = 0;
+            if (weft_ptrmap_get(&wf->slot_info, cand.data[i], &si)) {
+                free((void *)si);
+                weft_ptrmap_remove(&wf->slot_info, cand.data[i]);
+            }
+            cand.data[i] = cand.data[--cand.len];
+            changed = true;
+        }
+        if (changed) {
+            weft_shapes_free(s);
+            s = compute_shapes(wf, 0);
+        }
+    }
+    weft_vec_free(&cand);
+    return s;
+}
+
 void weft_wg_result_dispose(struct weft_wg_result *r)
 {
     free(r->vec);
@@ -232,7 +301,7 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
     if (ok && last >= WEFT_WG_STAGE_WGLOOPS) {
         if (opts->vector_width > 1 && wf.subcfgs.count) {
             vec = calloc(wf.subcfgs.count, sizeof *vec);
-            vec_shapes = compute_shapes(&wf, 0);
+            vec_shapes = vector_shapes(&wf);
             wf.vec_width = opts->vector_width;
             wf.vec_interleave = opts->interleave;
             wf.vec_shapes = vec_shapes;
