@@ -847,8 +847,13 @@ static unsigned choose_packet(struct weft_vec_plan *p, unsigned requested)
     unsigned max_p = l0 >= p->W ? p->W * pow2_floor((unsigned)(l0 / p->W)) : p->W;
     if (requested)
         return p->W * requested < max_p ? p->W * pow2_floor(requested) : max_p;
-    if (p->nloops == 0 || p->linear)
+    if (p->nloops == 0)
         return p->W;
+    /* a loop whose trip count differs per work-item makes wider packets wait for their slowest
+     * lane; divergent branches elsewhere (a guard around the kernel's loop) do not */
+    for (int l = 0; l < p->nloops; l++)
+        if (weft_shapes_loop_divergent(p->sh, p->blocks[p->loops[l].header]))
+            return p->W;
     for (size_t x = 0; x < p->nvi; x++)
         if (is_serialized(p->vi[x].v))
             return p->W;
