@@ -835,6 +835,14 @@ static unsigned pow2_floor(unsigned x)
     return r;
 }
 
+/* Registers W lanes of a value of per-work-item type t take (W lanes of 32 bits fill one). */
+static unsigned reg_units(struct weft_vec_plan *p, LLVMTypeRef t)
+{
+    LLVMTypeRef et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+    unsigned long long bits = LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(p->m), et);
+    return ncomp(t) * (bits > 32 ? (unsigned)(bits / 32) : 1);
+}
+
 /* Work-items per packet, P. W by default; for a sub-CFG with a loop of its own (a dependent
  * chain per work-item) as many as the register file holds with the loop-carried varying values
  * (Kerr: enough independent chains in flight to cover the FMA latency): up to 8 W when the
@@ -857,19 +865,38 @@ static unsigned choose_packet(struct weft_vec_plan *p, unsigned requested)
     for (size_t x = 0; x < p->nvi; x++)
         if (is_serialized(p->vi[x].v))
             return p->W;
-    /* registers W lanes of the loop-carried state take (W lanes of 32 bits fill one) */
+    /* registers W lanes of the state a loop keeps take (W lanes of 32 bits fill one): the
+     * loop-carried varying values, and the varying values from before the loop that it reads
+     * (nbody's own position: live through every iteration) */
     unsigned carried = 0;
-    LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
+    struct weft_ptrmap counted;
+    weft_ptrmap_init(&counted);
     for (int l = 0; l < p->nloops; l++)
-        for (LLVMValueRef i = LLVMGetFirstInstruction(p->blocks[p->loops[l].header]); i && LLVMIsAPHINode(i);
-             i = LLVMGetNextInstruction(i)) {
-            if (info(p, i)->kind == K_U)
+        for (size_t x = 0; x < p->nvi; x++) {
+            struct vinfo *v = &p->vi[x];
+            if (!p->loops[l].in[v->block])
                 continue;
-            LLVMTypeRef t = LLVMTypeOf(i);
-            LLVMTypeRef et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
-            unsigned long long bits = LLVMSizeOfTypeInBits(td, et);
-            carried += ncomp(t) * (bits > 32 ? (unsigned)(bits / 32) : 1);
+            if (LLVMIsAPHINode(v->v) && v->block == p->loops[l].header) {
+                if (v->kind != K_U && weft_ptrmap_put(&counted, v->v, 1))
+                    carried += reg_units(p, LLVMTypeOf(v->v));
+                continue;
+            }
+            if (LLVMIsALoadInst(v->v)) {
+                /* demoted state: a varying value reloaded from the same place every iteration */
+                LLVMValueRef ptr = LLVMGetOperand(v->v, 0);
+                struct vinfo *pi = info(p, ptr);
+                bool invariant = priv_of(p, ptr) || (kind_of(p, ptr) != K_U && pi && !p->loops[l].in[pi->block]);
+                if (invariant && weft_ptrmap_put(&counted, ptr, 1))
+                    carried += reg_units(p, LLVMTypeOf(v->v));
+            }
+            int no = LLVMGetNumOperands(v->v);
+            for (int o = 0; o < no; o++) {
+                struct vinfo *d = info(p, LLVMGetOperand(v->v, (unsigned)o));
+                if (d && d->kind != K_U && !p->loops[l].in[d->block] && weft_ptrmap_put(&counted, d->v, 1))
+                    carried += reg_units(p, LLVMTypeOf(d->v));
+            }
         }
+    weft_ptrmap_free(&counted);
     unsigned regs = p->W >= 16 ? 32 : 16;
     /* P lanes of state take carried * P / W registers; leave a few for temporaries */
     unsigned pk = pow2_floor((regs - 4) * p->W / (carried ? carried : 1));
