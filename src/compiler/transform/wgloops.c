@@ -18,6 +18,9 @@
  *     ("dispatch": switch on it) select the loop nest to run next; each exit of a sub-CFG
  *     towards barrier j stores j; the exit barrier's id (-1) leaves to the `ret`. With one
  *     sub-CFG the nest runs straight from the entry to the `ret`;
+ *   - a sub-CFG that the vectorizer accepts (vectorize.h, when wf->vec_width > 1) has no
+ *     dimension-0 loop of its own: the nest over y and z runs the vectorizer's packet loop
+ *     instead, with the same exit stubs; its latches carry the same loop ids;
  *   - the original blocks and barrier calls are gone.
  */
 #include "compiler/transform/irutil.h"
