@@ -69,7 +69,7 @@ struct weft_vec_plan {
     const struct weft_shapes *sh;
     LLVMContextRef c;
     LLVMModuleRef m;
-    LLVMTypeRef i1, i32, i64, ptr;
+    LLVMTypeRef i1, i32, i64;
     unsigned W, U, P;
     bool linear;
     unsigned nb;
@@ -98,7 +98,6 @@ struct weft_vec_plan {
     unsigned epoch;
     LLVMValueRef *bmask;       /* [nb] mask slots (linearized) */
     LLVMValueRef *xmask;       /* [nexits] exit mask slots (linearized) */
-    bool slots_made;
     struct weft_vec_report *rep;
     bool failed;
 };
@@ -928,7 +927,6 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
     p->i1 = LLVMInt1TypeInContext(p->c);
     p->i32 = LLVMInt32TypeInContext(p->c);
     p->i64 = LLVMInt64TypeInContext(p->c);
-    p->ptr = LLVMPointerTypeInContext(p->c, 0);
     weft_ptrmap_init(&p->bidx);
     weft_ptrmap_init(&p->iidx);
     weft_ptrmap_init(&p->pidx);
@@ -1008,14 +1006,40 @@ static LLVMValueRef const_splat(struct weft_vec_plan *p, LLVMValueRef s)
     return v;
 }
 
-static LLVMValueRef shuffle_lanes(struct weft_vec_plan *p, LLVMValueRef a, LLVMValueRef b, unsigned n,
-                                  int (*f)(const void *, unsigned, unsigned, unsigned), const void *ctx);
-static int idx_comp(const void *ctx, unsigned l, unsigned j, unsigned n);
+
+/* A constant shuffle mask (-1: undefined element). */
+static LLVMValueRef shuffle_mask(struct weft_vec_plan *p, const int *idx, unsigned n)
+{
+    LLVMValueRef *e = malloc(sizeof *e * n);
+    if (!e)
+        abort();
+    for (unsigned k = 0; k < n; k++)
+        e[k] = idx[k] < 0 ? LLVMGetUndef(p->i32) : LLVMConstInt(p->i32, (unsigned)idx[k], 0);
+    LLVMValueRef v = LLVMConstVector(e, n);
+    free(e);
+    return v;
+}
+
+/* One vector of P x n elements from v by a single shuffle: element l*n + j is v's element l
+ * (`by_lane`: each lane's value repeated for the n components of a vector-typed value) or v's
+ * element j (a uniform <n x T> value repeated for every lane). */
+static LLVMValueRef spread(struct weft_vec_plan *p, LLVMValueRef v, unsigned n, bool by_lane)
+{
+    int *idx = malloc(sizeof(int) * p->P * n);
+    if (!idx)
+        abort();
+    for (unsigned l = 0; l < p->P; l++)
+        for (unsigned j = 0; j < n; j++)
+            idx[l * n + j] = (int)(by_lane ? l : j);
+    LLVMValueRef r = LLVMBuildShuffleVector(p->b, v, LLVMGetPoison(LLVMTypeOf(v)), shuffle_mask(p, idx, p->P * n), "");
+    free(idx);
+    return r;
+}
 
 static LLVMValueRef splat(struct weft_vec_plan *p, LLVMValueRef s)
 {
     if (LLVMGetTypeKind(LLVMTypeOf(s)) == LLVMVectorTypeKind)
-        return shuffle_lanes(p, s, NULL, ncomp(LLVMTypeOf(s)), idx_comp, NULL);
+        return spread(p, s, ncomp(LLVMTypeOf(s)), false);
     if (LLVMIsAConstantInt(s) || LLVMIsAConstantFP(s) || LLVMIsAConstantPointerNull(s) || LLVMIsAUndefValue(s) ||
         LLVMIsAPoisonValue(s))
         return const_splat(p, s);
@@ -1052,44 +1076,14 @@ static LLVMValueRef const_mask(struct weft_vec_plan *p, unsigned active)
 
 static LLVMValueRef cur_mask(struct weft_vec_plan *p) { return p->mask ? p->mask : const_mask(p, p->P); }
 
-/* A constant shuffle mask (-1: undefined element). */
-static LLVMValueRef shuffle_mask(struct weft_vec_plan *p, const int *idx, unsigned n)
-{
-    LLVMValueRef *e = malloc(sizeof *e * n);
-    if (!e)
-        abort();
-    for (unsigned k = 0; k < n; k++)
-        e[k] = idx[k] < 0 ? LLVMGetUndef(p->i32) : LLVMConstInt(p->i32, (unsigned)idx[k], 0);
-    LLVMValueRef v = LLVMConstVector(e, n);
-    free(e);
-    return v;
-}
 
-/* shufflevector(a, b) with indices f(l, j) for lane l < P and component j < n. */
-typedef int (*lane_index_fn)(const void *ctx, unsigned l, unsigned j, unsigned n);
-static LLVMValueRef shuffle_lanes(struct weft_vec_plan *p, LLVMValueRef a, LLVMValueRef b, unsigned n,
-                                  lane_index_fn f, const void *ctx)
-{
-    int *idx = malloc(sizeof(int) * p->P * n);
-    if (!idx)
-        abort();
-    for (unsigned l = 0; l < p->P; l++)
-        for (unsigned j = 0; j < n; j++)
-            idx[l * n + j] = f(ctx, l, j, n);
-    LLVMValueRef r = LLVMBuildShuffleVector(p->b, a, b ? b : LLVMGetPoison(LLVMTypeOf(a)), shuffle_mask(p, idx, p->P * n), "");
-    free(idx);
-    return r;
-}
-
-static int idx_lane(const void *ctx, unsigned l, unsigned j, unsigned n) { (void)ctx; (void)j; (void)n; return (int)l; }
-static int idx_comp(const void *ctx, unsigned l, unsigned j, unsigned n) { (void)ctx; (void)l; (void)n; return (int)j; }
 
 /* Each lane's mask bit repeated for the n components of a vector-typed value. */
 static LLVMValueRef mask_for(struct weft_vec_plan *p, LLVMValueRef mask, unsigned n)
 {
     if (!mask || n == 1)
         return mask;
-    return shuffle_lanes(p, mask, NULL, n, idx_lane, NULL);
+    return spread(p, mask, n, true);
 }
 
 /* The mask for a packet value of type vt. */
@@ -1357,7 +1351,7 @@ static LLVMValueRef component_ptrs(struct weft_vec_plan *p, LLVMValueRef ptrs, L
     unsigned n = ncomp(t);
     if (n == 1)
         return ptrs;
-    LLVMValueRef rep = shuffle_lanes(p, ptrs, NULL, n, idx_lane, NULL);
+    LLVMValueRef rep = spread(p, ptrs, n, true);
     int esize = (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(p->m), LLVMGetElementType(t));
     LLVMValueRef *e = malloc(sizeof *e * p->P * n);
     if (!e)
@@ -1716,9 +1710,6 @@ static LLVMValueRef entry_alloca(struct weft_vec_plan *p, LLVMTypeRef t, const c
 
 static void make_slots(struct weft_vec_plan *p)
 {
-    if (p->slots_made)
-        return;
-    p->slots_made = true;
     for (size_t x = 0; x < p->nvi; x++) {
         struct vinfo *v = &p->vi[x];
         LLVMTypeRef t = LLVMTypeOf(v->v);
