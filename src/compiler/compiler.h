@@ -145,12 +145,20 @@ struct weft_compiled_variant {
     void (*fn)(const void *, const void *, uint64_t, uint64_t);  /* weft_wg_fn */
     uint64_t static_local_size;
     uint64_t scratch_size;
+    uint32_t bfo_loops;        /* loops the variant runs breadth-first (transform/schedule.h) */
+    uint32_t schedulable;      /* loops that could run breadth-first: 0 = every schedule is one code */
+    uint32_t votes_bfo;        /* of those, loops whose locality votes BFO (what AUTO schedules) */
+    uint64_t key;              /* the variant's cache key: names this code */
 };
 
 /* The variant of kernel `k` for `local_size` (compiled on first use: memory cache, disk
  * cache, then JIT). CL_OUT_OF_RESOURCES with a log when compilation fails. */
 cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
                               struct weft_compiled_variant *out, struct weft_diag *diag);
+/* The same for one work-item schedule (enum weft_schedule_mode of transform/schedule.h: DFO 0,
+ * AUTO 1, BFO 2); weft_image_get_variant uses WEFT_SCHEDULE's. */
+cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
+                                        int schedule, struct weft_compiled_variant *out, struct weft_diag *diag);
 
 /* ---- program binaries (specialize.c) --------------------------------------------------- */
 

@@ -763,11 +763,15 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
     struct weft_wg_options wopts = {0};
     memcpy(wopts.local_size, local, sizeof wopts.local_size);
     weft_vector_setting(k, &wopts.vector_width, &wopts.interleave);
+    /* what runs first: under auto, the depth-first variant (the runtime profiles the other) */
+    out->schedule_mode = (int)weft_schedule_setting();
+    wopts.schedule = out->schedule_mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (enum weft_schedule_mode)out->schedule_mode;
     struct weft_wg_result res = {0};
     if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
         weft_wg_result_dispose(&res);
         goto done;
     }
+    out->schedule = res.schedule;
     out->vec = res.vec;
     out->nvec = res.vec ? res.subcfg_count : 0;
     res.vec = NULL;
@@ -1059,6 +1063,22 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
         }
     }
 
+    if (k->schedule.count) {
+        const struct weft_schedule_report *r = &k->schedule;
+        fprintf(f, "  Work-item schedule per kernel loop (WEFT_SCHEDULE=%s; Kim's locality votes: accesses "
+                   "that walk the work-items more cheaply than the loop vote breadth-first):\n",
+                weft_schedule_mode_name((enum weft_schedule_mode)k->schedule_mode));
+        for (unsigned i = 0; i < r->count && i < WEFT_SCHEDULE_MAX_REPORTED; i++) {
+            const struct weft_schedule_loop *l = &r->loop[i];
+            fprintf(f, "    loop %s: votes bfo %u, dfo %u, neutral %u -> %s%s%s%s\n", l->header, l->votes_bfo,
+                    l->votes_dfo, l->votes_neutral, l->bfo ? "breadth-first" : "depth-first",
+                    l->predicated ? " (predicated)" : "", l->note ? "; " : "", l->note ? l->note : "");
+        }
+        if (k->schedule_mode == WEFT_SCHEDULE_AUTO && r->votes_bfo)
+            fprintf(f, "    auto: depth-first runs first; the first launch with at least %u work-groups also "
+                       "times the breadth-first variant on some of them and keeps the faster (WEFT_PROFILE; "
+                       "WEFT_LOG=info shows the choice)\n", 16u);
+    }
     if (k->nvec) {
         fprintf(f, "  Weft's vectorizer (work-items of dimension x side by side, per sub-CFG):\n");
         for (unsigned i = 0; i < k->nvec; i++) {

@@ -86,6 +86,8 @@ struct weft_explain_kernel {
     struct weft_explain_access *accesses;
     unsigned nloops;
     struct weft_explain_loop *loops;
+    struct weft_schedule_report schedule;   /* the loops' locality votes and schedule */
+    int schedule_mode;           /* WEFT_SCHEDULE (enum weft_schedule_mode) */
     unsigned nvec;
     struct weft_vec_report *vec; /* [nvec] Weft's own vectorizer, per sub-CFG (NULL when off) */
     uint64_t scratch_size;       /* bytes of scratch per work-group */

@@ -30,6 +30,7 @@
 struct weft_variant_entry {
     struct weft_variant_entry *next;
     cl_uint kernel;
+    int schedule;
     uint64_t local[3];
     struct weft_compiled_variant v;
 };
@@ -112,7 +113,7 @@ static const char *vector_setting_key(void)
 }
 
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
-                       bool opt_disable, const char *symbol, struct weft_specialize_result *out,
+                       bool opt_disable, int schedule, const char *symbol, struct weft_specialize_result *out,
                        struct weft_diag *diag)
 {
     memset(out, 0, sizeof *out);
@@ -140,6 +141,7 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     struct weft_wg_options wopts = {0};
     memcpy(wopts.local_size, local_size, sizeof wopts.local_size);
     weft_vector_setting(k, &wopts.vector_width, &wopts.interleave);
+    wopts.schedule = (enum weft_schedule_mode)schedule;
     struct weft_wg_result res = {0};
     struct weft_diag vdiag;
     weft_diag_init(&vdiag);
@@ -155,6 +157,9 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     }
     weft_diag_free(&vdiag);
     weft_wg_result_dispose(&res);
+    out->bfo_loops = res.schedule.bfo;
+    out->schedulable = res.schedule.schedulable;
+    out->votes_bfo = res.schedule.votes_bfo;
     if (!built) {
         if (!diag->errors)
             weft_diag_error(diag, "error: kernel '%s' cannot be compiled for local size %llu x %llu x %llu",
@@ -341,9 +346,11 @@ int weft_image_find_kernel(const struct weft_image *img, const char *name)
     return -1;
 }
 
-static uint64_t variant_key(const struct weft_image *img, const char *kernel, const uint64_t local[3])
+static uint64_t variant_key(const struct weft_image *img, const char *kernel, const uint64_t local[3], int schedule)
 {
     uint64_t h = img->bitcode_hash;
+    int32_t sched = schedule;
+    h = weft_hash64(&sched, sizeof sched, h);
     h = weft_hash64(img->options, strlen(img->options), h);
     h = weft_hash64(kernel, strlen(kernel) + 1, h);
     h = weft_hash64(local, 3 * sizeof local[0], h);
@@ -364,23 +371,30 @@ static uint64_t variant_key(const struct weft_image *img, const char *kernel, co
 struct payload_header {
     uint64_t static_local_size;
     uint64_t scratch_size;
+    uint32_t bfo_loops, schedulable, votes_bfo, reserved;
 };
 
 cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
                               struct weft_compiled_variant *out, struct weft_diag *diag)
 {
+    return weft_image_get_variant_scheduled(img, k, local_size, (int)weft_schedule_setting(), out, diag);
+}
+
+cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
+                                        int schedule, struct weft_compiled_variant *out, struct weft_diag *diag)
+{
     if (k >= img->num_kernels)
         return CL_INVALID_KERNEL;
     pthread_mutex_lock(&img->lock);
     for (struct weft_variant_entry *e = img->variants; e; e = e->next) {
-        if (e->kernel == k && !memcmp(e->local, local_size, sizeof e->local)) {
+        if (e->kernel == k && e->schedule == schedule && !memcmp(e->local, local_size, sizeof e->local)) {
             *out = e->v;
             pthread_mutex_unlock(&img->lock);
             return CL_SUCCESS;
         }
     }
     const char *name = img->kernels[k].name;
-    uint64_t key = variant_key(img, name, local_size);
+    uint64_t key = variant_key(img, name, local_size, schedule);
     char symbol[64];
     snprintf(symbol, sizeof symbol, "weft_wg_%016llx", (unsigned long long)key);
 
@@ -398,11 +412,15 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
     } else {
         free(payload);
         payload = NULL;
-        err = weft_specialize(&img->bitcode, name, local_size, img->opt_disable, symbol, &sr, diag);
+        err = weft_specialize(&img->bitcode, name, local_size, img->opt_disable, schedule, symbol, &sr, diag);
         if (err != CL_SUCCESS)
             goto done;
+        memset(&ph, 0, sizeof ph);
         ph.static_local_size = sr.static_local_size;
         ph.scratch_size = sr.scratch_size;
+        ph.bfo_loops = sr.bfo_loops;
+        ph.schedulable = sr.schedulable;
+        ph.votes_bfo = sr.votes_bfo;
         obj = sr.object.data;
         obj_size = sr.object.size;
         payload = malloc(sizeof ph + obj_size);
@@ -423,10 +441,15 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
         goto done;
     }
     e->kernel = k;
+    e->schedule = schedule;
     memcpy(e->local, local_size, sizeof e->local);
     e->v.fn = (void (*)(const void *, const void *, uint64_t, uint64_t))addr;
     e->v.static_local_size = ph.static_local_size;
     e->v.scratch_size = ph.scratch_size;
+    e->v.bfo_loops = ph.bfo_loops;
+    e->v.schedulable = ph.schedulable;
+    e->v.votes_bfo = ph.votes_bfo;
+    e->v.key = key;
     e->next = img->variants;
     img->variants = e;
     *out = e->v;

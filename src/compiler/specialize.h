@@ -9,14 +9,15 @@ struct weft_specialize_result {
     struct weft_bitcode object;      /* ELF object defining `symbol` */
     uint64_t static_local_size;
     uint64_t scratch_size;
+    unsigned bfo_loops, schedulable, votes_bfo;   /* what transform/schedule.h did */
 };
 
 /* Clones nothing shared: parses `exe` into a private LLVMContext, builds the work-group
  * function of `kernel` for `local_size`, removes the other kernels, optimizes for the host
  * (default<O3>, or a minimal pipeline with `opt_disable`) and emits an object whose only
- * exported symbol is `symbol`. CL_OUT_OF_RESOURCES with a log on failure. */
+ * exported symbol is `symbol`. `schedule`: enum weft_schedule_mode (transform/schedule.h). CL_OUT_OF_RESOURCES with a log on failure. */
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
-                       bool opt_disable, const char *symbol, struct weft_specialize_result *out,
+                       bool opt_disable, int schedule, const char *symbol, struct weft_specialize_result *out,
                        struct weft_diag *diag);
 
 /* The vectorizer setting for `kernel` (WEFT_VECTORIZE; see README): width 0 when off. */

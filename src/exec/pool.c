@@ -7,7 +7,8 @@
  *     core (core 0 is left to the calling thread, which is not pinned: it belongs to the
  *     application or to a queue), with every signal blocked so that the application's signal
  *     handlers never run on them.
- *   - weft_pool_run returns only after every work-group 0 .. total_groups-1 of the launch ran
+ *   - weft_pool_run returns only after every work-group first_group .. first_group+total_groups-1
+ *     of the launch ran
  *     exactly once, each by exactly one thread, through calls fn(args, ctx, first, count) over
  *     disjoint contiguous ranges. Launches from several threads are serialized (one mutex); the
  *     work of one launch never mixes with another's.
@@ -186,7 +187,7 @@ static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigne
         if (!atomic_compare_exchange_weak_explicit(&pool.next_group, &first, first + chunk,
                                                    memory_order_relaxed, memory_order_relaxed))
             continue; /* `first` now holds the current value */
-        launch->fn(launch->args, &s->ctx, first, chunk);
+        launch->fn(launch->args, &s->ctx, launch->first_group + first, chunk);
         first = atomic_load_explicit(&pool.next_group, memory_order_relaxed);
     }
 }
@@ -327,7 +328,7 @@ int weft_pool_run(const struct weft_launch *launch)
         helpers = (unsigned)want;
 
     if (helpers == 0) {
-        launch->fn(launch->args, &me->ctx, 0, launch->total_groups);
+        launch->fn(launch->args, &me->ctx, launch->first_group, launch->total_groups);
         pthread_mutex_unlock(&pool.launch_lock);
         return 0;
     }

@@ -15,7 +15,8 @@ struct weft_launch {
     weft_wg_fn fn;
     const void *args;
     struct weft_wg_ctx ctx;        /* launch-wide fields; local_mem/scratch are set per worker */
-    uint64_t total_groups;
+    uint64_t total_groups;         /* groups first_group .. first_group + total_groups - 1 run */
+    uint64_t first_group;          /* 0 for a whole launch; variant profiling runs slices */
     size_t local_mem_size;         /* bytes of __local memory one work-group needs */
     size_t scratch_size;           /* bytes of private scratch one work-group needs */
 };

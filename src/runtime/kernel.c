@@ -9,6 +9,8 @@
  */
 #include "runtime/kernel.h"
 
+#include "compiler/transform/schedule.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,7 +485,8 @@ const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_
     return a->block;
 }
 
-cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3], struct weft_variant *out)
+cl_int weft_kernel_get_variant_scheduled(cl_kernel k, cl_uint work_dim, const size_t local[3], int schedule,
+                                         struct weft_variant *out)
 {
     uint64_t ls[3] = {1, 1, 1};
     for (cl_uint d = 0; d < work_dim && d < 3; d++)
@@ -491,7 +494,7 @@ cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local
     struct weft_diag diag;
     weft_diag_init(&diag);
     struct weft_compiled_variant cv;
-    cl_int err = weft_image_get_variant(k->image, k->index, ls, &cv, &diag);
+    cl_int err = weft_image_get_variant_scheduled(k->image, k->index, ls, schedule, &cv, &diag);
     if (err != CL_SUCCESS) {
         char *log = weft_diag_take(&diag);
         weft_error("clEnqueueNDRangeKernel", err, "compiling kernel '%s' for local size %llux%llux%llu "
@@ -504,5 +507,18 @@ cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local
     out->fn = (weft_wg_fn)cv.fn;
     out->static_local_size = (size_t)cv.static_local_size;
     out->scratch_size = (size_t)cv.scratch_size;
+    out->key = cv.key;
+    out->bfo_loops = cv.bfo_loops;
+    out->votes_bfo = cv.votes_bfo;
     return CL_SUCCESS;
+}
+
+cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3], struct weft_variant *out)
+{
+    return weft_kernel_get_variant_scheduled(k, work_dim, local, (int)weft_schedule_setting(), out);
+}
+
+const char *weft_kernel_name(cl_kernel k)
+{
+    return k->meta->name;
 }

@@ -13,6 +13,9 @@ struct weft_variant {
     weft_wg_fn fn;
     size_t static_local_size;   /* bytes of the kernel's own __local variables */
     size_t scratch_size;        /* bytes of private scratch per work-group */
+    uint64_t key;               /* names the compiled code (its cache key) */
+    unsigned bfo_loops;         /* loops it runs breadth-first (compiler/transform/schedule.h) */
+    unsigned votes_bfo;         /* loops whose locality votes for breadth-first order */
 };
 
 /* Launch-relevant facts of a kernel (from its compiled metadata). */
@@ -31,6 +34,9 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out);
  * cached). Errors: CL_OUT_OF_RESOURCES / CL_OUT_OF_HOST_MEMORY / CL_INVALID_PROGRAM_EXECUTABLE. */
 cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
                                struct weft_variant *out);
+/* The same for one work-item schedule (enum weft_schedule_mode: DFO 0, AUTO 1, BFO 2). */
+cl_int weft_kernel_get_variant_scheduled(cl_kernel k, cl_uint work_dim, const size_t local[3], int schedule,
+                                         struct weft_variant *out);
 /* Writes the __local argument offsets into the snapshot (after the variant's static locals)
  * and returns the packed argument block and the total __local bytes a work-group needs. */
 const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_variant *v,
@@ -40,5 +46,7 @@ void weft_kernel_args_free(struct weft_kernel_args *a);
  * weft_printf_buffer_new() and calls weft_printf_buffer_finish() on it when the launch
  * completes (compiler/printf.h), which writes the output to stdout. */
 bool weft_kernel_uses_printf(cl_kernel k);
+/* The kernel's function name. */
+const char *weft_kernel_name(cl_kernel k);
 
 #endif

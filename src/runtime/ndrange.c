@@ -16,6 +16,7 @@
  *   - At run time the command fills one weft_launch (unused dimensions: size 1, offset 0) and
  *     hands it to the pool; the event goes RUNNING/COMPLETE around it (queue.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,8 @@
 #include "runtime/log.h"
 #include "runtime/program.h"
 #include "runtime/queue.h"
+#include "runtime/variant_select.h"
+#include "compiler/transform/schedule.h"
 
 /* The largest work-group the automatic choice makes: big enough to amortize the work-group
  * loop overhead and fill vectors, small enough to keep privatized state in L1/L2. */
@@ -39,6 +42,9 @@ struct ndrange_cmd {
     struct weft_kernel_args *args;     /* snapshot; owns the packed block */
     bool uses_printf;
     struct weft_launch launch;         /* complete at enqueue (printf_buf set at run) */
+    weft_wg_fn alt;                    /* another schedule of the kernel to profile, or NULL */
+    uint64_t select_key;               /* the decision's key (runtime/variant_select.h) */
+    char name[64];                     /* the kernel, for the log */
 };
 
 static cl_int run_ndrange(struct weft_command *cmd)
@@ -48,7 +54,7 @@ static cl_int run_ndrange(struct weft_command *cmd)
         return CL_SUCCESS;
     struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
     p->launch.ctx.printf_buf = pb;
-    int rc = weft_pool_run(&p->launch);
+    int rc = p->alt ? weft_select_run(&p->launch, p->alt, p->select_key, p->name) : weft_pool_run(&p->launch);
     if (pb)
         weft_printf_buffer_finish(pb);
     if (rc != 0)
@@ -140,6 +146,26 @@ struct geometry {
 
 /* Checks work_dim, the global size and offset and the local size in the specification's
  * order and fills `g`; a NULL local size gets a uniform one chosen here. */
+/* The variant to run and, when the schedule is left to Weft (WEFT_SCHEDULE=auto) and some loop's
+ * locality votes for breadth-first order, the breadth-first one to profile against it
+ * (runtime/variant_select.h). Depth-first comes first: with the vectorizer's packets of
+ * consecutive work-items it won on most kernels measured (docs/PERFORMANCE.md). */
+static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3], struct weft_variant *v,
+                              struct weft_variant *alt)
+{
+    enum weft_schedule_mode mode = weft_schedule_setting();
+    memset(alt, 0, sizeof *alt);
+    cl_int err = weft_kernel_get_variant_scheduled(kernel, work_dim, local,
+                                                   mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : mode, v);
+    if (err != CL_SUCCESS || mode != WEFT_SCHEDULE_AUTO || v->votes_bfo == 0 ||
+        weft_profile_setting() == WEFT_PROFILE_OFF)
+        return err;
+    err = weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_AUTO, alt);
+    if (err != CL_SUCCESS || alt->bfo_loops == 0)
+        memset(alt, 0, sizeof *alt);   /* then the depth-first variant alone */
+    return CL_SUCCESS;
+}
+
 static cl_int check_geometry(cl_device_id dev, cl_kernel kernel, cl_uint work_dim,
                              const size_t *global_work_offset, const size_t *global_work_size,
                              const size_t *local_work_size, struct geometry *g)
@@ -275,6 +301,8 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
 
     struct weft_launch launch;
     memset(&launch, 0, sizeof launch);
+    weft_wg_fn alt_fn = NULL;
+    uint64_t select_key = 0;
     launch.ctx.work_dim = work_dim;
     uint64_t groups = 1;
     for (int d = 0; d < 3; d++) {
@@ -288,14 +316,27 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
 
     if (!empty) {
         /* Compile (or find) the variant now so that a failure is this call's error. */
-        struct weft_variant v;
-        err = weft_kernel_get_variant(kernel, work_dim, local, &v);
+        struct weft_variant v, alt = {0};
+        err = choose_variants(kernel, work_dim, local, &v, &alt);
         if (err != CL_SUCCESS) {
             weft_kernel_args_free(args);
             return err;
         }
+        /* one argument block for both: __local arguments after the larger static area */
+        struct weft_variant both = v;
+        if (alt.fn && alt.static_local_size > both.static_local_size)
+            both.static_local_size = alt.static_local_size;
+        if (alt.fn && alt.scratch_size > both.scratch_size)
+            both.scratch_size = alt.scratch_size;
         size_t local_total = 0;
-        launch.args = weft_kernel_args_pack(args, &v, &local_total);
+        launch.args = weft_kernel_args_pack(args, &both, &local_total);
+        if (local_total > dev->local_mem_size && (alt.fn || v.bfo_loops) &&
+            weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_DFO, &v) == CL_SUCCESS) {
+            /* a breadth-first variant's own __local word does not fit: depth-first alone */
+            memset(&alt, 0, sizeof alt);
+            both = v;
+            launch.args = weft_kernel_args_pack(args, &both, &local_total);
+        }
         if (local_total > dev->local_mem_size) {
             weft_kernel_args_free(args);
             return weft_error(__func__, CL_OUT_OF_RESOURCES,
@@ -304,7 +345,16 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
         }
         launch.fn = v.fn;
         launch.local_mem_size = local_total;
-        launch.scratch_size = v.scratch_size;
+        launch.scratch_size = both.scratch_size;
+        alt_fn = alt.fn;
+        if (alt.fn) {
+            uint64_t gs[3], ls[3];
+            for (int d = 0; d < 3; d++) {
+                gs[d] = launch.ctx.global_size[d];
+                ls[d] = launch.ctx.local_size[d];
+            }
+            select_key = weft_select_key(v.key, alt.key, gs, ls);
+        }
     }
 
     struct weft_command *cmd = weft_command_new(q, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list,
@@ -317,6 +367,9 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     p->args = args;
     p->uses_printf = !empty && weft_kernel_uses_printf(kernel);
     p->launch = launch;
+    p->alt = alt_fn;
+    p->select_key = select_key;
+    snprintf(p->name, sizeof p->name, "%s", empty ? "" : weft_kernel_name(kernel));
     cmd->run = run_ndrange;
     cmd->release = release_ndrange;
     return weft_command_enqueue(cmd, false, event);

@@ -1,11 +1,14 @@
 /* tools/weft-opt — runs Weft's compiler passes on one .ll/.bc file and prints the module (what
  * the lit tests drive, like LLVM's opt).
  *
- *   weft-opt -pass=NAME[,NAME...] [-local-size=X[,Y[,Z]]] [-kernel=NAME] [-vectorize=V] in.ll|in.bc
+ *   weft-opt -pass=NAME[,NAME...] [-local-size=X[,Y[,Z]]] [-kernel=NAME] [-vectorize=V]
+ *            [-schedule=S] in.ll|in.bc
  *
  * -vectorize=off (default) | auto | W | WxU: the vectorizer across work-items (vectorize.h) for
  * the wg-loops and wg-function stages; auto takes W from the kernel's target-cpu/-features
  * attributes. A "; weft-vec:" line per sub-CFG says what it did.
+ * -schedule=dfo (default) | auto | bfo: which loops run breadth-first (transform/schedule.h),
+ * from the lower-workitem stage on; a "; weft-schedule:" line per loop says what it decided.
  *
  * Passes, applied in the order given, each to the selected kernels (every function with
  * !kernel_arg_addr_space metadata or the spir_kernel convention, or the one -kernel= names):
@@ -75,6 +78,14 @@ static void print_vec_report(FILE *f, const char *kn, size_t n, unsigned s, cons
             v->scalar_mem, v->gathers, v->serialized, v->masked_blocks);
 }
 
+/* "; weft-schedule: k loop for.cond: bfo 3 dfo 0 neutral 1 -> BFO predicated" */
+static void print_schedule(FILE *f, const char *kn, size_t n, const struct weft_schedule_loop *l)
+{
+    fprintf(f, "; weft-schedule: %.*s loop %s: bfo %u dfo %u neutral %u -> %s%s%s%s%s\n", (int)n, kn, l->header,
+            l->votes_bfo, l->votes_dfo, l->votes_neutral, l->bfo ? "BFO" : "DFO", l->predicated ? " predicated" : "",
+            l->note ? " (" : "", l->note ? l->note : "", l->note ? ")" : "");
+}
+
 static const struct {
     const char *name;
     enum weft_wg_stage stage;
@@ -88,6 +99,7 @@ static const struct {
 int main(int argc, char **argv)
 {
     const char *passes = NULL, *kernel_name = NULL, *input = NULL, *vectorize = "off";
+    enum weft_schedule_mode schedule = WEFT_SCHEDULE_DFO;
     struct weft_wg_options opts = {.local_size = {1, 1, 1}};
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "-pass=", 6) == 0 || strncmp(argv[i], "--pass=", 7) == 0)
@@ -96,6 +108,12 @@ int main(int argc, char **argv)
             kernel_name = argv[i] + 8;
         else if (strncmp(argv[i], "-vectorize=", 11) == 0)
             vectorize = argv[i] + 11;
+        else if (strcmp(argv[i], "-schedule=auto") == 0)
+            schedule = WEFT_SCHEDULE_AUTO;
+        else if (strcmp(argv[i], "-schedule=bfo") == 0)
+            schedule = WEFT_SCHEDULE_BFO;
+        else if (strcmp(argv[i], "-schedule=dfo") == 0)
+            schedule = WEFT_SCHEDULE_DFO;
         else if (strncmp(argv[i], "-local-size=", 12) == 0) {
             char *p = argv[i] + 12;
             for (int d = 0; d < 3 && *p; d++) {
@@ -216,6 +234,7 @@ int main(int argc, char **argv)
                     ok = false;
                     break;
                 }
+                opts.schedule = schedule;
                 ok = weft_build_wg_function_until(m, kernels[k], &opts, stages[s].stage, &r, &diag);
                 if (ok) {
                     size_t n = 0;
@@ -226,6 +245,8 @@ int main(int argc, char **argv)
                         fprintf(hs, " subcfgs=%u arrays=%u uniform_slots=%u recomputed=%u", r.subcfg_count,
                                 r.privatized_arrays, r.uniform_slots, r.recomputed);
                     fputc('\n', hs);
+                    for (unsigned l = 0; l < r.schedule.count && l < WEFT_SCHEDULE_MAX_REPORTED; l++)
+                        print_schedule(hs, kn, n, &r.schedule.loop[l]);
                     for (unsigned v = 0; r.vec && v < r.subcfg_count; v++)
                         print_vec_report(hs, kn, n, v, &r.vec[v]);
                 }

@@ -9,6 +9,10 @@
  *   loops:      "loop <header>: depth D parent <header|-> blocks [..] latches [..] exiting [..]
  *               exits [..]", then "irreducible: yes|no"
  *   liveness:   "<block>: in [..] out [..]"
+ *   locality:   per loop "loop <header>: bfo B dfo D neutral N -> BFO|DFO[, divergent]
+ *               [, not schedulable: why]", per-dimension votes when several dimensions are in
+ *               use, then "load|store <address>: L? W?..." per voting access (dimensions in
+ *               use); "locality-precise" without Kim's approximate stride rules
  *   shapes:     "<value>: uniform | varying | affine(dim D, stride S)", per non-void
  *               instruction, then "<block>: branch divergent|uniform" for conditional
  *               terminators and "<block>: loop divergent|uniform" for loop headers
@@ -21,6 +25,7 @@
 #include "compiler/analysis/cfg.h"
 #include "compiler/analysis/dominators.h"
 #include "compiler/analysis/liveness.h"
+#include "compiler/analysis/locality.h"
 #include "compiler/analysis/loops.h"
 #include "compiler/analysis/shape.h"
 #include "util/ptrmap.h"
@@ -230,7 +235,43 @@ static void print_shapes(const struct names *n, const struct weft_cfg *cfg, cons
     }
 }
 
-static const char *const printers[] = {"cfg", "dominators", "loops", "liveness", "shapes"};
+static void print_locality(const struct names *n, const struct weft_locality *L, FILE *out)
+{
+    fprintf(out, "locality of @%s:\n", LLVMGetValueName(L->cfg->fn));
+    unsigned used = 0;
+    for (int d = 0; d < 3; d++)
+        used += L->dim_used[d];
+    for (size_t i = 0; i < L->count; i++) {
+        const struct weft_loop_locality *r = &L->loop[i];
+        fputs("  loop ", out);
+        print_block(n, r->header, out);
+        fprintf(out, ": bfo %u dfo %u neutral %u -> %s%s", r->votes_bfo, r->votes_dfo, r->votes_neutral,
+                r->prefers_bfo ? "BFO" : "DFO", r->divergent ? ", divergent" : "");
+        if (r->guards == 1)
+            fputs(", guarded", out);
+        if (r->not_schedulable)
+            fprintf(out, ", not schedulable: %s", r->not_schedulable);
+        fputc('\n', out);
+        if (used > 1)
+            for (int d = 0; d < 3; d++)
+                if (L->dim_used[d])
+                    fprintf(out, "    dim %d: bfo %u dfo %u neutral %u\n", d, r->bfo[d], r->dfo[d], r->neutral[d]);
+        for (size_t a = 0; a < r->naccesses; a++) {
+            const struct weft_access_locality *acc = &r->accesses[a];
+            bool load = LLVMIsALoadInst(acc->inst);
+            fprintf(out, "    %s ", load ? "load" : "store");
+            print_value(n, LLVMGetOperand(acc->inst, load ? 0 : 1), out);
+            fprintf(out, ": %s", weft_stride_class_name('L', acc->loop));
+            for (int d = 0; d < 3; d++)
+                if (L->dim_used[d])
+                    fprintf(out, " %s", weft_stride_class_name('W', acc->wi[d]));
+            fputc('\n', out);
+        }
+    }
+}
+
+static const char *const printers[] = {"cfg", "dominators", "loops", "liveness", "shapes", "locality",
+                                       "locality-precise"};
 
 bool weft_analysis_has_printer(const char *name)
 {
@@ -270,6 +311,10 @@ void weft_analysis_print(const char *name, LLVMValueRef fn, FILE *out)
         struct weft_liveness *l = weft_liveness_compute(cfg);
         print_liveness(&n, l, out);
         weft_liveness_free(l);
+    } else if (strncmp(name, "locality", 8) == 0) {
+        struct weft_locality *L = weft_locality_compute(fn, NULL, strcmp(name, "locality") == 0);
+        print_locality(&n, L, out);
+        weft_locality_free(L);
     } else {
         struct weft_domtree *dom = weft_dom_compute(cfg);
         struct weft_loops *l = weft_loops_compute(cfg, dom);

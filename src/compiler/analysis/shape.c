@@ -432,6 +432,10 @@ static struct ishape transfer_load(struct weft_shapes *S, LLVMValueRef in)
      * context read by lowered work-item functions) */
     if (LLVMGetMetadata(in, LLVMGetMDKindIDInContext(S->ctx, "invariant.load", 14)))
         return UNIFORM;
+    /* !weft.uniform: a work-group-shared location that the work-group scheduler's own code
+     * only writes in a way that gives every work-item the same answer (transform/schedule.c) */
+    if (LLVMGetMetadata(in, LLVMGetMDKindIDInContext(S->ctx, WEFT_UNIFORM_LOAD_MD, strlen(WEFT_UNIFORM_LOAD_MD))))
+        return UNIFORM;
     LLVMValueRef base = underlying_object(ptr);
     if (LLVMIsAGlobalVariable(base) && LLVMIsGlobalConstant(base))
         return UNIFORM;

@@ -277,8 +277,12 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
     struct weft_workfn wf;
     unsigned subcfg_count = 0;   /* wgloops frees the sub-CFG list */
     bool ok = weft_workfn_create(&wf, m, kernel, opts->local_size, diag);
-    if (ok && last >= WEFT_WG_STAGE_WORKITEM)
+    struct weft_schedule_report sched = {0};
+    if (ok && last >= WEFT_WG_STAGE_WORKITEM) {
+        /* before lowering: the locality analysis reads get_local_id / get_global_id */
+        weft_schedule_loops(wf.fn, opts->local_size, opts->schedule, &sched);
         ok = weft_workitem_lower(&wf, diag);
+    }
     if (ok && last >= WEFT_WG_STAGE_BARRIERS)
         ok = weft_canonicalize_barriers(wf.fn, diag);
     if (ok && last >= WEFT_WG_STAGE_LOCALS)
@@ -337,6 +341,7 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
         out->uniform_slots = wf.uniform_slots;
         out->recomputed = wf.recomputed;
         out->subcfg_count = subcfg_count;
+        out->schedule = sched;
         out->vec = vec;
         vec = NULL;
         char *msg = NULL;

@@ -26,12 +26,14 @@
 #include <stdint.h>
 
 #include "compiler/diag.h"
+#include "compiler/transform/schedule.h"
 #include "compiler/transform/vectorize.h"
 
 struct weft_wg_options {
     uint64_t local_size[3];      /* the specialized local size (1 for unused dimensions) */
     unsigned vector_width;       /* lanes per packet for the vectorizer; 0 or 1: off */
     unsigned interleave;         /* packets side by side; 0: chosen by the cost model */
+    enum weft_schedule_mode schedule;   /* which loops run breadth-first (schedule.h); 0: none */
 };
 
 struct weft_wg_result {
@@ -43,6 +45,7 @@ struct weft_wg_result {
     unsigned privatized_arrays;  /* values/private variables given a work-item-indexed array */
     unsigned uniform_slots;      /* cross-barrier values kept in one scalar slot (uniform) */
     unsigned recomputed;         /* cross-barrier affine values recomputed from a uniform base */
+    struct weft_schedule_report schedule;   /* which loops were scheduled breadth-first */
     struct weft_vec_report *vec; /* [subcfg_count] what the vectorizer did per sub-CFG (NULL when
                                     it was off); free with weft_wg_result_dispose */
 };

@@ -1,0 +1,384 @@
+/* compiler/transform/schedule.c — breadth-first scheduling of kernel loops (transform/schedule.h).
+ *
+ * The predicated form, for a loop with header H, its one outside predecessor O, latches and
+ * exit edges E_i -> X_i, optionally under a guard branch B whose side St leads into the loop
+ * and whose other side Sf does not:
+ *
+ *     O:    ... br P                      (was: br H)
+ *     P:    act = 1; lai = 0; <H's phis: entry values to their slots>; br Hg
+ *     B:    ... br c, St, Pskip           (was: St, Sf)
+ *     Pskip: act = 0; exit = SKIP; lai = 0; br Hg
+ *     Hg:   k = phi [1, P], [1, Pskip], [k + 1, Lnext]
+ *           barrier()                                  ; the scheduling barrier
+ *           any = load lai (uniform) >= k - 1; br any, Hb, D
+ *     Hb:   br act, H, Lat
+ *     H..:  the loop body; H's phis read their slots; latches store them and branch to Lat;
+ *           an exit edge i goes through Ex_i: exit = i; act = 0; br Lat
+ *     Lat:  br act, Lset, Lnext
+ *     Lset: lai = k; br Lnext                             ; "someone ran iteration k"
+ *     Lnext: br Hg
+ *     D:    switch exit: i -> LX_i (br X_i), SKIP -> LSkip (br Sf)
+ *
+ * `lai` (last active iteration) lives in __local memory, one word per loop. In the sub-CFG after
+ * the barrier of iteration k, every work-item first reads it, then active ones write k: the
+ * writes only raise it to k >= k - 1, so every work-item reads the same answer to lai >= k - 1,
+ * whatever the order the work-items run in. Both entries reset it to 0 before the first barrier
+ * (after every read of a previous run of the loop), and k starts at 1, so the first iteration
+ * always starts.
+ */
+#include "compiler/transform/schedule.h"
+
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/analysis/dominators.h"
+#include "compiler/analysis/locality.h"
+#include "compiler/analysis/shape.h"
+#include "compiler/transform/irutil.h"
+#include "compiler/transform/ssarepair.h"
+
+#define SKIP_EXIT 0xffffu
+
+enum weft_schedule_mode weft_schedule_setting(void)
+{
+    const char *e = getenv("WEFT_SCHEDULE");
+    if (e && strcmp(e, "dfo") == 0)
+        return WEFT_SCHEDULE_DFO;
+    if (e && strcmp(e, "bfo") == 0)
+        return WEFT_SCHEDULE_BFO;
+    return WEFT_SCHEDULE_AUTO;
+}
+
+const char *weft_schedule_mode_name(enum weft_schedule_mode m)
+{
+    return m == WEFT_SCHEDULE_DFO ? "dfo" : m == WEFT_SCHEDULE_BFO ? "bfo" : "auto";
+}
+
+static void insert_marker(LLVMBuilderRef b, LLVMModuleRef m)
+{
+    LLVMValueRef f = weft_get_void_fn(m, WEFT_IMPLICIT_BARRIER_NAME);
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+}
+
+static LLVMValueRef first_non_phi(LLVMBasicBlockRef bb)
+{
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    while (i && LLVMIsAPHINode(i))
+        i = LLVMGetNextInstruction(i);
+    return i;
+}
+
+/* Replaces successor `from` of bb's terminator by `to` (every edge). */
+static void retarget(LLVMBasicBlockRef bb, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    unsigned n = LLVMGetNumSuccessors(t);
+    for (unsigned i = 0; i < n; i++)
+        if (LLVMGetSuccessor(t, i) == from)
+            LLVMSetSuccessor(t, i, to);
+}
+
+/* The plain form: the marker at the top of the header. */
+static void schedule_plain(LLVMBasicBlockRef header)
+{
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(header));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    LLVMPositionBuilderBefore(b, first_non_phi(header));
+    insert_marker(b, m);
+    LLVMDisposeBuilder(b);
+}
+
+struct guard {
+    LLVMBasicBlockRef block, into, away;   /* B, St, Sf */
+};
+
+/* Whether the guard's shape allows the predicated form: a two-way branch one of whose sides
+ * (St, reached only from B) dominates the preheader O and always reaches it, or B is O. */
+static bool find_guard_sides(const struct weft_locality *L, const struct weft_domtree *pdom, int o,
+                             LLVMBasicBlockRef header, struct guard *g)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(g->block);
+    if (!LLVMIsABranchInst(t) || !LLVMIsConditional(t))
+        return false;
+    for (unsigned s = 0; s < 2; s++) {
+        LLVMBasicBlockRef st = LLVMGetSuccessor(t, s), sf = LLVMGetSuccessor(t, 1 - s);
+        int sti = weft_cfg_index(L->cfg, st);
+        if (L->cfg->blocks[o] == g->block && st == header && sf != header) {
+            /* the guard is the preheader: its edge into the loop becomes the edge into P */
+            g->into = st;
+            g->away = sf;
+            return true;
+        }
+        if (st == sf || sti < 0 || weft_cfg_npred(L->cfg, (size_t)sti) != 1)
+            continue;
+        if (weft_dom_dominates(L->dom, sti, o) && weft_dom_dominates(pdom, o, sti)) {
+            g->into = st;
+            g->away = sf;
+            return true;
+        }
+    }
+    return false;
+}
+
+static LLVMBasicBlockRef new_block(LLVMValueRef fn, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(LLVMGetTypeContext(LLVMTypeOf(fn)), fn, name);
+}
+
+static void schedule_predicated(const struct weft_locality *L, int li, const struct guard *g, unsigned serial)
+{
+    const struct weft_loop *lp = &L->loops->loops[li];
+    LLVMBasicBlockRef H = L->cfg->blocks[lp->header];
+    LLVMValueRef fn = LLVMGetBasicBlockParent(H);
+    LLVMModuleRef m = LLVMGetGlobalParent(fn);
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    int o = weft_loop_preheader(L->loops, li);
+    LLVMBasicBlockRef O = o >= 0 ? L->cfg->blocks[o] : NULL;
+    if (!O) {
+        /* the one outside predecessor (checked by the caller) */
+        const uint32_t *preds = weft_cfg_preds(L->cfg, lp->header);
+        for (size_t i = 0; i < weft_cfg_npred(L->cfg, lp->header); i++)
+            if (!weft_loop_contains(L->loops, li, (int)preds[i]))
+                O = L->cfg->blocks[preds[i]];
+    }
+
+    /* per-work-item state, and the group's shared stamp */
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+    LLVMValueRef act = LLVMBuildAlloca(b, i8, "bfo.active");
+    LLVMValueRef exit_id = LLVMBuildAlloca(b, i32, "bfo.exit");
+    char name[64];
+    snprintf(name, sizeof name, "weft.bfo.lai.%u", serial);
+    LLVMValueRef lai = LLVMAddGlobalInAddressSpace(m, i64, name, 3);
+    LLVMSetLinkage(lai, LLVMInternalLinkage);
+    LLVMSetInitializer(lai, LLVMGetUndef(i64));
+    LLVMSetAlignment(lai, 8);
+
+    LLVMBasicBlockRef P = new_block(fn, "bfo.pre"), Hg = new_block(fn, "bfo.header"), Hb = new_block(fn, "bfo.body"),
+                      Lat = new_block(fn, "bfo.latch"), Lset = new_block(fn, "bfo.stamp"),
+                      Lnext = new_block(fn, "bfo.next"), D = new_block(fn, "bfo.dispatch");
+    LLVMBasicBlockRef Pskip = g ? new_block(fn, "bfo.skip") : NULL, LSkip = g ? new_block(fn, "bfo.skip.exit") : NULL;
+
+    /* H's phis through slots: entry values stored in P, latch values at the latches */
+    LLVMValueRef at = first_non_phi(H);
+    LLVMPositionBuilderAtEnd(b, P);
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(H), next; phi && LLVMIsAPHINode(phi); phi = next) {
+        next = LLVMGetNextInstruction(phi);
+        LLVMBuilderRef eb = LLVMCreateBuilderInContext(c);
+        LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+        LLVMValueRef slot = LLVMBuildAlloca(eb, LLVMTypeOf(phi), "bfo.phi");
+        for (unsigned k = 0; k < LLVMCountIncoming(phi); k++) {
+            LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, k);
+            LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+            if (from == O) {
+                LLVMBuildStore(b, v, slot);
+            } else {
+                LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(from));
+                LLVMBuildStore(eb, v, slot);
+            }
+        }
+        LLVMPositionBuilderBefore(eb, at);
+        LLVMValueRef ld = LLVMBuildLoad2(eb, LLVMTypeOf(phi), slot, "");
+        LLVMReplaceAllUsesWith(phi, ld);
+        LLVMInstructionEraseFromParent(phi);
+        LLVMDisposeBuilder(eb);
+    }
+    LLVMBuildStore(b, LLVMConstInt(i8, 1, 0), act);
+    LLVMBuildStore(b, LLVMConstInt(i64, 0, 0), lai);
+    LLVMBuildBr(b, Hg);
+
+    /* edges: O -> P, latches -> Lat, exits through Ex_i */
+    retarget(O, H, P);
+    for (size_t i = 0; i < lp->nlatches; i++)
+        retarget(L->cfg->blocks[lp->latches[i]], H, Lat);
+    LLVMPositionBuilderAtEnd(b, D);
+    LLVMValueRef id = LLVMBuildLoad2(b, i32, exit_id, "bfo.exit.id");
+    LLVMBasicBlockRef *landing = malloc((lp->nexiting * 4 + 1) * sizeof *landing);
+    unsigned nexit = 0;
+    LLVMValueRef sw = NULL;
+    LLVMBasicBlockRef first_landing = NULL;
+    for (size_t e = 0; e < lp->nexiting; e++) {
+        LLVMBasicBlockRef E = L->cfg->blocks[lp->exiting[e]];
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(E);
+        unsigned ns = LLVMGetNumSuccessors(t);
+        for (unsigned s = 0; s < ns; s++) {
+            LLVMBasicBlockRef X = LLVMGetSuccessor(t, s);
+            int xi = weft_cfg_index(L->cfg, X);
+            if (xi < 0 || weft_loop_contains(L->loops, li, xi))
+                continue;
+            LLVMBasicBlockRef Ex = new_block(fn, "bfo.leave"), LX = new_block(fn, "bfo.exit");
+            LLVMSetSuccessor(t, s, Ex);
+            LLVMPositionBuilderAtEnd(b, Ex);
+            LLVMBuildStore(b, LLVMConstInt(i32, nexit, 0), exit_id);
+            LLVMBuildStore(b, LLVMConstInt(i8, 0, 0), act);
+            LLVMBuildBr(b, Lat);
+            LLVMPositionBuilderAtEnd(b, LX);
+            LLVMBuildBr(b, X);
+            weft_phis_replace_incoming_block(X, E, LX);
+            landing[nexit++] = LX;
+            if (!first_landing)
+                first_landing = LX;
+        }
+    }
+    LLVMPositionBuilderAtEnd(b, D);
+    sw = LLVMBuildSwitch(b, id, g ? LSkip : first_landing, nexit);
+    for (unsigned i = 0; i < nexit; i++)
+        LLVMAddCase(sw, LLVMConstInt(i32, i, 0), landing[i]);
+    free(landing);
+
+    /* the guard's other side joins the skeleton inactive */
+    if (g) {
+        retarget(g->block, g->away, Pskip);
+        LLVMPositionBuilderAtEnd(b, Pskip);
+        LLVMBuildStore(b, LLVMConstInt(i8, 0, 0), act);
+        LLVMBuildStore(b, LLVMConstInt(i32, SKIP_EXIT, 0), exit_id);
+        LLVMBuildStore(b, LLVMConstInt(i64, 0, 0), lai);
+        LLVMBuildBr(b, Hg);
+        LLVMPositionBuilderAtEnd(b, LSkip);
+        LLVMBuildBr(b, g->away);
+        weft_phis_replace_incoming_block(g->away, g->block, LSkip);
+    }
+
+    /* the skeleton */
+    LLVMPositionBuilderAtEnd(b, Hg);
+    LLVMValueRef k = LLVMBuildPhi(b, i64, "bfo.iter");
+    insert_marker(b, m);
+    LLVMValueRef stamp = LLVMBuildLoad2(b, i64, lai, "bfo.stamp");
+    unsigned md = LLVMGetMDKindIDInContext(c, WEFT_UNIFORM_LOAD_MD, strlen(WEFT_UNIFORM_LOAD_MD));
+    LLVMSetMetadata(stamp, md, LLVMMDNodeInContext(c, NULL, 0));
+    LLVMValueRef prev = LLVMBuildSub(b, k, LLVMConstInt(i64, 1, 0), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, stamp, prev, "bfo.any"), Hb, D);
+    LLVMPositionBuilderAtEnd(b, Hb);
+    LLVMValueRef a = LLVMBuildLoad2(b, i8, act, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, a, LLVMConstInt(i8, 0, 0), ""), H, Lat);
+    LLVMPositionBuilderAtEnd(b, Lat);
+    a = LLVMBuildLoad2(b, i8, act, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, a, LLVMConstInt(i8, 0, 0), ""), Lset, Lnext);
+    LLVMPositionBuilderAtEnd(b, Lset);
+    LLVMBuildStore(b, k, lai);
+    LLVMBuildBr(b, Lnext);
+    LLVMPositionBuilderAtEnd(b, Lnext);
+    LLVMValueRef k1 = LLVMBuildAdd(b, k, LLVMConstInt(i64, 1, 0), "");
+    LLVMBuildBr(b, Hg);
+    LLVMValueRef one = LLVMConstInt(i64, 1, 0);
+    LLVMBasicBlockRef in_blocks[3] = {P, Lnext, Pskip};
+    LLVMValueRef in_vals[3] = {one, k1, one};
+    LLVMAddIncoming(k, in_vals, in_blocks, g ? 3 : 2);
+    LLVMDisposeBuilder(b);
+    weft_ssa_repair(fn);
+}
+
+/* One loop is transformed per round (the CFG changes); outer loops first, so that a loop
+ * nested in a predicated one finds that loop's activity test as its guard. */
+void weft_schedule_loops(LLVMValueRef fn, const uint64_t local_size[3], enum weft_schedule_mode mode,
+                         struct weft_schedule_report *report)
+{
+    struct weft_schedule_report local;
+    if (!report)
+        report = &local;
+    memset(report, 0, sizeof *report);
+    if (mode == WEFT_SCHEDULE_DFO && report == &local)
+        return;   /* nothing to do and nothing to tell */
+    /* headers already decided (by the block they start with) */
+    LLVMBasicBlockRef done[64];
+    unsigned ndone = 0, serial = 0;
+    /* Private arrays that stay in memory (sroa left them) are not scheduled around: an array
+     * live across a scheduling barrier inside one sub-CFG was seen to lose its per-work-item
+     * copy (test_kernels_divergence, private_hist); until privatization handles that case,
+     * such kernels keep depth-first loops. */
+    bool private_arrays = false;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)); i; i = LLVMGetNextInstruction(i))
+        private_arrays |= LLVMIsAAllocaInst(i) != NULL;
+    bool first_round = true;
+    for (unsigned round = 0; round < 16; round++) {
+        struct weft_locality *L = weft_locality_compute(fn, local_size, true);
+        if (!L)
+            return;
+        struct weft_domtree *pdom = weft_postdom_compute(L->cfg);
+        int pick = -1;
+        struct guard g = {0};
+        bool guarded = false;
+        for (size_t i = 0; i < L->count && pick < 0; i++) {
+            struct weft_loop_locality *r = &L->loop[i];
+            bool seen = false;
+            for (unsigned d = 0; d < ndone; d++)
+                seen |= done[d] == r->header;
+            if (seen || (!first_round && r->not_schedulable && strstr(r->not_schedulable, "barrier")))
+                continue;
+            const char *note = r->not_schedulable;
+            if (!note && private_arrays)
+                note = "the kernel keeps a private array in memory";
+            const struct weft_loop *lp = &L->loops->loops[i];
+            unsigned outside = 0;
+            const uint32_t *preds = weft_cfg_preds(L->cfg, lp->header);
+            for (size_t p = 0; p < weft_cfg_npred(L->cfg, lp->header); p++)
+                outside += !weft_loop_contains(L->loops, (int)i, (int)preds[p]);
+            bool needs_pred = r->divergent || r->guards == 1;
+            struct guard gi = {r->guard, NULL, NULL};
+            int o = -1;
+            for (size_t p = 0; p < weft_cfg_npred(L->cfg, lp->header); p++)
+                if (!weft_loop_contains(L->loops, (int)i, (int)preds[p]))
+                    o = (int)preds[p];
+            if (!note && needs_pred && outside != 1)
+                note = "its header has several entries";
+            if (!note && needs_pred && lp->nexits == 0)
+                note = "it never exits";
+            if (!note && r->guards == 1 && !find_guard_sides(L, pdom, o, L->cfg->blocks[lp->header], &gi))
+                note = "the divergent branch around it does not lead straight into it";
+            bool want = mode == WEFT_SCHEDULE_BFO || (mode == WEFT_SCHEDULE_AUTO && r->prefers_bfo);
+            if (ndone < 64)
+                done[ndone++] = r->header;
+            if (report->count < WEFT_SCHEDULE_MAX_REPORTED) {
+                struct weft_schedule_loop *rl = &report->loop[report->count];
+                const char *hn = LLVMGetBasicBlockName(r->header);
+                if (*hn)
+                    snprintf(rl->header, sizeof rl->header, "%.47s", hn);
+                else   /* names discarded: the loop's position in the kernel */
+                    snprintf(rl->header, sizeof rl->header, "#%u", report->count + 1);
+                rl->votes_bfo = r->votes_bfo;
+                rl->votes_dfo = r->votes_dfo;
+                rl->votes_neutral = r->votes_neutral;
+                rl->bfo = !note && want;
+                rl->predicated = rl->bfo && needs_pred;
+                rl->note = note                   ? note
+                           : want                 ? NULL
+                           : !r->prefers_bfo      ? "votes DFO"
+                                                  : "votes BFO; WEFT_SCHEDULE=dfo, or auto before profiling";
+            }
+            report->count++;
+            if (!note)
+                report->schedulable++;
+            if (!note && r->prefers_bfo)
+                report->votes_bfo++;
+            if (!note && want) {
+                pick = (int)i;
+                g = gi;
+                guarded = r->guards == 1;
+                report->bfo++;
+            }
+        }
+        if (pick >= 0) {
+            if (L->loop[pick].divergent || guarded)
+                schedule_predicated(L, pick, guarded ? &g : NULL, serial++);
+            else
+                schedule_plain(L->cfg->blocks[L->loops->loops[pick].header]);
+        }
+        weft_dom_free(pdom);
+        weft_locality_free(L);
+        first_round = false;
+        if (pick < 0)
+            break;
+    }
+    if (serial) {
+        /* the predicated form's flags and slots back into SSA values: the barrier passes then
+         * see, by liveness, which of them live across the scheduling barrier */
+        LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+        LLVMErrorRef e = LLVMRunPasses(LLVMGetGlobalParent(fn), "function(mem2reg)", NULL, o);
+        if (e)
+            LLVMConsumeError(e);
+        LLVMDisposePassBuilderOptions(o);
+    }
+}

@@ -1,0 +1,47 @@
+/* runtime/variant_select.h — runtime selection between two compiled variants of one kernel
+ * launch (Kim ch. 7: micro-profiling on productive work-groups).
+ *
+ * Guarantees:
+ *   - Every work-group of the launch runs exactly once, by one of the two variants (the
+ *     profiled work-groups are part of the result: "fully productive" profiling). The two
+ *     variants must compute the same results (they are schedules of one kernel).
+ *   - The decision is kept per key (the two variants' cache keys and the NDRange shape), in
+ *     memory for the process and in the disk cache (compiler/cache.h) across processes; a
+ *     decided key runs the winner for the whole launch with no profiling cost.
+ *   - Profiling (WEFT_PROFILE=sync, the default) runs when the launch has at least
+ *     WEFT_SELECT_MIN_GROUPS work-groups: each variant runs two slices of the first groups,
+ *     alternately (A B B A, so that neither pays alone for cold caches), timed on the
+ *     whole pool; the variant with the lower time per work-group wins and runs the rest.
+ *     Smaller launches run the first variant and decide nothing.
+ *   - WEFT_PROFILE=off runs the first variant, always. WEFT_PROFILE=async is not implemented:
+ *     it runs as sync (logged once under WEFT_LOG=info).
+ *   - WEFT_LOG=info logs each decision with both times.
+ */
+#ifndef WEFT_RUNTIME_VARIANT_SELECT_H
+#define WEFT_RUNTIME_VARIANT_SELECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "exec/pool.h"
+
+#define WEFT_SELECT_MIN_GROUPS 16u
+
+enum weft_profile_mode { WEFT_PROFILE_OFF, WEFT_PROFILE_SYNC, WEFT_PROFILE_ASYNC };
+
+/* WEFT_PROFILE=off | sync (default) | async. */
+enum weft_profile_mode weft_profile_setting(void);
+
+/* The decision key of a launch: both variants' cache keys and the NDRange's sizes. */
+uint64_t weft_select_key(uint64_t key_a, uint64_t key_b, const uint64_t global[3], const uint64_t local[3]);
+
+/* Runs `launch` (whose fn is variant A) choosing between A and `b` as described above. `what`
+ * names the kernel for the log. Returns what weft_pool_run returns. */
+int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what);
+
+/* The stored decision for `key`: 0 (A), 1 (B), or -1 when undecided. */
+int weft_select_decision(uint64_t key);
+/* Forgets the in-memory decisions, as a new process starts (tests of the disk copy). */
+void weft_select_forget(void);
+
+#endif

@@ -1,0 +1,172 @@
+/* tests/unit/test_variant_select.c — runtime selection between two variants
+ * (runtime/variant_select.h) with hand-written work-group functions that record which variant
+ * ran each group: every group runs exactly once across profiling and the rest of the launch,
+ * the faster variant wins whichever comes first, a decided launch runs only the winner, the
+ * decision survives a restart (through the disk cache), small launches and WEFT_PROFILE=off
+ * run the first variant only. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <stdatomic.h>
+#include <time.h>
+
+#include "exec/pool.h"
+#include "runtime/variant_select.h"
+#include "weft/abi.h"
+
+#define MAX_GROUPS 4096
+
+static atomic_int ran[MAX_GROUPS];      /* how many times each group ran */
+static atomic_int by[2];                /* groups run by each variant */
+
+static void spin(unsigned iters)
+{
+    volatile unsigned x = 0;
+    for (unsigned i = 0; i < iters; i++)
+        x += i;
+}
+
+static void variant_fast(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
+{
+    (void)args, (void)ctx;
+    for (uint64_t g = first; g < first + count; g++) {
+        spin(2000);
+        atomic_fetch_add(&ran[g], 1);
+        atomic_fetch_add(&by[0], 1);
+    }
+}
+
+static void variant_slow(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
+{
+    (void)args, (void)ctx;
+    for (uint64_t g = first; g < first + count; g++) {
+        spin(40000);
+        atomic_fetch_add(&ran[g], 1);
+        atomic_fetch_add(&by[1], 1);
+    }
+}
+
+static void reset(void)
+{
+    for (int i = 0; i < MAX_GROUPS; i++)
+        atomic_store(&ran[i], 0);
+    atomic_store(&by[0], 0);
+    atomic_store(&by[1], 0);
+}
+
+static struct weft_launch make_launch(weft_wg_fn fn, uint64_t groups)
+{
+    struct weft_launch l;
+    memset(&l, 0, sizeof l);
+    l.fn = fn;
+    l.total_groups = groups;
+    l.ctx.work_dim = 1;
+    return l;
+}
+
+static void assert_each_once(uint64_t groups)
+{
+    for (uint64_t g = 0; g < groups; g++)
+        assert_int_equal(atomic_load(&ran[g]), 1);
+    for (uint64_t g = groups; g < MAX_GROUPS; g++)
+        assert_int_equal(atomic_load(&ran[g]), 0);
+    assert_int_equal(atomic_load(&by[0]) + atomic_load(&by[1]), (int)groups);
+}
+
+static uint64_t fresh_key(void)
+{
+    static uint64_t n;
+    uint64_t g[3] = {(uint64_t)getpid(), ++n, (uint64_t)time(NULL)}, l[3] = {1, 1, 1};
+    return weft_select_key(0x1111, 0x2222, g, l);
+}
+
+static void test_profiles_every_group_once(void **state)
+{
+    (void)state;
+    static const uint64_t sizes[] = {16, 17, 100, 1000, 4096};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        for (int slow_first = 0; slow_first < 2; slow_first++) {
+            reset();
+            uint64_t key = fresh_key();
+            struct weft_launch l = make_launch(slow_first ? variant_slow : variant_fast, sizes[s]);
+            assert_int_equal(weft_select_run(&l, slow_first ? variant_fast : variant_slow, key, "test"), 0);
+            assert_each_once(sizes[s]);
+            /* both ran during profiling; the fast one won and ran the rest */
+            assert_true(atomic_load(&by[0]) > 0);
+            assert_true(atomic_load(&by[1]) > 0);
+            assert_int_equal(weft_select_decision(key), slow_first ? 1 : 0);
+            assert_true(atomic_load(&by[0]) > atomic_load(&by[1]));
+
+            /* decided: the next launch runs the winner only */
+            reset();
+            assert_int_equal(weft_select_run(&l, slow_first ? variant_fast : variant_slow, key, "test"), 0);
+            assert_each_once(sizes[s]);
+            assert_int_equal(atomic_load(&by[1]), 0);
+        }
+    }
+}
+
+static void test_decision_survives_restart(void **state)
+{
+    (void)state;
+    reset();
+    uint64_t key = fresh_key();
+    struct weft_launch l = make_launch(variant_slow, 256);
+    assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
+    assert_int_equal(weft_select_decision(key), 1);
+    weft_select_forget();   /* a new process: only the disk copy is left */
+    assert_int_equal(weft_select_decision(key), 1);
+    reset();
+    assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
+    assert_each_once(256);
+    assert_int_equal(atomic_load(&by[1]), 0);
+}
+
+static void test_small_launch_and_off(void **state)
+{
+    (void)state;
+    reset();
+    uint64_t key = fresh_key();
+    struct weft_launch l = make_launch(variant_slow, WEFT_SELECT_MIN_GROUPS - 1);
+    assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
+    assert_each_once(WEFT_SELECT_MIN_GROUPS - 1);
+    assert_int_equal(atomic_load(&by[0]), 0);   /* only the first variant */
+    assert_int_equal(weft_select_decision(key), -1);
+
+    setenv("WEFT_PROFILE", "off", 1);
+    reset();
+    l.total_groups = 512;
+    assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
+    assert_each_once(512);
+    assert_int_equal(atomic_load(&by[0]), 0);
+    assert_int_equal(weft_select_decision(key), -1);
+    unsetenv("WEFT_PROFILE");
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/weft-select-XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    setenv("WEFT_CACHE_DIR", dir, 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_profiles_every_group_once),
+        cmocka_unit_test(test_decision_survives_restart),
+        cmocka_unit_test(test_small_launch_and_off),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}
