@@ -20,6 +20,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "runtime/context.h"
 #include "runtime/device.h"
@@ -40,6 +41,9 @@ struct weft_mem_mapping {
     struct weft_mem_mapping *next;
 };
 
+/* Buffers of at least HUGE_PAGE_MIN bytes are aligned to and advised onto 2 MiB pages. */
+#define HUGE_PAGE ((size_t)2 << 20)
+#define HUGE_PAGE_MIN ((size_t)4 << 20)
 #define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
 #define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
@@ -206,8 +210,14 @@ clCreateBufferWithProperties(cl_context context, const cl_mem_properties *proper
     } else {
         /* Padded to the alignment (aligned_alloc wants a multiple of it); a size so large
          * that padding would wrap cannot be allocated anyway. */
-        size_t padded = (size + WEFT_MEM_ALIGN - 1) & ~(size_t)(WEFT_MEM_ALIGN - 1);
-        m->data = padded >= size ? aligned_alloc(WEFT_MEM_ALIGN, padded) : NULL;
+        size_t align = size >= HUGE_PAGE_MIN ? HUGE_PAGE : WEFT_MEM_ALIGN;
+        size_t padded = (size + align - 1) & ~(size_t)(align - 1);
+        m->data = padded >= size ? aligned_alloc(align, padded) : NULL;
+        /* Large buffers on transparent huge pages (when the system leaves it to madvise): kernels
+         * that stride through them (a column per work-item, a matrix by columns) otherwise miss
+         * the TLB on almost every access. */
+        if (m->data && align == HUGE_PAGE)
+            madvise(m->data, padded, MADV_HUGEPAGE);
         if (!m->data) {
             free(m->properties);
             pthread_mutex_destroy(&m->lock);
