@@ -10,9 +10,9 @@
  *               exits [..]", then "irreducible: yes|no"
  *   liveness:   "<block>: in [..] out [..]"
  *   locality:   per loop "loop <header>: bfo B dfo D neutral N -> BFO|DFO[, divergent]
- *               [, not schedulable: why]", per-dimension votes when several dimensions are in
- *               use, then "load|store <address>: L? W?..." per voting access (dimensions in
- *               use); "locality-precise" without Kim's approximate stride rules
+ *               [, guarded][, not schedulable: why]", per-dimension votes when several
+ *               dimensions are in use, then "load|store <address>: L? W?.." per voting access;
+ *               "locality-precise" without Kim's approximate stride rules
  *   shapes:     "<value>: uniform | varying | affine(dim D, stride S)", per non-void
  *               instruction, then "<block>: branch divergent|uniform" for conditional
  *               terminators and "<block>: loop divergent|uniform" for loop headers

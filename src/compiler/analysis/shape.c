@@ -432,10 +432,6 @@ static struct ishape transfer_load(struct weft_shapes *S, LLVMValueRef in)
      * context read by lowered work-item functions) */
     if (LLVMGetMetadata(in, LLVMGetMDKindIDInContext(S->ctx, "invariant.load", 14)))
         return UNIFORM;
-    /* !weft.uniform: a work-group-shared location that the work-group scheduler's own code
-     * only writes in a way that gives every work-item the same answer (transform/schedule.c) */
-    if (LLVMGetMetadata(in, LLVMGetMDKindIDInContext(S->ctx, WEFT_UNIFORM_LOAD_MD, strlen(WEFT_UNIFORM_LOAD_MD))))
-        return UNIFORM;
     LLVMValueRef base = underlying_object(ptr);
     if (LLVMIsAGlobalVariable(base) && LLVMIsGlobalConstant(base))
         return UNIFORM;
@@ -1049,11 +1045,19 @@ void weft_shapes_run(struct weft_shapes *S)
         return;
     S->ran = true;
     /* Seed the worklist in reverse so the stack pops in RPO: most values are final on the
-     * first visit. Unreachable blocks are not visited (their values stay unknown). */
+     * first visit. Unreachable blocks are not visited (their values stay unknown). Values
+     * Weft's own scheduling code marks !weft.uniform are pinned uniform. */
+    unsigned uniform_md = LLVMGetMDKindIDInContext(S->ctx, WEFT_UNIFORM_LOAD_MD, strlen(WEFT_UNIFORM_LOAD_MD));
     for (size_t r = S->cfg->nreachable; r-- > 0;) {
         LLVMBasicBlockRef bb = S->cfg->blocks[S->cfg->rpo[r]];
-        for (LLVMValueRef in = LLVMGetLastInstruction(bb); in; in = LLVMGetPreviousInstruction(in))
-            enqueue(S, slot_of(S, in));
+        for (LLVMValueRef in = LLVMGetLastInstruction(bb); in; in = LLVMGetPreviousInstruction(in)) {
+            int k = slot_of(S, in);
+            if (k >= 0 && !S->pinned[k] && LLVMGetMetadata(in, uniform_md)) {
+                S->shape[k] = UNIFORM;
+                S->pinned[k] = true;
+            }
+            enqueue(S, k);
+        }
     }
     while (S->work.len) {
         uint32_t k = weft_vec_pop(&S->work);

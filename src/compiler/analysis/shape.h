@@ -22,8 +22,9 @@
  *   Loads are varying unless the address is uniform and the memory is __constant (address space
  *   2), a constant global, a by-value (byval) kernel argument that the kernel never writes or
  *   lets escape, or the load is marked !invariant.load.
- *   A load marked !weft.uniform (WEFT_UNIFORM_LOAD_MD) is uniform: Weft's own scheduling code
- *   puts it on reads of work-group-shared words that every work-item reads alike.
+ *   An instruction marked !weft.uniform (WEFT_UNIFORM_LOAD_MD) is pinned uniform: Weft's own
+ *   scheduling code puts it on values every work-item that uses them agrees on (reads of
+ *   work-group-shared words that every work-item reads alike, the skeleton's iteration count).
  *   Calls: work-item functions as above; a call to a function that does not access memory
  *   (memory(none), e.g. math intrinsics) with uniform arguments is uniform; otherwise varying.
  * Control divergence: a conditional branch or switch whose condition is not uniform is

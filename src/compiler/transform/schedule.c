@@ -127,7 +127,8 @@ static LLVMBasicBlockRef new_block(LLVMValueRef fn, const char *name)
     return LLVMAppendBasicBlockInContext(LLVMGetTypeContext(LLVMTypeOf(fn)), fn, name);
 }
 
-static void schedule_predicated(const struct weft_locality *L, int li, const struct guard *g, unsigned serial)
+static void schedule_predicated(const struct weft_locality *L, int li, const struct guard *g, unsigned serial,
+                                const struct weft_shapes *shapes)
 {
     const struct weft_loop *lp = &L->loops->loops[li];
     LLVMBasicBlockRef H = L->cfg->blocks[lp->header];
@@ -162,26 +163,66 @@ static void schedule_predicated(const struct weft_locality *L, int li, const str
                       Lnext = new_block(fn, "bfo.next"), D = new_block(fn, "bfo.dispatch");
     LLVMBasicBlockRef Pskip = g ? new_block(fn, "bfo.skip") : NULL, LSkip = g ? new_block(fn, "bfo.skip.exit") : NULL;
 
-    /* H's phis through slots: entry values stored in P, latch values at the latches */
+    /* the skeleton's iteration counter first: shared phis index their buffers with it */
+    LLVMPositionBuilderAtEnd(b, Hg);
+    LLVMValueRef k = LLVMBuildPhi(b, i64, "bfo.iter");
+    unsigned md = LLVMGetMDKindIDInContext(c, WEFT_UNIFORM_LOAD_MD, strlen(WEFT_UNIFORM_LOAD_MD));
+    /* 1 from both entries, +1 per skeleton iteration: the same for every work-item, although
+     * the shape analysis sees a phi at the join of the guard */
+    LLVMSetMetadata(k, md, LLVMMDNodeInContext(c, NULL, 0));
+
+    /* H's phis. A uniform one (a counter: the same value for every work-item that runs the
+     * iteration) goes through a two-word __local buffer indexed by the iteration's parity: read
+     * buf[k & 1] at H, written buf[(k + 1) & 1] at the latches, so the reads of one sub-CFG never
+     * see its writes and every work-item, active or not, reads one value (marked uniform: the
+     * vectorizer keeps it scalar and addresses built on it affine). The others go through a
+     * private slot: entry value stored in P, latch values at the latches. */
     LLVMValueRef at = first_non_phi(H);
     LLVMPositionBuilderAtEnd(b, P);
+    unsigned nshared = 0;
     for (LLVMValueRef phi = LLVMGetFirstInstruction(H), next; phi && LLVMIsAPHINode(phi); phi = next) {
         next = LLVMGetNextInstruction(phi);
+        LLVMTypeRef ty = LLVMTypeOf(phi);
         LLVMBuilderRef eb = LLVMCreateBuilderInContext(c);
-        LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
-        LLVMValueRef slot = LLVMBuildAlloca(eb, LLVMTypeOf(phi), "bfo.phi");
-        for (unsigned k = 0; k < LLVMCountIncoming(phi); k++) {
-            LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, k);
-            LLVMValueRef v = LLVMGetIncomingValue(phi, k);
-            if (from == O) {
-                LLVMBuildStore(b, v, slot);
-            } else {
+        bool shared = shapes && weft_shape_is_uniform(weft_shape_of(shapes, phi));
+        LLVMValueRef slot;
+        if (shared) {
+            snprintf(name, sizeof name, "weft.bfo.phi.%u.%u", serial, nshared++);
+            slot = LLVMAddGlobalInAddressSpace(m, LLVMArrayType2(ty, 2), name, 3);
+            LLVMSetLinkage(slot, LLVMInternalLinkage);
+            LLVMSetInitializer(slot, LLVMGetUndef(LLVMArrayType2(ty, 2)));
+        } else {
+            LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+            slot = LLVMBuildAlloca(eb, ty, "bfo.phi");
+        }
+        for (unsigned n = 0; n < LLVMCountIncoming(phi); n++) {
+            LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, n);
+            LLVMValueRef v = LLVMGetIncomingValue(phi, n);
+            LLVMBuilderRef sb = from == O ? b : eb;
+            if (from != O)
                 LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(from));
-                LLVMBuildStore(eb, v, slot);
+            LLVMValueRef dst = slot;
+            if (shared) {
+                /* entry: iteration 1 reads buf[1]; a latch of iteration k feeds k + 1 */
+                LLVMValueRef idx = from == O ? LLVMConstInt(i64, 1, 0)
+                                             : LLVMBuildAnd(sb, LLVMBuildAdd(sb, k, LLVMConstInt(i64, 1, 0), ""),
+                                                            LLVMConstInt(i64, 1, 0), "");
+                LLVMValueRef ix[2] = {LLVMConstInt(i64, 0, 0), idx};
+                dst = LLVMBuildInBoundsGEP2(sb, LLVMArrayType2(ty, 2), slot, ix, 2, "");
             }
+            LLVMValueRef st = LLVMBuildStore(sb, v, dst);
+            if (shared)   /* every work-item that stores stores the same value there */
+                LLVMSetMetadata(st, md, LLVMMDNodeInContext(c, NULL, 0));
         }
         LLVMPositionBuilderBefore(eb, at);
-        LLVMValueRef ld = LLVMBuildLoad2(eb, LLVMTypeOf(phi), slot, "");
+        LLVMValueRef src = slot;
+        if (shared) {
+            LLVMValueRef ix[2] = {LLVMConstInt(i64, 0, 0), LLVMBuildAnd(eb, k, LLVMConstInt(i64, 1, 0), "")};
+            src = LLVMBuildInBoundsGEP2(eb, LLVMArrayType2(ty, 2), slot, ix, 2, "");
+        }
+        LLVMValueRef ld = LLVMBuildLoad2(eb, ty, src, "");
+        if (shared)
+            LLVMSetMetadata(ld, md, LLVMMDNodeInContext(c, NULL, 0));
         LLVMReplaceAllUsesWith(phi, ld);
         LLVMInstructionEraseFromParent(phi);
         LLVMDisposeBuilder(eb);
@@ -244,10 +285,8 @@ static void schedule_predicated(const struct weft_locality *L, int li, const str
 
     /* the skeleton */
     LLVMPositionBuilderAtEnd(b, Hg);
-    LLVMValueRef k = LLVMBuildPhi(b, i64, "bfo.iter");
     insert_marker(b, m);
     LLVMValueRef stamp = LLVMBuildLoad2(b, i64, lai, "bfo.stamp");
-    unsigned md = LLVMGetMDKindIDInContext(c, WEFT_UNIFORM_LOAD_MD, strlen(WEFT_UNIFORM_LOAD_MD));
     LLVMSetMetadata(stamp, md, LLVMMDNodeInContext(c, NULL, 0));
     LLVMValueRef prev = LLVMBuildSub(b, k, LLVMConstInt(i64, 1, 0), "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, stamp, prev, "bfo.any"), Hb, D);
@@ -362,7 +401,14 @@ void weft_schedule_loops(LLVMValueRef fn, const uint64_t local_size[3], enum wef
         }
         if (pick >= 0) {
             if (L->loop[pick].divergent || guarded)
-                schedule_predicated(L, pick, guarded ? &g : NULL, serial++);
+            {
+                /* the whole group's shapes: which of the loop's phis every work-item agrees on */
+                struct weft_shapes *sh = weft_shapes_create(fn, L->loops);
+                weft_shapes_set_local_size(sh, local_size);
+                weft_shapes_run(sh);
+                schedule_predicated(L, pick, guarded ? &g : NULL, serial++, sh);
+                weft_shapes_free(sh);
+            }
             else
                 schedule_plain(L->cfg->blocks[L->loops->loops[pick].header]);
         }

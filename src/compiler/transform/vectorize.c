@@ -1373,6 +1373,13 @@ static unsigned element_align(struct weft_vec_plan *p, LLVMTypeRef t, unsigned a
     return align && align < ea ? align : ea;
 }
 
+/* An access marked !weft.uniform (transform/schedule.c): every active work-item reads or
+ * writes the same value at the same place, although the address is computed per work-item. */
+static bool agreed_access(struct weft_vec_plan *p, LLVMValueRef i)
+{
+    return LLVMGetMetadata(i, LLVMGetMDKindIDInContext(p->c, WEFT_UNIFORM_LOAD_MD, strlen(WEFT_UNIFORM_LOAD_MD)));
+}
+
 static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)
 {
     LLVMValueRef i = vi->v, ptr = LLVMGetOperand(i, 0);
@@ -1381,6 +1388,14 @@ static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)
     struct priv *pv = priv_of(p, ptr);
     if (pv && pv->simple) {
         define(p, vi, NULL, LLVMBuildLoad2(p->b, vt, pv->wide, ""));
+        return;
+    }
+    if (kind_of(p, ptr) != K_U && agreed_access(p, i)) {
+        /* the first active lane's address stands for all */
+        p->rep->scalar_mem++;
+        LLVMValueRef ld = LLVMBuildLoad2(p->b, t, get_scal(p, ptr), "");
+        LLVMSetAlignment(ld, align);
+        define(p, vi, ld, NULL);
         return;
     }
     if (kind_of(p, ptr) == K_U) {
@@ -1437,9 +1452,11 @@ static void emit_store(struct weft_vec_plan *p, struct vinfo *vi)
         LLVMBuildStore(p->b, blend(p, p->linear ? p->mask : NULL, v, pv->wide), pv->wide);
         return;
     }
-    if (kind_of(p, ptr) == K_U) {
+    if (kind_of(p, ptr) == K_U || agreed_access(p, i)) {
         p->rep->scalar_mem++;
-        LLVMValueRef s = kind_of(p, val) == K_U ? get_scal(p, val) : extract_lane(p, get_vec(p, val), last_lane(p), t);
+        LLVMValueRef s = kind_of(p, val) == K_U || agreed_access(p, i)
+                             ? get_scal(p, val)
+                             : extract_lane(p, get_vec(p, val), last_lane(p), t);
         LLVMValueRef st = LLVMBuildStore(p->b, s, get_scal(p, ptr));
         LLVMSetAlignment(st, align);
         LLVMSetVolatile(st, LLVMGetVolatile(i));
