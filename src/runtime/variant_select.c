@@ -7,6 +7,7 @@
 #include "runtime/variant_select.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,9 +38,9 @@ enum weft_profile_mode weft_profile_setting(void)
     const char *e = getenv("WEFT_PROFILE");
     if (e && strcmp(e, "off") == 0)
         return WEFT_PROFILE_OFF;
-    if (e && strcmp(e, "async") == 0)
-        return WEFT_PROFILE_ASYNC;
-    return WEFT_PROFILE_SYNC;
+    if (e && strcmp(e, "sync") == 0)
+        return WEFT_PROFILE_SYNC;
+    return WEFT_PROFILE_ASYNC;
 }
 
 uint64_t weft_select_key(uint64_t key_a, uint64_t key_b, const uint64_t global[3], const uint64_t local[3])
@@ -126,6 +127,104 @@ static int run_slice(const struct weft_launch *whole, weft_wg_fn fn, uint64_t fi
     return rc;
 }
 
+/* Profiling slices: about 1/16 of the launch in all, at least one group per thread each, at
+ * most half the launch. */
+static uint64_t slice_size(uint64_t total)
+{
+    uint64_t threads = weft_pool_concurrency();
+    uint64_t slice = total / 16;
+    if (slice < threads)
+        slice = threads;
+    if (4 * slice > total / 2)
+        slice = total / 8;
+    return slice ? slice : 1;
+}
+
+/* Slices run in the order A B B A, so neither variant alone pays for cold caches. */
+static const int slice_variant[4] = {0, 1, 1, 0};
+
+static int decide(uint64_t key, const uint64_t ns[2], const uint64_t groups[2], const char *what, const char *how)
+{
+    uint64_t per[2] = {ns[0] / (groups[0] ? groups[0] : 1), ns[1] / (groups[1] ? groups[1] : 1)};
+    int choice = per[1] < per[0] ? 1 : 0;
+    remember(key, choice, per);
+    weft_log(WEFT_LOG_INFO, "%s: profiled (%s) %llu+%llu work-groups: first variant %llu ns/group, second "
+             "variant %llu ns/group; chose the %s", what, how, (unsigned long long)groups[0],
+             (unsigned long long)groups[1], (unsigned long long)per[0], (unsigned long long)per[1],
+             choice ? "second" : "first");
+    return choice;
+}
+
+static int run_sync(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what)
+{
+    uint64_t total = launch->total_groups, slice = slice_size(total);
+    weft_wg_fn fns[2] = {launch->fn, b};
+    uint64_t ns[2] = {0, 0}, groups[2] = {0, 0};
+    for (int i = 0; i < 4; i++) {
+        int rc = run_slice(launch, fns[slice_variant[i]], (uint64_t)i * slice, slice, &ns[slice_variant[i]]);
+        if (rc != 0)
+            return rc;
+        groups[slice_variant[i]] += slice;
+    }
+    int choice = decide(key, ns, groups, what, "sync");
+    uint64_t done = 4 * slice;
+    if (done >= total)
+        return 0;
+    uint64_t ignored = 0;
+    return run_slice(launch, fns[choice], done, total - done, &ignored);
+}
+
+/* Asynchronous orchestration: one launch whose work-group function is a trampoline. The pool
+ * hands out groups from 0 upward, so the profiling slices (the first 4 slices) are claimed
+ * first; every other chunk runs with the best variant known when it starts (the first until
+ * the profile completes). The thread that finishes the last profiled group decides. */
+struct async_state {
+    const void *args;
+    weft_wg_fn fn[2];
+    uint64_t slice, first_group;
+    _Atomic uint64_t ns[2], groups[2], profiled;
+    _Atomic int best;
+    uint64_t key;
+    const char *what;
+};
+
+static void async_trampoline(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
+{
+    struct async_state *st = (struct async_state *)args;
+    uint64_t rel = first - st->first_group, end = rel + count, profile_end = 4 * st->slice;
+    while (rel < end) {
+        if (rel >= profile_end) {
+            st->fn[atomic_load(&st->best)](st->args, ctx, st->first_group + rel, end - rel);
+            return;
+        }
+        uint64_t s = rel / st->slice, stop = (s + 1) * st->slice;
+        if (stop > end)
+            stop = end;
+        int v = slice_variant[s];
+        uint64_t t0 = now_ns();
+        st->fn[v](st->args, ctx, st->first_group + rel, stop - rel);
+        atomic_fetch_add(&st->ns[v], now_ns() - t0);
+        atomic_fetch_add(&st->groups[v], stop - rel);
+        if (atomic_fetch_add(&st->profiled, stop - rel) + (stop - rel) == profile_end) {
+            uint64_t ns[2] = {atomic_load(&st->ns[0]), atomic_load(&st->ns[1])};
+            uint64_t groups[2] = {atomic_load(&st->groups[0]), atomic_load(&st->groups[1])};
+            atomic_store(&st->best, decide(st->key, ns, groups, st->what, "async"));
+        }
+        rel = stop;
+    }
+}
+
+static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what)
+{
+    struct async_state st = {.args = launch->args, .fn = {launch->fn, b}, .slice = slice_size(launch->total_groups),
+                             .first_group = launch->first_group, .key = key, .what = what};
+    atomic_init(&st.best, 0);
+    struct weft_launch tramp = *launch;
+    tramp.fn = async_trampoline;
+    tramp.args = &st;
+    return weft_pool_run(&tramp);
+}
+
 int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what)
 {
     enum weft_profile_mode mode = weft_profile_setting();
@@ -137,41 +236,7 @@ int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
     }
     if (choice == 0 || launch->total_groups < WEFT_SELECT_MIN_GROUPS)
         return weft_pool_run(launch);
-    if (mode == WEFT_PROFILE_ASYNC) {
-        static bool said;
-        if (!said)
-            weft_log(WEFT_LOG_INFO, "WEFT_PROFILE=async is not implemented; profiling synchronously");
-        said = true;
-    }
-    /* Slices of at least one group per thread, about 1/16 of the launch in all. */
-    uint64_t total = launch->total_groups, threads = weft_pool_concurrency();
-    uint64_t slice = total / 16;
-    if (slice < threads)
-        slice = threads;
-    if (4 * slice > total / 2)
-        slice = total / 8;
-    if (slice == 0)
-        slice = 1;
-    weft_wg_fn fns[2] = {launch->fn, b};
-    static const int order[4] = {0, 1, 1, 0};
-    uint64_t ns[2] = {0, 0}, groups[2] = {0, 0};
-    for (int i = 0; i < 4; i++) {
-        int rc = run_slice(launch, fns[order[i]], (uint64_t)i * slice, slice, &ns[order[i]]);
-        if (rc != 0)
-            return rc;
-        groups[order[i]] += slice;
-    }
-    uint64_t per[2] = {ns[0] / groups[0], ns[1] / groups[1]};
-    choice = per[1] < per[0] ? 1 : 0;
-    remember(key, choice, per);
-    weft_log(WEFT_LOG_INFO, "%s: profiled %llu+%llu work-groups: %s variant %llu ns/group, %s variant %llu ns/group; "
-             "chose the %s", what, (unsigned long long)groups[0], (unsigned long long)groups[1], "first",
-             (unsigned long long)per[0], "second", (unsigned long long)per[1], choice ? "second" : "first");
-    uint64_t done = 4 * slice;
-    if (done >= total)
-        return 0;
-    uint64_t ignored = 0;
-    return run_slice(launch, fns[choice], done, total - done, &ignored);
+    return mode == WEFT_PROFILE_SYNC ? run_sync(launch, b, key, what) : run_async(launch, b, key, what);
 }
 
 void weft_select_forget(void)

@@ -8,13 +8,18 @@
  *   - The decision is kept per key (the two variants' cache keys and the NDRange shape), in
  *     memory for the process and in the disk cache (compiler/cache.h) across processes; a
  *     decided key runs the winner for the whole launch with no profiling cost.
- *   - Profiling (WEFT_PROFILE=sync, the default) runs when the launch has at least
- *     WEFT_SELECT_MIN_GROUPS work-groups: each variant runs two slices of the first groups,
- *     alternately (A B B A, so that neither pays alone for cold caches), timed on the
- *     whole pool; the variant with the lower time per work-group wins and runs the rest.
- *     Smaller launches run the first variant and decide nothing.
- *   - WEFT_PROFILE=off runs the first variant, always. WEFT_PROFILE=async is not implemented:
- *     it runs as sync (logged once under WEFT_LOG=info).
+ *   - Profiling runs when the launch has at least WEFT_SELECT_MIN_GROUPS work-groups: each
+ *     variant runs two slices of the first groups, in the order A B B A (so that neither pays
+ *     alone for cold caches), about 1/16 of the launch in all; the lower time per work-group
+ *     wins and runs the rest. Smaller launches run the first variant and decide nothing.
+ *       WEFT_PROFILE=async (default, Kim's asynchronous orchestration): one pool launch; the
+ *       pool hands groups out from 0 upward, so the slices go first, each timed by the thread
+ *       that runs it, while other threads already run later groups with the first variant;
+ *       the thread that completes the last profiled group decides, and chunks that start
+ *       afterwards run the winner.
+ *       WEFT_PROFILE=sync: each slice is a pool launch of its own, timed as a whole; the rest
+ *       runs after the decision.
+ *       WEFT_PROFILE=off: the first variant, always.
  *   - WEFT_LOG=info logs each decision with both times.
  */
 #ifndef WEFT_RUNTIME_VARIANT_SELECT_H
@@ -29,7 +34,7 @@
 
 enum weft_profile_mode { WEFT_PROFILE_OFF, WEFT_PROFILE_SYNC, WEFT_PROFILE_ASYNC };
 
-/* WEFT_PROFILE=off | sync (default) | async. */
+/* WEFT_PROFILE=async (default) | sync | off. */
 enum weft_profile_mode weft_profile_setting(void);
 
 /* The decision key of a launch: both variants' cache keys and the NDRange's sizes. */

@@ -1,7 +1,7 @@
 /* tests/unit/test_variant_select.c — runtime selection between two variants
  * (runtime/variant_select.h) with hand-written work-group functions that record which variant
  * ran each group: every group runs exactly once across profiling and the rest of the launch,
- * the faster variant wins whichever comes first, a decided launch runs only the winner, the
+ * synchronously and asynchronously, the faster variant wins whichever comes first, a decided launch runs only the winner, the
  * decision survives a restart (through the disk cache), small launches and WEFT_PROFILE=off
  * run the first variant only. */
 #define _GNU_SOURCE
@@ -89,9 +89,9 @@ static uint64_t fresh_key(void)
     return weft_select_key(0x1111, 0x2222, g, l);
 }
 
-static void test_profiles_every_group_once(void **state)
+static void profiles_every_group_once(const char *mode)
 {
-    (void)state;
+    setenv("WEFT_PROFILE", mode, 1);
     static const uint64_t sizes[] = {16, 17, 100, 1000, 4096};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         for (int slow_first = 0; slow_first < 2; slow_first++) {
@@ -100,11 +100,12 @@ static void test_profiles_every_group_once(void **state)
             struct weft_launch l = make_launch(slow_first ? variant_slow : variant_fast, sizes[s]);
             assert_int_equal(weft_select_run(&l, slow_first ? variant_fast : variant_slow, key, "test"), 0);
             assert_each_once(sizes[s]);
-            /* both ran during profiling; the fast one won and ran the rest */
+            /* both ran during profiling, and the fast one won */
             assert_true(atomic_load(&by[0]) > 0);
             assert_true(atomic_load(&by[1]) > 0);
             assert_int_equal(weft_select_decision(key), slow_first ? 1 : 0);
-            assert_true(atomic_load(&by[0]) > atomic_load(&by[1]));
+            if (strcmp(mode, "sync") == 0)   /* the rest ran after the decision */
+                assert_true(atomic_load(&by[0]) > atomic_load(&by[1]));
 
             /* decided: the next launch runs the winner only */
             reset();
@@ -113,6 +114,19 @@ static void test_profiles_every_group_once(void **state)
             assert_int_equal(atomic_load(&by[1]), 0);
         }
     }
+    unsetenv("WEFT_PROFILE");
+}
+
+static void test_profiles_every_group_once_sync(void **state)
+{
+    (void)state;
+    profiles_every_group_once("sync");
+}
+
+static void test_profiles_every_group_once_async(void **state)
+{
+    (void)state;
+    profiles_every_group_once("async");
 }
 
 static void test_decision_survives_restart(void **state)
@@ -159,7 +173,8 @@ int main(void)
         return 1;
     setenv("WEFT_CACHE_DIR", dir, 1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_profiles_every_group_once),
+        cmocka_unit_test(test_profiles_every_group_once_sync),
+        cmocka_unit_test(test_profiles_every_group_once_async),
         cmocka_unit_test(test_decision_survives_restart),
         cmocka_unit_test(test_small_launch_and_off),
     };
