@@ -438,7 +438,9 @@ static bool record_privatization(struct weft_workfn *wf, struct weft_explain_ker
         unsigned arrays = 0, slots = 0, recomputed = 0;
         for (unsigned i = 0; i < n; i++) {
             struct alloca_record *r = &rec[i];
-            if (!weft_ptrmap_has(&left, r->a)) {
+            /* by address and name: privatization may erase an alloca and create another (a
+             * double buffer's second copy) at the same address */
+            if (!weft_ptrmap_has(&left, r->a) || !r->p.name || strcmp(LLVMGetValueName(r->a), r->p.name) != 0) {
                 r->p.kind = WEFT_EXPLAIN_PRIV_ARRAY;
                 arrays++;
             } else if (was_recomputed(r->a)) {

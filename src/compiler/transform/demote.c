@@ -16,11 +16,14 @@
 #include <string.h>
 
 /* Records what privatization may do with `slot`, which holds `v`. */
-static void record_shape(struct weft_workfn *wf, const struct weft_shapes *shapes, LLVMValueRef slot, LLVMValueRef v)
+static void record_shape(struct weft_workfn *wf, const struct weft_shapes *shapes, LLVMValueRef slot, LLVMValueRef v,
+                         const struct weft_ptrmap *uniform_loads)
 {
     if (!shapes)
         return;
-    struct weft_shape sh = weft_shape_of(shapes, v);
+    /* the load that replaced a uniform phi in step 1 (the shapes predate it) */
+    struct weft_shape sh = weft_ptrmap_has(uniform_loads, v) ? (struct weft_shape){WEFT_SHAPE_UNIFORM, 0, NULL}
+                                                              : weft_shape_of(shapes, v);
     struct weft_slot_info info = {WEFT_SLOT_VARYING, 0, 0};
     LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(v));
     if (sh.kind == WEFT_SHAPE_UNIFORM) {
@@ -56,6 +59,8 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
     LLVMBuilderRef eb = LLVMCreateBuilderInContext(c);
     LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    struct weft_ptrmap uniform_loads;
+    weft_ptrmap_init(&uniform_loads);
 
     /* 1. PHIs: load at the top of the block, store at the end of each predecessor. All PHIs
      * of a block are loaded before any of their stores run, keeping parallel-copy semantics. */
@@ -67,7 +72,8 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
         while (i && LLVMIsAPHINode(i)) {
             LLVMValueRef next = LLVMGetNextInstruction(i);
             LLVMValueRef slot = slot_for(eb, i, ".phi");
-            record_shape(wf, shapes, slot, i);
+            record_shape(wf, shapes, slot, i, &uniform_loads);
+            bool uniform = shapes && weft_shape_is_uniform(weft_shape_of(shapes, i));
             unsigned n = LLVMCountIncoming(i);
             for (unsigned k = 0; k < n; k++) {
                 LLVMBasicBlockRef from = LLVMGetIncomingBlock(i, k);
@@ -76,6 +82,8 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
             }
             LLVMPositionBuilderBefore(b, first_non_phi);
             LLVMValueRef ld = LLVMBuildLoad2(b, LLVMTypeOf(i), slot, "");
+            if (uniform)
+                weft_ptrmap_put(&uniform_loads, ld, 1);
             LLVMReplaceAllUsesWith(i, ld);
             size_t nl = 0;
             const char *nm = LLVMGetValueName2(i, &nl);
@@ -101,7 +109,7 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
             if (!crosses)
                 continue;
             LLVMValueRef slot = slot_for(eb, i, ".slot");
-            record_shape(wf, shapes, slot, i);
+            record_shape(wf, shapes, slot, i, &uniform_loads);
             LLVMValueRef after = LLVMGetNextInstruction(i);
             LLVMPositionBuilderBefore(b, after);
             LLVMBuildStore(b, i, slot);
@@ -127,6 +135,7 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
                 weft_diag_error(diag, "out of memory demoting values");
                 LLVMDisposeBuilder(b);
                 LLVMDisposeBuilder(eb);
+                weft_ptrmap_free(&uniform_loads);
                 return false;
             }
             for (unsigned k = 0; k < nu; k++) {
@@ -145,5 +154,6 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
     }
     LLVMDisposeBuilder(b);
     LLVMDisposeBuilder(eb);
+    weft_ptrmap_free(&uniform_loads);
     return true;
 }

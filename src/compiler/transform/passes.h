@@ -82,6 +82,15 @@ struct weft_workfn {
     unsigned uniform_slots;        /* cross-sub-CFG values kept in one scalar slot */
     unsigned recomputed;           /* affine cross-sub-CFG values recomputed from a uniform base */
     struct weft_ptrmap slot_info;  /* demoted slot -> struct weft_slot_info * (owned) */
+    /* uniform slots carried around a barrier, double-buffered by privatize: every work-item
+     * reads `cur` and writes `next`; once sub-CFG `subcfg` has run for every work-item,
+     * wgloops copies `next` to `cur` (Kim's uniform update hoisted out of the work-item loop) */
+    struct weft_slot_commit {
+        unsigned subcfg;
+        LLVMValueRef cur, next;
+        LLVMTypeRef type;
+    } *commits;
+    unsigned ncommits;
     struct weft_subcfgs subcfgs;   /* set by weft_subcfgs_form */
     /* vectorization across work-items (vectorize.h), read by wgloops */
     unsigned vec_width;            /* W lanes; 0 or 1: every sub-CFG keeps its scalar loop */

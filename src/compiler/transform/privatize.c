@@ -253,6 +253,98 @@ static bool scalar_slot_safe(const struct weft_subcfgs *sc, const struct subcfg_
     return true;
 }
 
+/* Whether, in sub-CFG `si`, no load of `slot` can follow a store of it (within one execution
+ * of the sub-CFG by one work-item): a may-analysis "stored on some path from the entry". */
+static bool loads_precede_stores(const struct weft_subcfg *S, const struct subcfg_edges *e, LLVMValueRef slot,
+                                 bool *stores)
+{
+    unsigned n = S->nblocks;
+    bool *has_store = calloc(n, 1), *in = calloc(n, 1), ok = has_store && in;
+    *stores = false;
+    for (unsigned k = 0; ok && k < n; k++) {
+        bool stored = false;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(S->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+            if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot)
+                stored = true;
+            else if (LLVMIsALoadInst(i) && LLVMGetOperand(i, 0) == slot && stored)
+                ok = false;
+        }
+        has_store[k] = stored;
+        *stores |= stored;
+    }
+    for (bool changed = ok; changed;) {
+        changed = false;
+        for (unsigned k = 0; k < n; k++) {
+            bool any = false;
+            for (unsigned j = e->pred_start[k]; j < e->pred_start[k + 1] && !any; j++)
+                any = in[e->preds[j]] || has_store[e->preds[j]];
+            if (any && !in[k]) {
+                in[k] = true;
+                changed = true;
+            }
+        }
+    }
+    for (unsigned k = 0; ok && k < n; k++) {
+        if (!in[k])
+            continue;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(S->blocks[k]); i && ok; i = LLVMGetNextInstruction(i))
+            if (LLVMIsALoadInst(i) && LLVMGetOperand(i, 0) == slot)
+                ok = false;
+    }
+    free(has_store);
+    free(in);
+    return ok;
+}
+
+/* A uniform slot that some sub-CFG loads (the value from before it started) and then stores
+ * (a counter of a loop around a barrier): one scalar copy would let work-item k+1 read what
+ * work-item k stored. When no sub-CFG loads it after storing it, two copies do: stores go to
+ * `next`, loads read `cur`, and wgloops commits next -> cur after each storing sub-CFG. */
+static bool double_buffer(struct weft_workfn *wf, const struct subcfg_edges *edges, LLVMValueRef slot)
+{
+    const struct weft_subcfgs *sc = &wf->subcfgs;
+    uint64_t storing = 0;
+    for (unsigned si = 0; si < sc->count; si++) {
+        bool stores = false;
+        if (!loads_precede_stores(&sc->s[si], &edges[si], slot, &stores))
+            return false;
+        if (stores) {
+            if (si >= 64)
+                return false;
+            storing |= 1ull << si;
+        }
+    }
+    /* everything that can fail first: then the rewrite cannot stop half-way */
+    unsigned nstoring = (unsigned)__builtin_popcountll(storing);
+    struct weft_slot_commit *grown = realloc(wf->commits, (wf->ncommits + nstoring) * sizeof *grown);
+    struct weft_slot_info *ni = malloc(sizeof *ni);
+    if (grown)
+        wf->commits = grown;
+    if (!grown || !ni) {
+        free(ni);
+        return false;
+    }
+    LLVMTypeRef ty = LLVMGetAllocatedType(slot);
+    /* before the slot: the caller's walk over the entry's allocas has passed it */
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(wf->c);
+    LLVMPositionBuilderBefore(b, slot);
+    LLVMValueRef next = LLVMBuildAlloca(b, ty, "uniform.next");
+    LLVMDisposeBuilder(b);
+    /* a uniform slot like `cur`: the vectorizer keeps it scalar, not lane-private */
+    *ni = (struct weft_slot_info){WEFT_SLOT_UNIFORM, 0, 0, false};
+    weft_ptrmap_put(&wf->slot_info, next, (uintptr_t)ni);
+    for (LLVMUseRef u = LLVMGetFirstUse(slot), nu; u; u = nu) {
+        nu = LLVMGetNextUse(u);
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot)
+            LLVMSetOperand(user, 1, next);
+    }
+    for (unsigned si = 0; si < sc->count && si < 64; si++)
+        if (storing >> si & 1)
+            wf->commits[wf->ncommits++] = (struct weft_slot_commit){si, slot, next, ty};
+    return true;
+}
+
 static void free_edges(struct subcfg_edges *edges, unsigned n)
 {
     for (unsigned k = 0; edges && k < n; k++)
@@ -327,8 +419,14 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
                 if (!subcfg_edges_build(&sc->s[k], &edges[k]))
                     edges_failed = true;
         }
-        if (si && (!edges || edges_failed || !scalar_slot_safe(&wf->subcfgs, edges, a)))
+        if (si && (!edges || edges_failed || !scalar_slot_safe(&wf->subcfgs, edges, a))) {
+            if (si->shape == WEFT_SLOT_UNIFORM && edges && !edges_failed && double_buffer(wf, edges, a)) {
+                wf->uniform_slots++;
+                a = next;
+                continue;
+            }
             si = NULL;   /* loop-carried around a barrier: needs a copy per work-item */
+        }
         if (si && si->shape == WEFT_SLOT_UNIFORM) {
             /* every work-item stores the same value: one scalar slot is enough */
             wf->uniform_slots++;

@@ -18,6 +18,8 @@
  *     ("dispatch": switch on it) select the loop nest to run next; each exit of a sub-CFG
  *     towards barrier j stores j; the exit barrier's id (-1) leaves to the `ret`. With one
  *     sub-CFG the nest runs straight from the entry to the `ret`;
+ *   - after the nest of a sub-CFG that stores a double-buffered uniform slot (privatize.c), a
+ *     ".commit" block copies the slot's `next` into `cur` once, before the dispatcher;
  *   - a sub-CFG that the vectorizer accepts (vectorize.h, when wf->vec_width > 1) has no
  *     dimension-0 loop of its own: the nest over y and z runs the vectorizer's packet loop
  *     instead, with the same exit stubs; its latches carry the same loop ids;
@@ -256,7 +258,21 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
             plan = weft_vectorize_plan(wf, sub, wf->vec_shapes, wf->vec_width, wf->vec_interleave,
                                        &wf->vec_reports[s]);
         }
-        build_nest(wf, (int)s, multi ? dispatch : entry, exit_target, plan != NULL, &nest);
+        /* double-buffered uniform slots this sub-CFG stores: committed once all work-items ran it */
+        LLVMBasicBlockRef nest_exit = exit_target;
+        for (unsigned k = 0; k < wf->ncommits; k++) {
+            const struct weft_slot_commit *cm = &wf->commits[k];
+            if (cm->subcfg != s)
+                continue;
+            if (nest_exit == exit_target) {
+                nest_exit = new_block(fn, c, "subcfg%d%s", (int)s, ".commit");
+                LLVMPositionBuilderAtEnd(b, nest_exit);
+                LLVMBuildBr(b, exit_target);
+            }
+            LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(nest_exit));
+            LLVMBuildStore(b, LLVMBuildLoad2(b, cm->type, cm->next, ""), cm->cur);
+        }
+        build_nest(wf, (int)s, multi ? dispatch : entry, nest_exit, plan != NULL, &nest);
         starts[s] = nest.start;
         memset(stubs, 0, (sc->count + 1) * sizeof *stubs);
         if (plan) {

@@ -285,6 +285,9 @@ bool weft_workfn_create(struct weft_workfn *wf, LLVMModuleRef m, LLVMValueRef ke
 void weft_workfn_dispose(struct weft_workfn *wf)
 {
     weft_subcfgs_free(&wf->subcfgs);
+    free(wf->commits);
+    wf->commits = NULL;
+    wf->ncommits = 0;
     size_t it = 0;
     const void *k;
     uintptr_t v;

@@ -1,23 +1,30 @@
-; Uniform values live across a barrier in a loop (uniform_slots=2, arrays=1):
+; Uniform values live across a barrier in a loop (uniform_slots=3, no arrays):
 ;  - n is stored once before the loop and only read after: one scalar slot for all work-items;
 ;  - the PHI's own slot (i.i.phi) is written on every path before it is read in each sub-CFG:
 ;    one scalar slot too;
 ;  - the counter's value i is read after the barrier (sub-CFG 1 entry) and rewritten later in
 ;    the same sub-CFG (back at the loop header): with one slot, work-item k+1 would read
-;    work-item k's next value, so it gets an array like a varying value;
+;    work-item k's next value. No sub-CFG reads it after writing it, so it is double-buffered:
+;    every store goes to %uniform.next, loads keep reading %i.i.slot, and wg-loops copies one
+;    into the other after each storing sub-CFG (wgloops/commit-uniform.ll);
 ;  - the __local pointer tp is affine: recomputed.
 ; RUN: weft-opt -pass=privatize -local-size=16 %s | FileCheck %s
 
-; CHECK:       ; weft: k static_local_size=0 scratch_size=64 subcfgs=2 arrays=1 uniform_slots=2 recomputed=1
+; CHECK:       ; weft: k static_local_size=0 scratch_size=0 subcfgs=2 arrays=0 uniform_slots=3 recomputed=1
 ; CHECK-LABEL: define internal void @weft_wi_k(
 ; CHECK:       alloca:
 ; CHECK-DAG:     %i.i.phi = alloca i32
 ; CHECK-DAG:     %n.i.slot = alloca i32
-; CHECK-NOT:     %i.i.slot = alloca
+; CHECK-DAG:     %uniform.next = alloca i32
+; CHECK-DAG:     %i.i.slot = alloca i32
 ; CHECK:       barrier0:
 ; CHECK:         store i32 %n.i, ptr %n.i.slot
-; CHECK:       barrier1:
-; CHECK:         %i.i.slot.priv{{[0-9]*}} = getelementptr inbounds i8
+; CHECK:       loop.i:
+; CHECK-NEXT:    %i.i = load i32, ptr %i.i.phi
+; CHECK-NEXT:    store i32 %i.i, ptr %uniform.next
+; CHECK:       after.barrier:
+; CHECK-NOT:     store {{.*}} ptr %i.i.slot
+; CHECK:         load i32, ptr %i.i.slot
 ; CHECK:         load i32, ptr %n.i.slot
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

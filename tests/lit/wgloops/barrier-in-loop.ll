@@ -1,7 +1,8 @@
 ; A barrier in a loop: two sub-CFGs. Sub-CFG 0 runs from the kernel's start to the barrier
 ; (loop entered) or to the end (loop skipped); sub-CFG 1 runs from the barrier through the rest
 ; of the iteration and leaves either to the same barrier again (next iteration) or to the end.
-; The loop's back edge is thus taken between work-item loops, once per work-group.
+; The loop's back edge is thus taken between work-item loops, once per work-group. The counter
+; s is double-buffered (privatize): each nest ends in a ".commit" block before the dispatcher.
 ; RUN: weft-opt -pass=wg-loops -local-size=64 %s | FileCheck %s
 
 ; CHECK:       ; weft: loop_barrier {{.*}} subcfgs=2
@@ -17,7 +18,7 @@
 ; CHECK:       subcfg0.to.exit:
 ; CHECK-NEXT:    store i32 -1, ptr %next.barrier
 ; CHECK:       subcfg0.latch.x:
-; CHECK:         br i1 {{%[0-9]+}}, label %subcfg0.wi.x, label %dispatch, !llvm.loop
+; CHECK:         br i1 {{%[0-9]+}}, label %subcfg0.wi.x, label %subcfg0.commit, !llvm.loop
 ; CHECK:       subcfg1.wi.x:
 ; CHECK-NEXT:    %lid.x{{[0-9]*}} = phi i64
 ; CHECK-NEXT:    br label %subcfg1.after.barrier
@@ -28,7 +29,7 @@
 ; CHECK:       subcfg1.to.exit:
 ; CHECK-NEXT:    store i32 -1, ptr %next.barrier
 ; CHECK:       subcfg1.latch.x:
-; CHECK:         br i1 {{%[0-9]+}}, label %subcfg1.wi.x, label %dispatch, !llvm.loop
+; CHECK:         br i1 {{%[0-9]+}}, label %subcfg1.wi.x, label %subcfg1.commit, !llvm.loop
 ; CHECK-NOT:     call void @_Z7barrierj
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
