@@ -1,8 +1,8 @@
 /* runtime/variant_select.c — micro-profiling between two variants (runtime/variant_select.h).
  *
- * Decisions live in a small open-addressing table (process lifetime, one mutex) and in the
- * disk cache as a 16-byte record: magic, chosen variant, and the two measured times in ns per
- * work-group (for the log of a later process).
+ * Decisions live in a small open-addressing table (process lifetime, one mutex) and, once
+ * final, in the disk cache as a 16-byte record: magic, chosen variant, and the two measured
+ * times in ns per work-group (for the log of a later process).
  */
 #include "runtime/variant_select.h"
 
@@ -21,7 +21,8 @@
 
 struct decision {
     uint64_t key;   /* 0: empty */
-    int choice;
+    int choice;     /* the latest round's winner */
+    int rounds;     /* profiled launches so far; final at WEFT_SELECT_ROUNDS (or from disk) */
 };
 
 static struct decision table[TABLE_SIZE];
@@ -62,44 +63,62 @@ static struct decision *slot_for(uint64_t key)
     return NULL;   /* full: decisions are not kept (profiling runs again) */
 }
 
-int weft_select_decision(uint64_t key)
+/* The winner so far (-1: never profiled) and whether it is final. */
+static int lookup(uint64_t key, bool *final)
 {
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
     int choice = d && d->key == key ? d->choice : -1;
+    *final = d && d->key == key && d->rounds >= WEFT_SELECT_ROUNDS;
     pthread_mutex_unlock(&table_lock);
-    if (choice >= 0)
+    if (*final)
         return choice;
     void *payload = NULL;
     size_t size = 0;
+    int stored = -1;
     if (weft_cache_load(key, &payload, &size) && size == sizeof(struct record)) {
         struct record r;
         memcpy(&r, payload, sizeof r);
         if (r.magic == RECORD_MAGIC && r.choice <= 1)
-            choice = (int)r.choice;
+            stored = (int)r.choice;
     }
     free(payload);
-    if (choice >= 0) {
-        pthread_mutex_lock(&table_lock);
-        d = slot_for(key);
-        if (d) {
-            d->key = key;
-            d->choice = choice;
-        }
-        pthread_mutex_unlock(&table_lock);
+    if (stored < 0)
+        return choice;
+    pthread_mutex_lock(&table_lock);
+    d = slot_for(key);
+    if (d) {
+        d->key = key;
+        d->choice = stored;
+        d->rounds = WEFT_SELECT_ROUNDS;
     }
-    return choice;
+    pthread_mutex_unlock(&table_lock);
+    *final = true;
+    return stored;
 }
 
+int weft_select_decision(uint64_t key)
+{
+    bool final = false;
+    int choice = lookup(key, &final);
+    return final ? choice : -1;
+}
+
+/* Records one profiled launch; the last of WEFT_SELECT_ROUNDS also goes to the disk cache. */
 static void remember(uint64_t key, int choice, const uint64_t ns_per_group[2])
 {
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
+    bool final = false;
     if (d) {
+        d->rounds = d->key == key ? d->rounds + 1 : 1;
         d->key = key;
         d->choice = choice;
+        final = d->rounds >= WEFT_SELECT_ROUNDS;
     }
     pthread_mutex_unlock(&table_lock);
+    if (!final)
+        return;
     struct record r = {RECORD_MAGIC, (uint32_t)choice,
                        {(uint32_t)(ns_per_group[0] > UINT32_MAX ? UINT32_MAX : ns_per_group[0]),
                         (uint32_t)(ns_per_group[1] > UINT32_MAX ? UINT32_MAX : ns_per_group[1])}};
@@ -214,11 +233,11 @@ static void async_trampoline(const void *args, const struct weft_wg_ctx *ctx, ui
     }
 }
 
-static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what)
+static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what, int best)
 {
     struct async_state st = {.args = launch->args, .fn = {launch->fn, b}, .slice = slice_size(launch->total_groups),
                              .first_group = launch->first_group, .key = key, .what = what};
-    atomic_init(&st.best, 0);
+    atomic_init(&st.best, best);
     struct weft_launch tramp = *launch;
     tramp.fn = async_trampoline;
     tramp.args = &st;
@@ -228,15 +247,16 @@ static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, con
 int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what)
 {
     enum weft_profile_mode mode = weft_profile_setting();
-    int choice = mode == WEFT_PROFILE_OFF ? 0 : weft_select_decision(key);
-    if (choice == 1) {
-        struct weft_launch other = *launch;
-        other.fn = b;
-        return weft_pool_run(&other);
+    bool final = false;
+    int choice = mode == WEFT_PROFILE_OFF ? 0 : lookup(key, &final);
+    if (mode == WEFT_PROFILE_OFF || final || launch->total_groups < WEFT_SELECT_MIN_GROUPS) {
+        struct weft_launch run = *launch;
+        if (choice == 1)
+            run.fn = b;
+        return weft_pool_run(&run);
     }
-    if (choice == 0 || launch->total_groups < WEFT_SELECT_MIN_GROUPS)
-        return weft_pool_run(launch);
-    return mode == WEFT_PROFILE_SYNC ? run_sync(launch, b, key, what) : run_async(launch, b, key, what);
+    return mode == WEFT_PROFILE_SYNC ? run_sync(launch, b, key, what)
+                                     : run_async(launch, b, key, what, choice < 0 ? 0 : choice);
 }
 
 void weft_select_forget(void)

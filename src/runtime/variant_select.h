@@ -7,7 +7,9 @@
  *     variants must compute the same results (they are schedules of one kernel).
  *   - The decision is kept per key (the two variants' cache keys and the NDRange shape), in
  *     memory for the process and in the disk cache (compiler/cache.h) across processes; a
- *     decided key runs the winner for the whole launch with no profiling cost.
+ *     decided key runs the winner for the whole launch with no profiling cost. A decision is
+ *     final after WEFT_SELECT_ROUNDS profiled launches; until then each launch profiles again,
+ *     starting (async) from the latest winner.
  *   - Profiling runs when the launch has at least WEFT_SELECT_MIN_GROUPS work-groups: each
  *     variant runs two slices of the first groups, in the order A B B A (so that neither pays
  *     alone for cold caches), about 1/16 of the launch in all; the lower time per work-group
@@ -31,6 +33,10 @@
 #include "exec/pool.h"
 
 #define WEFT_SELECT_MIN_GROUPS 16u
+/* Profiled launches before a decision is final: the first launch of a kernel also pays for
+ * first-touch page faults and cold caches, which can favour whichever variant runs later, so
+ * its winner only runs until the second launch is profiled too. */
+#define WEFT_SELECT_ROUNDS 2
 
 enum weft_profile_mode { WEFT_PROFILE_OFF, WEFT_PROFILE_SYNC, WEFT_PROFILE_ASYNC };
 
@@ -44,7 +50,7 @@ uint64_t weft_select_key(uint64_t key_a, uint64_t key_b, const uint64_t global[3
  * names the kernel for the log. Returns what weft_pool_run returns. */
 int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what);
 
-/* The stored decision for `key`: 0 (A), 1 (B), or -1 when undecided. */
+/* The final decision for `key`: 0 (A), 1 (B), or -1 when undecided. */
 int weft_select_decision(uint64_t key);
 /* Forgets the in-memory decisions, as a new process starts (tests of the disk copy). */
 void weft_select_forget(void);
