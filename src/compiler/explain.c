@@ -22,6 +22,9 @@
  */
 #include "compiler/explain.h"
 
+/* runtime/variant_select.h WEFT_SELECT_MIN_GROUPS: the compiler does not include the runtime */
+#define WEFT_SELECT_MIN_GROUPS_HINT 16u
+
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include <stdlib.h>
@@ -1077,9 +1080,9 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
                     l->predicated ? " (predicated)" : "", l->note ? "; " : "", l->note ? l->note : "");
         }
         if (k->schedule_mode == WEFT_SCHEDULE_AUTO && r->votes_bfo)
-            fprintf(f, "    auto: depth-first runs first; the first launch with at least %u work-groups also "
-                       "times the breadth-first variant on some of them and keeps the faster (WEFT_PROFILE; "
-                       "WEFT_LOG=info shows the choice)\n", 16u);
+            fprintf(f, "    auto: depth-first runs first; the first two launches with at least %u work-groups "
+                       "also time the breadth-first variant on some of their groups, and the faster is kept "
+                       "(WEFT_PROFILE; WEFT_LOG=info shows the choice)\n", WEFT_SELECT_MIN_GROUPS_HINT);
     }
     if (k->nvec) {
         fprintf(f, "  Weft's vectorizer (work-items of dimension x side by side, per sub-CFG):\n");

@@ -12,7 +12,9 @@
  *           barrier()                                  ; the scheduling barrier
  *           any = load lai (uniform) >= k - 1; br any, Hb, D
  *     Hb:   br act, H, Lat
- *     H..:  the loop body; H's phis read their slots; latches store them and branch to Lat;
+ *     H..:  the loop body; H's phis read their slots (a uniform phi: a two-word __local buffer
+ *           indexed by k's parity, read and written as agreed uniform accesses); latches
+ *           store them and branch to Lat;
  *           an exit edge i goes through Ex_i: exit = i; act = 0; br Lat
  *     Lat:  br act, Lset, Lnext
  *     Lset: lai = k; br Lnext                             ; "someone ran iteration k"
@@ -24,7 +26,8 @@
  * writes only raise it to k >= k - 1, so every work-item reads the same answer to lai >= k - 1,
  * whatever the order the work-items run in. Both entries reset it to 0 before the first barrier
  * (after every read of a previous run of the loop), and k starts at 1, so the first iteration
- * always starts.
+ * always starts. k is marked !weft.uniform (the shape analysis would call it varying at the
+ * guard's join), so the barrier passes keep it in one double-buffered slot (privatize.c).
  */
 #include "compiler/transform/schedule.h"
 
@@ -399,18 +402,15 @@ void weft_schedule_loops(LLVMValueRef fn, const uint64_t local_size[3], enum wef
                 report->bfo++;
             }
         }
-        if (pick >= 0) {
-            if (L->loop[pick].divergent || guarded)
-            {
-                /* the whole group's shapes: which of the loop's phis every work-item agrees on */
-                struct weft_shapes *sh = weft_shapes_create(fn, L->loops);
-                weft_shapes_set_local_size(sh, local_size);
-                weft_shapes_run(sh);
-                schedule_predicated(L, pick, guarded ? &g : NULL, serial++, sh);
-                weft_shapes_free(sh);
-            }
-            else
-                schedule_plain(L->cfg->blocks[L->loops->loops[pick].header]);
+        if (pick >= 0 && (L->loop[pick].divergent || guarded)) {
+            /* the whole group's shapes: which of the loop's phis every work-item agrees on */
+            struct weft_shapes *sh = weft_shapes_create(fn, L->loops);
+            weft_shapes_set_local_size(sh, local_size);
+            weft_shapes_run(sh);
+            schedule_predicated(L, pick, guarded ? &g : NULL, serial++, sh);
+            weft_shapes_free(sh);
+        } else if (pick >= 0) {
+            schedule_plain(L->cfg->blocks[L->loops->loops[pick].header]);
         }
         weft_dom_free(pdom);
         weft_locality_free(L);

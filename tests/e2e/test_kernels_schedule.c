@@ -1,0 +1,338 @@
+/* tests/e2e/test_kernels_schedule.c — work-item schedules end to end (Kim ch. 3-4, 7): kernels
+ * whose loops vote breadth-first (column-major sgemv under a guard, sgemm NT, a JDS-like loop
+ * with per-work-item trip counts, a uniform counter around a barrier) give the host's results
+ * under WEFT_SCHEDULE=dfo, bfo and auto, with WEFT_PROFILE=async, sync and off, at local sizes
+ * that do and do not fill vectors. Every launch also counts, per work-group, the work-items
+ * that ran: under runtime profiling (several launches, so that decisions are taken and then
+ * reused) every work-group runs exactly once with all its work-items. The decision cache is a
+ * fresh directory, so profiling really happens on every run of the test. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test_kernels_harness.h"
+
+static const char *source =
+    /* column-major A (m x n), one work-item per row, guard for the ragged last group */
+    "kernel void sgemv(global const float *A, global const float *x, global float *y, int m, int n,\n"
+    "                  global int *ran) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (get_local_id(0) == 0) atomic_add(&ran[get_group_id(0)], (int)get_local_size(0));\n"
+    "  if (i < m) {\n"
+    "    float s = 0.0f;\n"
+    "    for (int j = 0; j < n; j++) s += A[i + j * m] * x[j];\n"
+    "    y[i] = s;\n"
+    "  }\n"
+    "}\n"
+    /* sgemm NT, two dimensions */
+    "kernel void sgemm_nt(global const float *A, int lda, global const float *B, int ldb,\n"
+    "                     global float *C, int ldc, int k) {\n"
+    "  int m = get_global_id(0), n = get_global_id(1);\n"
+    "  float c = 0.0f;\n"
+    "  for (int i = 0; i < k; i++) c += A[m + i * lda] * B[n + i * ldb];\n"
+    "  C[m + n * ldc] = c;\n"
+    "}\n"
+    /* jagged diagonals: per-row trip counts, rows sorted by length (Parboil spmv JDS) */
+    "kernel void jds(global float *y, global const float *data, global const int *index,\n"
+    "                global const float *x, int dim, global const int *jd_ptr, global const int *rowlen) {\n"
+    "  int ix = get_global_id(0);\n"
+    "  if (ix < dim) {\n"
+    "    float sum = 0.0f;\n"
+    "    int bound = rowlen[ix];\n"
+    "    for (int k = 0; k < bound; k++) {\n"
+    "      int j = jd_ptr[k] + ix;\n"
+    "      sum += data[j] * x[index[j]];\n"
+    "    }\n"
+    "    y[ix] = sum;\n"
+    "  }\n"
+    "}\n"
+    /* a uniform counter carried around a barrier, and a neighbour exchange through __local */
+    "kernel void rounds(global int *data, local int *t, int n) {\n"
+    "  int l = get_local_id(0), ls = get_local_size(0), g = get_global_id(0);\n"
+    "  int v = data[g];\n"
+    "  for (int r = 0; r < n; r++) {\n"
+    "    t[l] = v;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    v += t[(l + r + 1) % ls] * (r + 1);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  data[g] = v;\n"
+    "}\n";
+
+static char cache_dir[] = "/tmp/weft-schedule-test-XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(cache_dir))
+        return -1;
+    setenv("WEFT_CACHE_DIR", cache_dir, 1);
+    return harness_open(source, NULL);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[80];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", cache_dir);
+    int rc = system(cmd);
+    (void)rc;
+    return harness_close();
+}
+
+/* The (schedule, profile) settings each check runs under; the launch reads them every time. */
+static const char *const settings[][2] = {
+    {"dfo", "off"}, {"bfo", "off"}, {"auto", "async"}, {"auto", "sync"}, {"auto", "off"},
+};
+#define NSETTINGS (sizeof settings / sizeof settings[0])
+
+static void use_setting(size_t s)
+{
+    setenv("WEFT_SCHEDULE", settings[s][0], 1);
+    setenv("WEFT_PROFILE", settings[s][1], 1);
+}
+
+static void restore_env(void)
+{
+    unsetenv("WEFT_SCHEDULE");
+    unsetenv("WEFT_PROFILE");
+}
+
+static float frand(void)
+{
+    return (float)(rng_next() % 2001) / 1000.0f - 1.0f;
+}
+
+static void test_sgemv(void **state)
+{
+    (void)state;
+    const int n = 96;
+    const size_t locals[] = {16, 64, 7};
+    for (size_t li = 0; li < sizeof locals / sizeof locals[0]; li++) {
+        size_t local = locals[li];
+        int m = (int)(local * 40 - 3);   /* 40 groups (profiled), a ragged last one */
+        size_t global = round_up((size_t)m, local), groups = global / local;
+        float *A = malloc(sizeof(float) * (size_t)m * n), *x = malloc(sizeof(float) * n);
+        float *want = malloc(sizeof(float) * (size_t)m), *got = malloc(sizeof(float) * (size_t)m);
+        int *ran = malloc(sizeof(int) * groups);
+        for (int i = 0; i < m * n; i++)
+            A[i] = frand();
+        for (int j = 0; j < n; j++)
+            x[j] = frand();
+        for (int i = 0; i < m; i++) {
+            float s = 0.0f;
+            for (int j = 0; j < n; j++)
+                s = fmaf(A[i + j * m], x[j], s);
+            want[i] = s;
+        }
+        cl_mem bA = buf_new(sizeof(float) * (size_t)m * n, A), bx = buf_new(sizeof(float) * n, x);
+        cl_mem by = buf_new(sizeof(float) * (size_t)m, NULL), bran = buf_new(sizeof(int) * groups, NULL);
+        for (size_t s = 0; s < NSETTINGS; s++) {
+            use_setting(s);
+            for (int rep = 0; rep < 3; rep++) {   /* profiled twice, then decided */
+                int zero = 0;
+                assert_int_equal(clEnqueueFillBuffer(env.queue, bran, &zero, sizeof zero, 0, sizeof(int) * groups, 0,
+                                                     NULL, NULL),
+                                 CL_SUCCESS);
+                assert_int_equal(launch("sgemv", 1, NULL, &global, &local,
+                                        KARGS(KARG(bA), KARG(bx), KARG(by), KARG(m), KARG(n), KARG(bran))),
+                                 CL_SUCCESS);
+                buf_read(by, sizeof(float) * (size_t)m, got);
+                buf_read(bran, sizeof(int) * groups, ran);
+                for (size_t g = 0; g < groups; g++)
+                    if (ran[g] != (int)local) {
+                        fprintf(stderr, "%s/%s local %zu launch %d: group %zu ran %d work-items\n", settings[s][0],
+                                settings[s][1], local, rep, g, ran[g]);
+                        fail();
+                    }
+                for (int i = 0; i < m; i++)
+                    if (!close_f(got[i], want[i], 1e-4)) {
+                        fprintf(stderr, "%s/%s local %zu: y[%d] = %g, want %g\n", settings[s][0], settings[s][1],
+                                local, i, got[i], want[i]);
+                        fail();
+                    }
+            }
+        }
+        clReleaseMemObject(bA);
+        clReleaseMemObject(bx);
+        clReleaseMemObject(by);
+        clReleaseMemObject(bran);
+        free(A);
+        free(x);
+        free(want);
+        free(got);
+        free(ran);
+    }
+    restore_env();
+}
+
+static void test_sgemm_nt(void **state)
+{
+    (void)state;
+    const int M = 64, N = 48, K = 37;
+    float *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * N * K);
+    float *want = malloc(sizeof(float) * M * N), *got = malloc(sizeof(float) * M * N);
+    for (int i = 0; i < M * K; i++)
+        A[i] = frand();
+    for (int i = 0; i < N * K; i++)
+        B[i] = frand();
+    for (int n = 0; n < N; n++)
+        for (int m = 0; m < M; m++) {
+            float c = 0.0f;
+            for (int i = 0; i < K; i++)
+                c = fmaf(A[m + i * M], B[n + i * N], c);
+            want[m + n * M] = c;
+        }
+    cl_mem bA = buf_new(sizeof(float) * M * K, A), bB = buf_new(sizeof(float) * N * K, B);
+    cl_mem bC = buf_new(sizeof(float) * M * N, NULL);
+    const size_t global[2] = {M, N}, local[2] = {16, 4};
+    for (size_t s = 0; s < NSETTINGS; s++) {
+        use_setting(s);
+        for (int rep = 0; rep < 3; rep++) {
+            int lda = M, ldb = N, ldc = M, k = K;
+            assert_int_equal(launch("sgemm_nt", 2, NULL, global, local,
+                                    KARGS(KARG(bA), KARG(lda), KARG(bB), KARG(ldb), KARG(bC), KARG(ldc), KARG(k))),
+                             CL_SUCCESS);
+            buf_read(bC, sizeof(float) * M * N, got);
+            for (int i = 0; i < M * N; i++)
+                if (!close_f(got[i], want[i], 1e-4)) {
+                    fprintf(stderr, "%s/%s: C[%d] = %g, want %g\n", settings[s][0], settings[s][1], i, got[i], want[i]);
+                    fail();
+                }
+        }
+    }
+    restore_env();
+    clReleaseMemObject(bA);
+    clReleaseMemObject(bB);
+    clReleaseMemObject(bC);
+    free(A);
+    free(B);
+    free(want);
+    free(got);
+}
+
+static void test_jds(void **state)
+{
+    (void)state;
+    const int dim = 1000, cols = 300, maxlen = 24;
+    int *rowlen = malloc(sizeof(int) * dim), *jd_ptr = malloc(sizeof(int) * (maxlen + 1));
+    /* rows sorted by decreasing length, some empty */
+    for (int r = 0; r < dim; r++)
+        rowlen[r] = maxlen - (r * (maxlen + 1)) / dim;
+    int nnz = 0;
+    for (int k = 0; k < maxlen; k++) {
+        jd_ptr[k] = nnz;
+        for (int r = 0; r < dim; r++)
+            nnz += rowlen[r] > k;
+    }
+    jd_ptr[maxlen] = nnz;
+    /* padded so that jd_ptr[k] + ix stays in bounds for every row that reads diagonal k */
+    float *data = malloc(sizeof(float) * (size_t)(nnz + dim)), *x = malloc(sizeof(float) * cols);
+    int *index = malloc(sizeof(int) * (size_t)(nnz + dim));
+    for (int i = 0; i < nnz + dim; i++) {
+        data[i] = frand();
+        index[i] = (int)(rng_next() % cols);
+    }
+    for (int c = 0; c < cols; c++)
+        x[c] = frand();
+    float *want = malloc(sizeof(float) * dim), *got = malloc(sizeof(float) * dim);
+    for (int r = 0; r < dim; r++) {
+        float s = 0.0f;
+        for (int k = 0; k < rowlen[r]; k++) {
+            int j = jd_ptr[k] + r;
+            s = fmaf(data[j], x[index[j]], s);
+        }
+        want[r] = s;
+    }
+    cl_mem bd = buf_new(sizeof(float) * (size_t)(nnz + dim), data), bi = buf_new(sizeof(int) * (size_t)(nnz + dim), index);
+    cl_mem bx = buf_new(sizeof(float) * cols, x), bj = buf_new(sizeof(int) * (maxlen + 1), jd_ptr);
+    cl_mem br = buf_new(sizeof(int) * dim, rowlen), by = buf_new(sizeof(float) * dim, NULL);
+    const size_t locals[] = {32, 17};
+    for (size_t li = 0; li < 2; li++) {
+        size_t local = locals[li], global = round_up(dim, local);
+        for (size_t s = 0; s < NSETTINGS; s++) {
+            use_setting(s);
+            for (int rep = 0; rep < 3; rep++) {
+                int d = dim;
+                assert_int_equal(launch("jds", 1, NULL, &global, &local,
+                                        KARGS(KARG(by), KARG(bd), KARG(bi), KARG(bx), KARG(d), KARG(bj), KARG(br))),
+                                 CL_SUCCESS);
+                buf_read(by, sizeof(float) * dim, got);
+                for (int r = 0; r < dim; r++)
+                    if (!close_f(got[r], want[r], 1e-4)) {
+                        fprintf(stderr, "%s/%s local %zu: y[%d] = %g, want %g\n", settings[s][0], settings[s][1],
+                                local, r, got[r], want[r]);
+                        fail();
+                    }
+            }
+        }
+    }
+    restore_env();
+    cl_mem all[] = {bd, bi, bx, bj, br, by};
+    for (size_t i = 0; i < 6; i++)
+        clReleaseMemObject(all[i]);
+    free(rowlen);
+    free(jd_ptr);
+    free(data);
+    free(index);
+    free(x);
+    free(want);
+    free(got);
+}
+
+static void test_counter_around_barrier(void **state)
+{
+    (void)state;
+    const size_t locals[] = {1, 5, 16, 64};
+    for (size_t li = 0; li < 4; li++) {
+        size_t local = locals[li], global = local * 20;
+        int *in = malloc(sizeof(int) * global), *want = malloc(sizeof(int) * global), *got = malloc(sizeof(int) * global);
+        int *t = malloc(sizeof(int) * local), *v = malloc(sizeof(int) * global);
+        for (size_t i = 0; i < global; i++)
+            in[i] = (int)(rng_next() % 100);
+        const int n = 7;
+        for (size_t g0 = 0; g0 < global; g0 += local) {
+            for (size_t l = 0; l < local; l++)
+                v[g0 + l] = in[g0 + l];
+            for (int r = 0; r < n; r++) {
+                for (size_t l = 0; l < local; l++)
+                    t[l] = v[g0 + l];
+                for (size_t l = 0; l < local; l++)
+                    v[g0 + l] += t[(l + (size_t)r + 1) % local] * (r + 1);
+            }
+            for (size_t l = 0; l < local; l++)
+                want[g0 + l] = v[g0 + l];
+        }
+        cl_mem b = buf_new(sizeof(int) * global, NULL);
+        for (size_t s = 0; s < NSETTINGS; s++) {
+            use_setting(s);
+            for (int rep = 0; rep < 3; rep++) {
+                assert_int_equal(clEnqueueWriteBuffer(env.queue, b, CL_TRUE, 0, sizeof(int) * global, in, 0, NULL, NULL),
+                                 CL_SUCCESS);
+                int nn = n;
+                assert_int_equal(launch("rounds", 1, NULL, &global, &local,
+                                        KARGS(KARG(b), KLOCAL(sizeof(int) * local), KARG(nn))),
+                                 CL_SUCCESS);
+                buf_read(b, sizeof(int) * global, got);
+                assert_memory_equal(got, want, sizeof(int) * global);
+            }
+        }
+        clReleaseMemObject(b);
+        free(in);
+        free(want);
+        free(got);
+        free(t);
+        free(v);
+    }
+    restore_env();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sgemv),
+        cmocka_unit_test(test_sgemm_nt),
+        cmocka_unit_test(test_jds),
+        cmocka_unit_test(test_counter_around_barrier),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
