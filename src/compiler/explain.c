@@ -27,12 +27,14 @@
 
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler/analysis/cfg.h"
 #include "compiler/analysis/dominators.h"
 #include "compiler/analysis/loops.h"
+#include "compiler/analysis/print.h"
 #include "compiler/analysis/shape.h"
 #include "compiler/codegen.h"
 #include "compiler/metadata.h"
@@ -770,6 +772,20 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
     weft_vector_setting(k, &wopts.vector_width, &wopts.interleave);
     /* what runs first: under auto, the depth-first variant (the runtime profiles the other) */
     out->schedule_mode = (int)weft_schedule_setting();
+    {
+        /* Kim's class table, from the kernel as it is before the work-group passes */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *ms = open_memstream(&text, &len);
+        if (ms) {
+            weft_analysis_print("locality", k, ms);
+            fclose(ms);
+            if (text && strstr(text, "  loop "))
+                out->locality = text;
+            else
+                free(text);
+        }
+    }
     wopts.schedule = out->schedule_mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (enum weft_schedule_mode)out->schedule_mode;
     struct weft_wg_result res = {0};
     if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
@@ -913,6 +929,7 @@ void weft_explain_kernel_free(struct weft_explain_kernel *k)
         return;
     free(k->name);
     free(k->vec);
+    free(k->locality);
     for (unsigned i = 0; i < k->nsubcfgs; i++) {
         for (unsigned j = 0; j < k->subcfgs[i].nblocks; j++)
             free(k->subcfgs[i].blocks[j]);
@@ -1078,6 +1095,18 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
             fprintf(f, "    loop %s: votes bfo %u, dfo %u, neutral %u -> %s%s%s%s\n", l->header, l->votes_bfo,
                     l->votes_dfo, l->votes_neutral, l->bfo ? "breadth-first" : "depth-first",
                     l->predicated ? " (predicated)" : "", l->note ? "; " : "", l->note ? l->note : "");
+        }
+        if (k->locality) {
+            /* the dump's loops and accesses, under a heading of our own */
+            const char *body = strchr(k->locality, '\n');
+            fprintf(f, "    stride classes of each loop's accesses (L: along the loop, W: along the work-items of "
+                       "each dimension in use; 0, 1 element, X other):\n");
+            for (const char *line = body ? body + 1 : ""; *line;) {
+                const char *end = strchr(line, '\n');
+                int n = end ? (int)(end - line) : (int)strlen(line);
+                fprintf(f, "    %.*s\n", n, line);
+                line = end ? end + 1 : line + n;
+            }
         }
         if (k->schedule_mode == WEFT_SCHEDULE_AUTO && r->votes_bfo)
             fprintf(f, "    auto: depth-first runs first; the first two launches with at least %u work-groups "

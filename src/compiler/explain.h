@@ -88,6 +88,8 @@ struct weft_explain_kernel {
     struct weft_explain_loop *loops;
     struct weft_schedule_report schedule;   /* the loops' locality votes and schedule */
     int schedule_mode;           /* WEFT_SCHEDULE (enum weft_schedule_mode) */
+    char *locality;              /* analysis/print.h "locality" dump of the kernel: the stride
+                                    classes of each loop's accesses (NULL without loops) */
     unsigned nvec;
     struct weft_vec_report *vec; /* [nvec] Weft's own vectorizer, per sub-CFG (NULL when off) */
     uint64_t scratch_size;       /* bytes of scratch per work-group */
