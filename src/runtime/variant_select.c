@@ -195,14 +195,16 @@ static int run_sync(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
 
 /* Asynchronous orchestration: one launch whose work-group function is a trampoline. The pool
  * hands out groups from 0 upward, so the profiling slices (the first 4 slices) are claimed
- * first; every other chunk runs with the best variant known when it starts (the first until
- * the profile completes). The thread that finishes the last profiled group decides. */
+ * first; other groups run with the best variant known when each starts (the latest winner, or
+ * the first variant), one group at a time until the profile completes. The thread that
+ * finishes the last profiled group decides. */
 struct async_state {
     const void *args;
     weft_wg_fn fn[2];
     uint64_t slice, first_group;
     _Atomic uint64_t ns[2], groups[2], profiled;
     _Atomic int best;
+    _Atomic bool decided;
     uint64_t key;
     const char *what;
 };
@@ -213,7 +215,14 @@ static void async_trampoline(const void *args, const struct weft_wg_ctx *ctx, ui
     uint64_t rel = first - st->first_group, end = rel + count, profile_end = 4 * st->slice;
     while (rel < end) {
         if (rel >= profile_end) {
-            st->fn[atomic_load(&st->best)](st->args, ctx, st->first_group + rel, end - rel);
+            /* until the profile is complete, one group at a time with the best known so far,
+             * so that a chunk claimed early does not run all its groups on the loser */
+            while (rel < end && !atomic_load(&st->decided)) {
+                st->fn[atomic_load(&st->best)](st->args, ctx, st->first_group + rel, 1);
+                rel++;
+            }
+            if (rel < end)
+                st->fn[atomic_load(&st->best)](st->args, ctx, st->first_group + rel, end - rel);
             return;
         }
         uint64_t s = rel / st->slice, stop = (s + 1) * st->slice;
@@ -228,6 +237,7 @@ static void async_trampoline(const void *args, const struct weft_wg_ctx *ctx, ui
             uint64_t ns[2] = {atomic_load(&st->ns[0]), atomic_load(&st->ns[1])};
             uint64_t groups[2] = {atomic_load(&st->groups[0]), atomic_load(&st->groups[1])};
             atomic_store(&st->best, decide(st->key, ns, groups, st->what, "async"));
+            atomic_store(&st->decided, true);
         }
         rel = stop;
     }
@@ -238,6 +248,7 @@ static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, con
     struct async_state st = {.args = launch->args, .fn = {launch->fn, b}, .slice = slice_size(launch->total_groups),
                              .first_group = launch->first_group, .key = key, .what = what};
     atomic_init(&st.best, best);
+    atomic_init(&st.decided, false);
     struct weft_launch tramp = *launch;
     tramp.fn = async_trampoline;
     tramp.args = &st;
