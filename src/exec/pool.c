@@ -41,7 +41,7 @@
  *
  * Chunking is guided: a thread claims max(1, remaining / (2 * threads)) groups with a CAS on
  * the shared counter, so early chunks are big (few atomics) and the last ones single groups
- * (every thread stays busy to the end).
+ * (every thread stays busy to the end); a launch may cap the chunk size (max_chunk).
  */
 #define _GNU_SOURCE
 #include "exec/pool.h"
@@ -184,6 +184,8 @@ static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigne
         uint64_t chunk = (total - first) / divisor;
         if (chunk == 0)
             chunk = 1;
+        if (launch->max_chunk && chunk > launch->max_chunk)
+            chunk = launch->max_chunk;
         if (!atomic_compare_exchange_weak_explicit(&pool.next_group, &first, first + chunk,
                                                    memory_order_relaxed, memory_order_relaxed))
             continue; /* `first` now holds the current value */

@@ -17,6 +17,7 @@ struct weft_launch {
     struct weft_wg_ctx ctx;        /* launch-wide fields; local_mem/scratch are set per worker */
     uint64_t total_groups;         /* groups first_group .. first_group + total_groups - 1 run */
     uint64_t first_group;          /* 0 for a whole launch; variant profiling runs slices */
+    uint64_t max_chunk;            /* 0, or the most groups a thread claims at once */
     size_t local_mem_size;         /* bytes of __local memory one work-group needs */
     size_t scratch_size;           /* bytes of private scratch one work-group needs */
 };

@@ -146,12 +146,16 @@ static int run_slice(const struct weft_launch *whole, weft_wg_fn fn, uint64_t fi
     return rc;
 }
 
-/* Profiling slices: about 1/16 of the launch in all, at least one group per thread each, at
- * most half the launch. */
+/* Profiling slices: about 1/16 of the launch in all but at most MAX_SLICE groups each (enough
+ * to time, little spent on the loser), at least one group per thread each, at most half the
+ * launch. */
+#define MAX_SLICE 256u
 static uint64_t slice_size(uint64_t total)
 {
     uint64_t threads = weft_pool_concurrency();
     uint64_t slice = total / 16;
+    if (slice > MAX_SLICE)
+        slice = MAX_SLICE;
     if (slice < threads)
         slice = threads;
     if (4 * slice > total / 2)
@@ -252,6 +256,9 @@ static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, con
     struct weft_launch tramp = *launch;
     tramp.fn = async_trampoline;
     tramp.args = &st;
+    /* chunks no larger than a slice: the slices go to different threads, each thread times
+     * both variants, and the profile completes early */
+    tramp.max_chunk = st.slice;
     return weft_pool_run(&tramp);
 }
 
