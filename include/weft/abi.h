@@ -6,8 +6,19 @@
  *     void weft_wg_<kernel>(const void *args, const struct weft_wg_ctx *ctx,
  *                           uint64_t first_group, uint64_t group_count);
  *
- * Groups are numbered linearly, dimension 0 fastest:
- *     g = gx + num_groups[0] * (gy + num_groups[1] * gz).
+ * Groups are numbered linearly within the call's (sub-)launch, dimension 0 fastest:
+ *     g = gx + launch_groups[0] * (gy + launch_groups[1] * gz),
+ * and the work-group that g names has group id (gx, gy, gz) + group_base.
+ *
+ * Non-uniform work-groups (OpenCL 2.0+): when global_size[d] is not a multiple of the enqueued
+ * local size, the NDRange is cut into up to 2^work_dim regions of equal-sized work-groups (per
+ * dimension the full groups, then the one remainder group), and each region is a sub-launch
+ * of a function specialized for its local size. Every sub-launch sees the whole NDRange in
+ * work_dim, global_size, global_offset, num_groups (ceil(global / enqueued local)) and
+ * enqueued_local_size, and its own region in local_size, group_base, launch_groups and
+ * global_id_base. A whole uniform launch has local_size == enqueued_local_size, group_base 0,
+ * launch_groups == num_groups and global_id_base == global_offset
+ * (weft_wg_ctx_set_uniform fills them so).
  *
  * `args` is the packed argument block (see below). `ctx` is this worker's copy of the launch
  * context: the launch-wide sizes plus the worker's own local-memory arena and scratch area.
@@ -19,19 +30,25 @@
 
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 1
+#define WEFT_ABI_VERSION 2
 
 struct weft_printf_buffer;
 
 struct weft_wg_ctx {
     uint64_t work_dim;             /* field 0 */
     uint64_t global_size[3];       /* field 1 */
-    uint64_t local_size[3];        /* field 2 */
+    uint64_t local_size[3];        /* field 2: the work-group size of this (sub-)launch */
     uint64_t global_offset[3];     /* field 3 */
-    uint64_t num_groups[3];        /* field 4 */
+    uint64_t num_groups[3];        /* field 4: of the whole NDRange, remainder groups included */
     char *local_mem;               /* field 5: worker's arena, 64-byte aligned, >= launch's local size */
     char *scratch;                 /* field 6: worker's scratch for privatized values, 64-byte aligned */
     struct weft_printf_buffer *printf_buf; /* field 7: launch-wide printf sink (may be NULL) */
+    uint64_t enqueued_local_size[3];  /* field 8: the local size the NDRange was enqueued with */
+    uint64_t group_base[3];        /* field 9: group id of this sub-launch's first group */
+    uint64_t launch_groups[3];     /* field 10: work-groups of this sub-launch per dimension */
+    uint64_t global_id_base[3];    /* field 11: global_offset + group_base * (enqueued_local_size -
+                                      local_size), so that get_global_id(d) is
+                                      group_id * local_size + local_id + global_id_base */
 };
 
 enum weft_ctx_field {
@@ -43,7 +60,24 @@ enum weft_ctx_field {
     WEFT_CTX_FIELD_LOCAL_MEM = 5,
     WEFT_CTX_FIELD_SCRATCH = 6,
     WEFT_CTX_FIELD_PRINTF = 7,
+    WEFT_CTX_FIELD_ENQUEUED_LOCAL_SIZE = 8,
+    WEFT_CTX_FIELD_GROUP_BASE = 9,
+    WEFT_CTX_FIELD_LAUNCH_GROUPS = 10,
+    WEFT_CTX_FIELD_GLOBAL_ID_BASE = 11,
 };
+#define WEFT_CTX_FIELD_COUNT 12
+
+/* Fills the region fields (8-11) of a context whose fields 0-4 describe a whole launch of
+ * uniform work-groups. */
+static inline void weft_wg_ctx_set_uniform(struct weft_wg_ctx *c)
+{
+    for (int d = 0; d < 3; d++) {
+        c->enqueued_local_size[d] = c->local_size[d];
+        c->group_base[d] = 0;
+        c->launch_groups[d] = c->num_groups[d];
+        c->global_id_base[d] = c->global_offset[d];
+    }
+}
 
 typedef void (*weft_wg_fn)(const void *args, const struct weft_wg_ctx *ctx,
                            uint64_t first_group, uint64_t group_count);

@@ -117,6 +117,8 @@ struct weft_kernel_meta {
     size_t private_size;                       /* estimate of private memory per work-item */
     bool has_arg_names;
     bool uses_printf;                          /* the kernel calls printf (after inlining) */
+    bool uniform_work_groups;                  /* OpenCL C 1.x or -cl-uniform-work-group-size:
+                                                  the global size must be a multiple of the local */
 };
 
 /* ---- executable images (specialize.c) -------------------------------------------------- */

@@ -5,8 +5,10 @@
  * metadata; names only when built with -cl-kernel-arg-info; kind, size and packed offset
  * from compiler/arglayout, the single definition of the argument block), the attributes
  * string as written in the source, reqd_work_group_size and work_group_size_hint, the bytes
- * of static __local variables the kernel uses, and an estimate of its private memory.
- * Reads only; a kernel whose arguments cannot be passed fails with arglayout's message.
+ * of static __local variables the kernel uses, an estimate of its private memory, and whether
+ * its work-groups must be uniform (clang's "uniform-work-group-size"="true": OpenCL C 1.x, or
+ * -cl-uniform-work-group-size). Reads only; a kernel whose arguments cannot be passed fails
+ * with arglayout's message.
  */
 #include "compiler/metadata.h"
 
@@ -262,6 +264,19 @@ static cl_kernel_arg_type_qualifier type_qual_of(const char *s, size_t n)
     return q;
 }
 
+/* clang marks every kernel "uniform-work-group-size"="true" when the language (OpenCL C 1.x)
+ * or -cl-uniform-work-group-size forbids remainder work-groups, and "false" otherwise. */
+static bool requires_uniform_work_groups(LLVMValueRef fn)
+{
+    static const char key[] = "uniform-work-group-size";
+    LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, key, sizeof key - 1);
+    if (!a)
+        return false;
+    unsigned n = 0;
+    const char *v = LLVMGetStringAttributeValue(a, &n);
+    return n == 4 && !memcmp(v, "true", 4);
+}
+
 static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct weft_kernel_meta *k,
                         struct weft_diag *diag)
 {
@@ -312,6 +327,7 @@ static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct
     k->static_local_size = static_local_bytes(m, fn, td);
     k->private_size = private_bytes(fn, td);
     k->uses_printf = calls_printf(fn);
+    k->uniform_work_groups = requires_uniform_work_groups(fn);
     return k->attributes != NULL;
 }
 

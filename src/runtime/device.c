@@ -285,6 +285,8 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
         ANSWER(cl_bool, CL_TRUE);
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+        /* remainder work-groups run as sub-launches of their own variant (runtime/ndrange.c) */
+        ANSWER(cl_bool, CL_TRUE);
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:

@@ -387,6 +387,7 @@ void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out)
     }
     out->max_work_group_size = max_wg_size(m, k->program->context->device);
     out->preferred_multiple = simd_floats();
+    out->uniform_work_groups = m->uniform_work_groups;
 }
 
 bool weft_kernel_uses_printf(cl_kernel k)

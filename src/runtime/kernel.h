@@ -24,6 +24,7 @@ struct weft_kernel_launch_info {
     size_t work_group_size_hint[3];
     size_t max_work_group_size;       /* CL_KERNEL_WORK_GROUP_SIZE */
     size_t preferred_multiple;        /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+    bool uniform_work_groups;         /* built as OpenCL C 1.x or with -cl-uniform-work-group-size */
 };
 
 void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out);

@@ -9,10 +9,24 @@
  *     against CL_DEVICE_LOCAL_MEM_SIZE.
  *   - As OpenCL 2.1+ says, a NULL global_work_size or a zero in any used dimension is a launch
  *     of nothing: the command still waits for its dependencies and completes its event.
- *   - A NULL local_work_size becomes a uniform work-group size (the device reports no
- *     non-uniform work-group support): the kernel's reqd_work_group_size when it has one,
- *     else per dimension a divisor of the global size, dimension 0 first, a multiple of the
- *     SIMD width when one fits, small enough that every pool thread gets several groups.
+ *   - Non-uniform work-groups (CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT is CL_TRUE): a global
+ *     size that is not a multiple of the local size is accepted unless the kernel's program
+ *     requires uniform work-groups (OpenCL C 1.x, the default without -cl-std; or
+ *     -cl-uniform-work-group-size, at compile time or when building a binary), which gets
+ *     CL_INVALID_WORK_GROUP_SIZE as the specification says. The NDRange is then cut into up
+ *     to 2^work_dim regions of equal work-groups (per dimension the full groups, then the one
+ *     remainder group of global % local items): each region is a part run by the variant
+ *     compiled for its own local size, with the region fields of weft/abi.h telling it where
+ *     it lies, while get_num_groups/get_global_size/get_enqueued_local_size report the whole
+ *     NDRange. All parts run in one pool launch (a trampoline maps the pool's group numbers to
+ *     the parts), so they belong to one command and one event.
+ *   - A NULL local_work_size: the kernel's reqd_work_group_size when it has one; else, when
+ *     uniform work-groups are required, per dimension a divisor of the global size, dimension
+ *     0 first, a multiple of the SIMD width when one fits; else per dimension the whole
+ *     dimension when it fits, a divisor that costs at most half of the group (a multiple of
+ *     the SIMD width along dimension 0), or a power of two with a remainder group (the same
+ *     full-group variant then serves every global size, and full groups fill whole vectors).
+ *     Either way small enough that every pool thread gets several groups.
  *   - At run time the command fills one weft_launch (unused dimensions: size 1, offset 0) and
  *     hands it to the pool; the event goes RUNNING/COMPLETE around it (queue.c).
  */
@@ -38,14 +52,79 @@
 /* The automatic choice aims at this many work-groups per pool thread (load balance). */
 #define AUTO_GROUPS_PER_THREAD 4u
 
+/* At most 2^3 regions of equal work-groups (weft/abi.h). */
+#define MAX_PARTS 8u
+
+/* One region of the NDRange whose work-groups all have one size: a sub-launch. */
+struct ndrange_part {
+    weft_wg_fn fn;                     /* the variant for `local` */
+    uint64_t first, count;             /* its groups in the command's linear numbering */
+    uint64_t local[3], group_base[3], launch_groups[3], global_id_base[3];  /* weft/abi.h */
+};
+
 struct ndrange_cmd {
     struct weft_kernel_args *args;     /* snapshot; owns the packed block */
     bool uses_printf;
-    struct weft_launch launch;         /* complete at enqueue (printf_buf set at run) */
-    weft_wg_fn alt;                    /* another schedule of the kernel to profile, or NULL */
+    struct weft_launch launch;         /* complete at enqueue (printf_buf set at run); with one
+                                          part, that part's launch; else the whole NDRange's
+                                          fields, the region fields set per part */
+    unsigned nparts;
+    struct ndrange_part parts[MAX_PARTS];   /* parts[0]: the full groups when there are any */
+    weft_wg_fn alt;                    /* another schedule of parts[0] to profile, or NULL */
     uint64_t select_key;               /* the decision's key (runtime/variant_select.h) */
     char name[64];                     /* the kernel, for the log */
 };
+
+static void set_region(struct weft_wg_ctx *c, const struct ndrange_part *part)
+{
+    for (int d = 0; d < 3; d++) {
+        c->local_size[d] = part->local[d];
+        c->group_base[d] = part->group_base[d];
+        c->launch_groups[d] = part->launch_groups[d];
+        c->global_id_base[d] = part->global_id_base[d];
+    }
+}
+
+/* The pool's work-group function for a launch of several parts: runs groups [first,
+ * first + count) of the command's numbering, each piece by its part's variant on a copy of
+ * the worker's context with the part's region fields. `args` is the command. */
+static void run_parts(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
+{
+    const struct ndrange_cmd *p = args;
+    const uint64_t end = first + count;
+    for (unsigned i = 0; i < p->nparts && first < end; i++) {
+        const struct ndrange_part *part = &p->parts[i];
+        uint64_t part_end = part->first + part->count;
+        if (first >= part_end)
+            continue;
+        uint64_t stop = end < part_end ? end : part_end;
+        struct weft_wg_ctx c = *ctx;
+        set_region(&c, part);
+        part->fn(p->launch.args, &c, first - part->first, stop - first);
+        first = stop;
+    }
+}
+
+static int run_split(struct ndrange_cmd *p)
+{
+    struct weft_launch all = p->launch;
+    all.fn = run_parts;
+    all.args = p;
+    if (p->alt) {
+        /* the full groups are profiled between the two schedules, the remainder parts follow */
+        struct weft_launch full = p->launch;
+        set_region(&full.ctx, &p->parts[0]);
+        full.fn = p->parts[0].fn;
+        full.first_group = 0;
+        full.total_groups = p->parts[0].count;
+        int rc = weft_select_run(&full, p->alt, p->select_key, p->name);
+        if (rc != 0)
+            return rc;
+        all.first_group = p->parts[0].count;
+        all.total_groups -= p->parts[0].count;
+    }
+    return weft_pool_run(&all);
+}
 
 static cl_int run_ndrange(struct weft_command *cmd)
 {
@@ -54,7 +133,9 @@ static cl_int run_ndrange(struct weft_command *cmd)
         return CL_SUCCESS;
     struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
     p->launch.ctx.printf_buf = pb;
-    int rc = p->alt ? weft_select_run(&p->launch, p->alt, p->select_key, p->name) : weft_pool_run(&p->launch);
+    int rc = p->nparts > 1 ? run_split(p)
+             : p->alt     ? weft_select_run(&p->launch, p->alt, p->select_key, p->name)
+                          : weft_pool_run(&p->launch);
     if (pb)
         weft_printf_buffer_finish(pb);
     if (rc != 0)
@@ -95,23 +176,40 @@ static size_t largest_divisor_multiple(size_t n, size_t cap, size_t m)
     return 0;
 }
 
-/* Chooses a uniform local size for a launch whose global sizes are all >= 1. */
-static void choose_local_size(cl_uint work_dim, const size_t global[3], size_t budget,
-                              const size_t max_items[3], size_t simd, size_t local[3])
+/* The largest power of two <= n (n >= 1). */
+static size_t pow2_floor(size_t n)
+{
+    size_t p = 1;
+    while (p <= n / 2)
+        p *= 2;
+    return p;
+}
+
+/* The work-items per group the automatic choice aims at for a launch of global sizes >= 1:
+ * at most the budget and AUTO_GROUP_ITEMS, halved until every thread gets several groups, but
+ * not below one vector (below that the groups get too small to vectorize and dispatch costs
+ * dominate). A power of two when `pow2`. */
+static size_t auto_group_items(cl_uint work_dim, const size_t global[3], size_t budget, size_t simd, bool pow2)
 {
     uint64_t total = 1;
     for (cl_uint d = 0; d < work_dim; d++)
         total = global[d] > UINT64_MAX / total ? UINT64_MAX : total * global[d];
     size_t want = budget < AUTO_GROUP_ITEMS ? budget : AUTO_GROUP_ITEMS;
-    /* Shrink the group until every thread gets several groups, but not below one vector
-     * (below that the groups get too small to vectorize and dispatch costs dominate). */
+    if (want < 1)
+        want = 1;
+    if (pow2)
+        want = pow2_floor(want);
     uint64_t groups_wanted = (uint64_t)weft_pool_concurrency() * AUTO_GROUPS_PER_THREAD;
     while (want > simd && total / want < groups_wanted)
         want /= 2;
-    if (want < 1)
-        want = 1;
+    return want < 1 ? 1 : want;
+}
 
-    size_t left = want;
+/* Chooses a uniform local size for a launch whose global sizes are all >= 1. */
+static void choose_local_size(cl_uint work_dim, const size_t global[3], size_t budget,
+                              const size_t max_items[3], size_t simd, size_t local[3])
+{
+    size_t left = auto_group_items(work_dim, global, budget, simd, false);
     for (cl_uint d = 0; d < work_dim; d++) {
         size_t cap = left < max_items[d] ? left : max_items[d];
         size_t l = largest_divisor(global[d], cap);
@@ -120,6 +218,32 @@ static void choose_local_size(cl_uint work_dim, const size_t global[3], size_t b
             size_t v = largest_divisor_multiple(global[d], cap, simd);
             if (v && v * 4 >= l)
                 l = v;
+        }
+        local[d] = l;
+        left /= l;
+        if (left < 1)
+            left = 1;
+    }
+    for (cl_uint d = work_dim; d < 3; d++)
+        local[d] = 1;
+}
+
+/* Chooses a local size for a launch whose global sizes are all >= 1 when remainder groups are
+ * allowed. Per dimension, dimension 0 first: the whole dimension when it fits; else a divisor
+ * that is at least half of what fits (a multiple of the SIMD width along dimension 0), so the
+ * groups stay uniform; else a power of two (a multiple of the SIMD width when that fits) and a
+ * remainder group, rather than a small odd divisor. */
+static void choose_local_size_nonuniform(cl_uint work_dim, const size_t global[3], size_t budget,
+                                         const size_t max_items[3], size_t simd, size_t local[3])
+{
+    size_t left = auto_group_items(work_dim, global, budget, simd, true);
+    for (cl_uint d = 0; d < work_dim; d++) {
+        size_t cap = left < max_items[d] ? left : max_items[d];
+        size_t l = global[d];
+        if (l > cap) {
+            size_t m = d == 0 && simd <= cap ? simd : 1;
+            size_t div = largest_divisor_multiple(global[d], cap, m);
+            l = div && div * 2 >= cap ? div : pow2_floor(cap);
         }
         local[d] = l;
         left /= l;
@@ -144,8 +268,6 @@ struct geometry {
             return weft_error("clEnqueueNDRangeKernel", (code), __VA_ARGS__);                \
     } while (0)
 
-/* Checks work_dim, the global size and offset and the local size in the specification's
- * order and fills `g`; a NULL local size gets a uniform one chosen here. */
 /* The variant to run and, when the schedule is left to Weft (WEFT_SCHEDULE=auto) and some loop's
  * locality votes for breadth-first order, the breadth-first one to profile against it
  * (runtime/variant_select.h). Depth-first comes first: with the vectorizer's packets of
@@ -166,9 +288,12 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
     return CL_SUCCESS;
 }
 
+/* Checks work_dim, the global size and offset and the local size in the specification's
+ * order and fills `g`; a NULL local size gets one chosen here. `uniform_option`: the program
+ * was built with -cl-uniform-work-group-size (the kernel's metadata tells the rest). */
 static cl_int check_geometry(cl_device_id dev, cl_kernel kernel, cl_uint work_dim,
                              const size_t *global_work_offset, const size_t *global_work_size,
-                             const size_t *local_work_size, struct geometry *g)
+                             const size_t *local_work_size, bool uniform_option, struct geometry *g)
 {
     GEOM_CHECK(work_dim >= 1 && work_dim <= 3, CL_INVALID_WORK_DIMENSION,
                "work_dim %u is not in [1, 3]", work_dim);
@@ -200,6 +325,7 @@ static cl_int check_geometry(cl_device_id dev, cl_kernel kernel, cl_uint work_di
     struct weft_kernel_launch_info info;
     weft_kernel_launch_info(kernel, &info);
     const bool has_reqd = info.reqd_work_group_size[0] != 0;
+    const bool uniform = uniform_option || info.uniform_work_groups;
     if (local_work_size) {
         uint64_t product = 1;
         for (cl_uint d = 0; d < work_dim; d++) {
@@ -216,11 +342,12 @@ static cl_int check_geometry(cl_device_id dev, cl_kernel kernel, cl_uint work_di
         GEOM_CHECK(product <= info.max_work_group_size, CL_INVALID_WORK_GROUP_SIZE,
                    "%llu work-items per work-group exceed the kernel's CL_KERNEL_WORK_GROUP_SIZE %zu",
                    (unsigned long long)product, info.max_work_group_size);
-        if (!empty)
+        if (!empty && uniform)
             for (cl_uint d = 0; d < work_dim; d++)
                 GEOM_CHECK(global[d] % local[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
-                           "global_work_size[%u] %zu is not a multiple of local_work_size[%u] %zu "
-                           "(the device requires uniform work-groups)", d, global[d], d, local[d]);
+                           "global_work_size[%u] %zu is not a multiple of local_work_size[%u] %zu, and "
+                           "the program requires uniform work-groups (OpenCL C 1.x, or "
+                           "-cl-uniform-work-group-size)", d, global[d], d, local[d]);
         for (cl_uint d = 0; d < work_dim; d++)
             GEOM_CHECK(local[d] <= dev->max_work_item_sizes[d], CL_INVALID_WORK_ITEM_SIZE,
                        "local_work_size[%u] %zu exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[%u] %zu",
@@ -228,17 +355,21 @@ static cl_int check_geometry(cl_device_id dev, cl_kernel kernel, cl_uint work_di
     } else if (has_reqd) {
         for (cl_uint d = 0; d < 3; d++)
             local[d] = info.reqd_work_group_size[d];
-        if (!empty)
+        if (!empty && uniform)
             for (cl_uint d = 0; d < work_dim; d++)
                 GEOM_CHECK(global[d] % local[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
                            "global_work_size[%u] %zu is not a multiple of the kernel's "
-                           "reqd_work_group_size %zu (the device requires uniform work-groups)",
-                           d, global[d], local[d]);
+                           "reqd_work_group_size %zu, and the program requires uniform work-groups "
+                           "(OpenCL C 1.x, or -cl-uniform-work-group-size)", d, global[d], local[d]);
     } else if (!empty) {
         size_t budget = info.max_work_group_size < dev->max_work_group_size ? info.max_work_group_size
                                                                              : dev->max_work_group_size;
         size_t simd = info.preferred_multiple ? info.preferred_multiple : 1;
-        choose_local_size(work_dim, global, budget ? budget : 1, dev->max_work_item_sizes, simd, local);
+        if (uniform)
+            choose_local_size(work_dim, global, budget ? budget : 1, dev->max_work_item_sizes, simd, local);
+        else
+            choose_local_size_nonuniform(work_dim, global, budget ? budget : 1, dev->max_work_item_sizes, simd,
+                                         local);
         weft_log(WEFT_LOG_DEBUG, "clEnqueueNDRangeKernel: global %zux%zux%zu, chose local %zux%zux%zu",
                  global[0], global[1], global[2], local[0], local[1], local[2]);
     }
@@ -247,12 +378,127 @@ static cl_int check_geometry(cl_device_id dev, cl_kernel kernel, cl_uint work_di
     return CL_SUCCESS;
 }
 
+/* ---- parts: the regions of equal work-groups -------------------------------------------- */
+
+/* Cuts a non-empty NDRange into its regions of equal work-groups (weft/abi.h): per dimension
+ * the full groups and, when the local size does not divide the global size, the remainder
+ * group. The region of full groups in every dimension, when there is one, comes first
+ * (*first_full); the parts number the groups consecutively. Returns how many parts. */
+static unsigned split_regions(const size_t global[3], const size_t offset[3], const size_t local[3],
+                              struct ndrange_part parts[MAX_PARTS], bool *first_full)
+{
+    unsigned n = 0;
+    uint64_t next = 0;
+    /* bit d of `rem`: the part is the remainder group in dimension d */
+    for (unsigned rem = 0; rem < MAX_PARTS; rem++) {
+        struct ndrange_part part;
+        memset(&part, 0, sizeof part);
+        bool exists = true;
+        uint64_t count = 1;
+        for (int d = 0; d < 3; d++) {
+            uint64_t full = global[d] / local[d], left = global[d] % local[d];
+            if (rem >> d & 1) {
+                exists = exists && left != 0;
+                part.local[d] = left;
+                part.group_base[d] = full;
+                part.launch_groups[d] = 1;
+            } else {
+                exists = exists && full != 0;
+                part.local[d] = local[d];
+                part.group_base[d] = 0;
+                part.launch_groups[d] = full;
+            }
+            /* the ids of the first work-item of the part, less group_base * its local size */
+            part.global_id_base[d] = offset[d] + part.group_base[d] * (local[d] - part.local[d]);
+            count *= part.launch_groups[d];
+        }
+        if (!exists)
+            continue;
+        if (rem == 0)
+            *first_full = true;
+        part.first = next;
+        part.count = count;
+        next += count;
+        parts[n++] = part;
+    }
+    return n;
+}
+
+/* Compiles (or finds) every part's variant now, so that a failure is this call's error, and
+ * packs one argument block for all of them (__local arguments after the largest static
+ * area; the scratch of the largest). Sets the launch's fn (part 0's), args, local_mem_size
+ * and scratch_size. When parts[0] is the region of full groups (`first_full`) and Weft picks
+ * the schedule, *alt may be a breadth-first variant of it to profile against (choose_variants);
+ * *key0 is then part 0's cache key. */
+static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim, struct weft_kernel_args *args,
+                            struct ndrange_part *parts, unsigned nparts, bool first_full, struct weft_launch *launch,
+                            struct weft_variant *alt, uint64_t *key0)
+{
+    enum weft_schedule_mode mode = weft_schedule_setting();
+    int plain = mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode;
+    struct weft_variant v[MAX_PARTS];
+    for (bool dfo_only = false;; dfo_only = true) {
+        memset(alt, 0, sizeof *alt);
+        bool breadth_first = false;
+        for (unsigned i = 0; i < nparts; i++) {
+            size_t l[3] = {parts[i].local[0], parts[i].local[1], parts[i].local[2]};
+            cl_int err = i == 0 && first_full && !dfo_only
+                             ? choose_variants(kernel, work_dim, l, &v[0], alt)
+                             : weft_kernel_get_variant_scheduled(kernel, work_dim, l,
+                                                                 dfo_only ? WEFT_SCHEDULE_DFO : plain, &v[i]);
+            if (err != CL_SUCCESS)
+                return err;
+            breadth_first = breadth_first || v[i].bfo_loops;
+        }
+        struct weft_variant all = v[0];
+        for (unsigned i = 1; i <= nparts; i++) {
+            const struct weft_variant *o = i < nparts ? &v[i] : alt;
+            if (!o->fn)
+                continue;
+            if (o->static_local_size > all.static_local_size)
+                all.static_local_size = o->static_local_size;
+            if (o->scratch_size > all.scratch_size)
+                all.scratch_size = o->scratch_size;
+        }
+        size_t local_total = 0;
+        launch->args = weft_kernel_args_pack(args, &all, &local_total);
+        if (local_total > dev->local_mem_size && !dfo_only && (alt->fn || breadth_first))
+            continue;   /* a breadth-first variant's own __local word does not fit: depth-first alone */
+        if (local_total > dev->local_mem_size)
+            return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
+                              "the kernel needs %zu bytes of __local memory per work-group, the "
+                              "device has %llu", local_total, (unsigned long long)dev->local_mem_size);
+        for (unsigned i = 0; i < nparts; i++)
+            parts[i].fn = v[i].fn;
+        launch->fn = v[0].fn;
+        launch->local_mem_size = local_total;
+        launch->scratch_size = all.scratch_size;
+        *key0 = v[0].key;
+        return CL_SUCCESS;
+    }
+}
+
 /* ---- entry points ------------------------------------------------------------------------- */
 
-static bool program_has_executable(cl_program p)
+/* True when `opts` holds `opt` as a whole token. */
+static bool has_option(const char *opts, const char *opt)
+{
+    size_t n = strlen(opt);
+    for (const char *s = opts; s && (s = strstr(s, opt)); s += n)
+        if ((s == opts || s[-1] == ' ' || s[-1] == '\t' || s[-1] == '\n') &&
+            (s[n] == 0 || s[n] == ' ' || s[n] == '\t' || s[n] == '\n'))
+            return true;
+    return false;
+}
+
+/* Whether the program has an executable; `uniform_option`: its build options hold
+ * -cl-uniform-work-group-size (which matters for a program built from a binary: from source,
+ * clang already marked the kernels). */
+static bool program_has_executable(cl_program p, bool *uniform_option)
 {
     pthread_mutex_lock(&p->lock);
     bool ok = p->status == CL_BUILD_SUCCESS && p->image != NULL;
+    *uniform_option = has_option(p->options, "-cl-uniform-work-group-size");
     pthread_mutex_unlock(&p->lock);
     return ok;
 }
@@ -272,7 +518,8 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     if (clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program, &program, NULL) != CL_SUCCESS ||
         clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof kctx, &kctx, NULL) != CL_SUCCESS)
         return weft_error(__func__, CL_INVALID_KERNEL, "kernel is not a live kernel");
-    WEFT_CHECK(program_has_executable(program), CL_INVALID_PROGRAM_EXECUTABLE,
+    bool uniform_option = false;
+    WEFT_CHECK(program_has_executable(program, &uniform_option), CL_INVALID_PROGRAM_EXECUTABLE,
                "the kernel's program has no executable built for the device");
     WEFT_CHECK(kctx == q->context, CL_INVALID_CONTEXT, "kernel and command_queue belong to different contexts");
 
@@ -283,9 +530,9 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     if (err != CL_SUCCESS)
         return err;
 
-    struct geometry g;
+    struct geometry g = {0};
     err = check_geometry(q->device, kernel, work_dim, global_work_offset, global_work_size,
-                         local_work_size, &g);
+                         local_work_size, uniform_option, &g);
     if (err != CL_SUCCESS) {
         weft_kernel_args_free(args);
         return err;
@@ -301,7 +548,9 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
 
     struct weft_launch launch;
     memset(&launch, 0, sizeof launch);
-    weft_wg_fn alt_fn = NULL;
+    struct ndrange_part parts[MAX_PARTS];
+    unsigned nparts = 0;
+    struct weft_variant alt = {0};
     uint64_t select_key = 0;
     launch.ctx.work_dim = work_dim;
     uint64_t groups = 1;
@@ -309,51 +558,30 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
         launch.ctx.global_size[d] = empty ? 0 : global[d];
         launch.ctx.local_size[d] = local[d];
         launch.ctx.global_offset[d] = offset[d];
-        launch.ctx.num_groups[d] = empty ? 0 : global[d] / local[d];
+        launch.ctx.num_groups[d] = empty ? 0 : global[d] / local[d] + (global[d] % local[d] != 0);
         groups *= launch.ctx.num_groups[d];
     }
+    weft_wg_ctx_set_uniform(&launch.ctx);
     launch.total_groups = empty ? 0 : groups;
 
     if (!empty) {
-        /* Compile (or find) the variant now so that a failure is this call's error. */
-        struct weft_variant v, alt = {0};
-        err = choose_variants(kernel, work_dim, local, &v, &alt);
+        bool first_full = false;
+        nparts = split_regions(global, offset, local, parts, &first_full);
+        uint64_t parts_key = 0;
+        err = prepare_parts(kernel, dev, work_dim, args, parts, nparts, first_full, &launch, &alt, &parts_key);
         if (err != CL_SUCCESS) {
             weft_kernel_args_free(args);
             return err;
         }
-        /* one argument block for both: __local arguments after the larger static area */
-        struct weft_variant both = v;
-        if (alt.fn && alt.static_local_size > both.static_local_size)
-            both.static_local_size = alt.static_local_size;
-        if (alt.fn && alt.scratch_size > both.scratch_size)
-            both.scratch_size = alt.scratch_size;
-        size_t local_total = 0;
-        launch.args = weft_kernel_args_pack(args, &both, &local_total);
-        if (local_total > dev->local_mem_size && (alt.fn || v.bfo_loops) &&
-            weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_DFO, &v) == CL_SUCCESS) {
-            /* a breadth-first variant's own __local word does not fit: depth-first alone */
-            memset(&alt, 0, sizeof alt);
-            both = v;
-            launch.args = weft_kernel_args_pack(args, &both, &local_total);
-        }
-        if (local_total > dev->local_mem_size) {
-            weft_kernel_args_free(args);
-            return weft_error(__func__, CL_OUT_OF_RESOURCES,
-                              "the kernel needs %zu bytes of __local memory per work-group, the "
-                              "device has %llu", local_total, (unsigned long long)dev->local_mem_size);
-        }
-        launch.fn = v.fn;
-        launch.local_mem_size = local_total;
-        launch.scratch_size = both.scratch_size;
-        alt_fn = alt.fn;
+        if (nparts == 1)
+            set_region(&launch.ctx, &parts[0]);
         if (alt.fn) {
             uint64_t gs[3], ls[3];
             for (int d = 0; d < 3; d++) {
                 gs[d] = launch.ctx.global_size[d];
-                ls[d] = launch.ctx.local_size[d];
+                ls[d] = launch.ctx.enqueued_local_size[d];
             }
-            select_key = weft_select_key(v.key, alt.key, gs, ls);
+            select_key = weft_select_key(parts_key, alt.key, gs, ls);
         }
     }
 
@@ -367,7 +595,9 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     p->args = args;
     p->uses_printf = !empty && weft_kernel_uses_printf(kernel);
     p->launch = launch;
-    p->alt = alt_fn;
+    p->nparts = nparts;
+    memcpy(p->parts, parts, nparts * sizeof parts[0]);
+    p->alt = alt.fn;
     p->select_key = select_key;
     snprintf(p->name, sizeof p->name, "%s", empty ? "" : weft_kernel_name(kernel));
     cmd->run = run_ndrange;

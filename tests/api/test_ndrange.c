@@ -1,6 +1,7 @@
 /* tests/api/test_ndrange.c — clEnqueueNDRangeKernel and clEnqueueTask through the ICD loader:
  * the specification's error list (queue, kernel, context, arguments, work_dim, global size and
- * offset, local size against reqd_work_group_size / CL_KERNEL_WORK_GROUP_SIZE / uniformity,
+ * offset, local size against reqd_work_group_size / CL_KERNEL_WORK_GROUP_SIZE / uniformity
+ * (required for OpenCL C 1.2; an OpenCL C 3.0 program runs the same ranges non-uniformly),
  * __local memory, wait lists), empty NDRanges that still complete their event, the automatic
  * local size (uniform, every work-item exactly once), argument snapshots taken at enqueue,
  * clEnqueueTask as a 1x1x1 NDRange, many work-groups using __local memory at once, and two
@@ -239,11 +240,12 @@ static void test_local_size_errors(void **state)
     /* a zero local size */
     size_t g3[2] = {16, 16}, l3[2] = {4, 0};
     assert_int_equal(clEnqueueNDRangeKernel(env.queue, c.k, 2, NULL, g3, l3, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
-    /* global not a multiple of local: the device has no non-uniform work-groups */
-    cl_bool nonuniform = CL_TRUE;
+    /* global not a multiple of local: the device has non-uniform work-groups, but this program
+     * is OpenCL C 1.2 (no -cl-std), which requires uniform ones */
+    cl_bool nonuniform = CL_FALSE;
     assert_int_equal(clGetDeviceInfo(env.device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof nonuniform,
                                      &nonuniform, NULL), CL_SUCCESS);
-    assert_int_equal(nonuniform, CL_FALSE);
+    assert_int_equal(nonuniform, CL_TRUE);
     size_t g4[1] = {100}, l4[1] = {16};
     assert_int_equal(clEnqueueNDRangeKernel(env.queue, c.k, 1, NULL, g4, l4, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
     size_t g5[3] = {8, 9, 4}, l5[3] = {8, 2, 1};
@@ -262,6 +264,46 @@ static void test_local_size_errors(void **state)
     assert_int_equal(clFinish(env.queue), CL_SUCCESS);
     assert_each_once(&c, 0); /* nothing ran */
     count_close(&c);
+}
+
+/* The same ranges from an OpenCL C 3.0 program run, with remainder work-groups: every
+ * work-item exactly once, get_local_size of work-item 0 the full size, get_num_groups rounded up. */
+static void test_non_uniform_ranges_run_for_cl30(void **state)
+{
+    (void)state;
+    cl_program p30 = weft_test_build(&env, src, "-cl-std=CL3.0");
+    assert_non_null(p30);
+    static const struct {
+        cl_uint dim;
+        size_t g[3], l[3];
+    } cases[] = {{1, {100, 1, 1}, {16, 1, 1}}, {3, {8, 9, 4}, {8, 2, 1}}, {2, {5, 7, 1}, {8, 4, 1}}};
+    for (size_t t = 0; t < ARRAY_LEN(cases); t++) {
+        struct count_launch c;
+        count_open(&c, cases[t].g[0] * cases[t].g[1] * cases[t].g[2]);
+        clReleaseKernel(c.k);
+        cl_int err;
+        c.k = clCreateKernel(p30, "count", &err);
+        assert_int_equal(err, CL_SUCCESS);
+        assert_int_equal(clSetKernelArg(c.k, 0, sizeof(cl_mem), &c.counts), CL_SUCCESS);
+        assert_int_equal(clSetKernelArg(c.k, 1, sizeof(cl_mem), &c.info), CL_SUCCESS);
+        assert_int_equal(clEnqueueNDRangeKernel(env.queue, c.k, cases[t].dim, NULL, cases[t].g, cases[t].l, 0, NULL,
+                                                NULL), CL_SUCCESS);
+        assert_int_equal(clFinish(env.queue), CL_SUCCESS);
+        assert_each_once(&c, c.n);
+        cl_ulong info[10];
+        assert_int_equal(clEnqueueReadBuffer(env.queue, c.info, CL_TRUE, 0, sizeof info, info, 0, NULL, NULL),
+                         CL_SUCCESS);
+        for (int d = 0; d < 3; d++) {
+            size_t g = d < (int)cases[t].dim ? cases[t].g[d] : 1, l = d < (int)cases[t].dim ? cases[t].l[d] : 1;
+            /* work-item 0 is in the first group: full size unless the dimension is one remainder group */
+            assert_int_equal(info[d], g < l ? g : l);
+            assert_int_equal(info[3 + d], (g + l - 1) / l);
+            assert_int_equal(info[6 + d], g);
+        }
+        assert_int_equal(info[9], cases[t].dim);
+        count_close(&c);
+    }
+    clReleaseProgram(p30);
 }
 
 static void test_reqd_work_group_size(void **state)
@@ -571,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_kernel_args_not_set),
         cmocka_unit_test(test_work_dim_and_global),
         cmocka_unit_test(test_local_size_errors),
+        cmocka_unit_test(test_non_uniform_ranges_run_for_cl30),
         cmocka_unit_test(test_reqd_work_group_size),
         cmocka_unit_test(test_local_memory_too_large),
         cmocka_unit_test(test_wait_list_errors),

@@ -3,7 +3,8 @@
  * -Werror on a warning, an unknown option) give the specified error and a build log that says
  * what and where; a failed build leaves the context usable; clSetKernelArg with wrong sizes
  * gives CL_INVALID_ARG_SIZE; launches whose local size is over a limit or does not fit the
- * kernel give CL_INVALID_WORK_GROUP_SIZE / CL_INVALID_WORK_ITEM_SIZE. */
+ * kernel, or that OpenCL C 1.x cannot cut into uniform work-groups, give
+ * CL_INVALID_WORK_GROUP_SIZE / CL_INVALID_WORK_ITEM_SIZE. */
 #include "test_kernels_harness.h"
 
 static const char *good_source =
@@ -246,15 +247,20 @@ static void test_work_group_size_limits(void **state)
     size_t g[2] = {8, 8}, bad[2] = {2, 4}, good[2] = {4, 2};
     assert_int_equal(launch("fixed", 2, NULL, g, bad, KARGS(KARG(b))), CL_INVALID_WORK_GROUP_SIZE);
     assert_int_equal(launch("fixed", 2, NULL, g, good, KARGS(KARG(b))), CL_SUCCESS);
-    /* global size not a multiple of the local size (non-uniform work-groups unsupported) */
+    /* global size not a multiple of the local size: the device supports non-uniform work-groups,
+     * but this program is OpenCL C 1.2 (built without -cl-std), which requires uniform ones
+     * (test_kernels_nonuniform.c runs them for OpenCL C 3.0) */
     size_t gu = 10, lu = 4;
     cl_bool nonuniform = CL_FALSE;
-    clGetDeviceInfo(env.device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof nonuniform, &nonuniform, NULL);
-    if (!nonuniform) {
-        assert_int_equal(launch("args", 1, NULL, &gu, &lu,
-                                KARGS(KARG(b), KARG(zero), KARG(dz), KARG(sz), KLOCAL(16), KARG(vz))),
-                         CL_INVALID_WORK_GROUP_SIZE);
-    }
+    assert_int_equal(clGetDeviceInfo(env.device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof nonuniform,
+                                     &nonuniform, NULL), CL_SUCCESS);
+    assert_int_equal(nonuniform, CL_TRUE);
+    assert_int_equal(launch("args", 1, NULL, &gu, &lu,
+                            KARGS(KARG(b), KARG(zero), KARG(dz), KARG(sz), KLOCAL(16), KARG(vz))),
+                     CL_INVALID_WORK_GROUP_SIZE);
+    /* ... and so does reqd_work_group_size(4,2,1) with a NULL local size */
+    size_t gr[2] = {10, 8};
+    assert_int_equal(launch("fixed", 2, NULL, gr, NULL, KARGS(KARG(b))), CL_INVALID_WORK_GROUP_SIZE);
     clReleaseMemObject(b);
 }
 

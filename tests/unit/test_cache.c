@@ -270,6 +270,7 @@ static void run_saxpy(struct weft_image *img)
     memcpy(args + 8, &px, 8);
     memcpy(args + 16, &py, 8);
     struct weft_wg_ctx ctx = {1, {N, 1, 1}, {16, 1, 1}, {0, 0, 0}, {N / 16, 1, 1}, NULL, NULL, NULL};
+    weft_wg_ctx_set_uniform(&ctx);
     ctx.local_mem = aligned_alloc(64, 4096);
     ctx.scratch = aligned_alloc(64, v.scratch_size + 64);
     v.fn(args, &ctx, 0, N / 16);
@@ -397,6 +398,7 @@ static void *compile_job(void *arg)
         unsigned char args[8];
         memcpy(args, &py, 8);
         struct weft_wg_ctx ctx = {1, {32, 1, 1}, {ls, 1, 1}, {0, 0, 0}, {32 / ls, 1, 1}, NULL, NULL, NULL};
+        weft_wg_ctx_set_uniform(&ctx);
         ctx.local_mem = aligned_alloc(64, 4096);
         ctx.scratch = aligned_alloc(64, v.scratch_size + 64);
         v.fn(args, &ctx, 0, 32 / ls);

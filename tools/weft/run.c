@@ -525,9 +525,14 @@ int weft_cli_run(int argc, char **argv)
         }
         for (cl_uint d = 0; d < dims; d++)
             if (global[d] % local[d]) {
-                /* OpenCL 3.0 allows non-uniform work-groups; say what will happen */
+                /* OpenCL C 2.0+ allows non-uniform work-groups, OpenCL C 1.x (the default
+                 * without -cl-std) does not; say what will happen */
+                bool cl1x = !strstr(options, "-cl-std=CL3") && !strstr(options, "-cl-std=CL2");
                 fprintf(stderr, "weft run: note: global size %zu is not a multiple of local size %zu in "
-                        "dimension %u (non-uniform work-groups)\n", global[d], local[d], d);
+                        "dimension %u: %s\n", global[d], local[d], d,
+                        cl1x ? "OpenCL C 1.x requires uniform work-groups (build with --options "
+                               "-cl-std=CL3.0 for a remainder work-group)"
+                             : "the last work-group of that dimension has the remaining work-items");
             }
     }
 

@@ -3,12 +3,13 @@
  *
  * Guarantees: weft_wg_<kernel>(const void *args, const struct weft_wg_ctx *ctx,
  * uint64_t first_group, uint64_t group_count) that, for each linear group g in
- * [first_group, first_group + group_count), computes (gx, gy, gz) with dimension 0 fastest,
- * and runs the work-group: arguments unpacked once per call from the packed block
- * (arglayout.h), byval structs copied to aligned stack memory, __local arguments as
- * ctx->local_mem + offset. The kernel itself stays in the module; the intermediate work
- * function is deleted. The caller still runs an optimization pipeline (sroa first: the
- * demoted stack slots and the per-call argument copies are meant to be promoted).
+ * [first_group, first_group + group_count), computes (gx, gy, gz) with dimension 0 fastest
+ * (split by ctx->launch_groups, offset by ctx->group_base: weft/abi.h), and runs the
+ * work-group: arguments unpacked once per call from the packed block (arglayout.h), byval
+ * structs copied to aligned stack memory, __local arguments as ctx->local_mem + offset. The
+ * kernel itself stays in the module; the intermediate work function is deleted. The caller
+ * still runs an optimization pipeline (sroa first: the demoted stack slots and the per-call
+ * argument copies are meant to be promoted).
  */
 #include "compiler/transform/wgfunction.h"
 
@@ -75,11 +76,20 @@ static bool build_abi_wrapper(struct weft_workfn *wf, const struct weft_arg_layo
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMPositionBuilderAtEnd(b, entry);
 
-    /* ctx fields, addressed through the same struct type the work function uses */
-    LLVMValueRef ngp = LLVMBuildStructGEP2(b, wf->ctx_type, ctx, WEFT_CTX_FIELD_NUM_GROUPS, "");
-    LLVMValueRef ng0 = LLVMBuildLoad2(b, i64, ngp, "num_groups.x");
+    /* ctx fields, addressed through the same struct type the work function uses: the linear
+     * group number splits by this sub-launch's groups per dimension, and the group ids are
+     * offset by its first group (weft/abi.h; 0 unless the NDRange has remainder groups) */
+    LLVMValueRef ngp = LLVMBuildStructGEP2(b, wf->ctx_type, ctx, WEFT_CTX_FIELD_LAUNCH_GROUPS, "");
+    LLVMValueRef ng0 = LLVMBuildLoad2(b, i64, ngp, "launch_groups.x");
     LLVMValueRef ng1p = LLVMBuildInBoundsGEP2(b, i64, ngp, (LLVMValueRef[]){weft_i64(c, 1)}, 1, "");
-    LLVMValueRef ng1 = LLVMBuildLoad2(b, i64, ng1p, "num_groups.y");
+    LLVMValueRef ng1 = LLVMBuildLoad2(b, i64, ng1p, "launch_groups.y");
+    LLVMValueRef gbp = LLVMBuildStructGEP2(b, wf->ctx_type, ctx, WEFT_CTX_FIELD_GROUP_BASE, "");
+    LLVMValueRef gbase[3];
+    static const char *const gbase_names[3] = {"group_base.x", "group_base.y", "group_base.z"};
+    for (unsigned d = 0; d < 3; d++) {
+        LLVMValueRef p = d ? LLVMBuildInBoundsGEP2(b, i64, gbp, (LLVMValueRef[]){weft_i64(c, d)}, 1, "") : gbp;
+        gbase[d] = LLVMBuildLoad2(b, i64, p, gbase_names[d]);
+    }
     LLVMValueRef local_mem = NULL;
 
     unsigned n = wf->nparams;
@@ -139,10 +149,13 @@ static bool build_abi_wrapper(struct weft_workfn *wf, const struct weft_arg_layo
 
     LLVMPositionBuilderAtEnd(b, groups);
     LLVMValueRef g = LLVMBuildPhi(b, i64, "g");
-    LLVMValueRef gx = LLVMBuildURem(b, g, ng0, "gx");
+    LLVMValueRef rx = LLVMBuildURem(b, g, ng0, "");
     LLVMValueRef t = LLVMBuildUDiv(b, g, ng0, "");
-    LLVMValueRef gy = LLVMBuildURem(b, t, ng1, "gy");
-    LLVMValueRef gz = LLVMBuildUDiv(b, t, ng1, "gz");
+    LLVMValueRef ry = LLVMBuildURem(b, t, ng1, "");
+    LLVMValueRef rz = LLVMBuildUDiv(b, t, ng1, "");
+    LLVMValueRef gx = LLVMBuildNUWAdd(b, rx, gbase[0], "gx");
+    LLVMValueRef gy = LLVMBuildNUWAdd(b, ry, gbase[1], "gy");
+    LLVMValueRef gz = LLVMBuildNUWAdd(b, rz, gbase[2], "gz");
     call_args[n] = ctx;
     call_args[n + 1] = gx;
     call_args[n + 2] = gy;

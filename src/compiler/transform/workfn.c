@@ -24,8 +24,9 @@ LLVMTypeRef weft_ctx_type(LLVMContextRef c)
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
     LLVMTypeRef a3 = LLVMArrayType2(i64, 3);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
-    LLVMTypeRef f[] = {i64, a3, a3, a3, a3, ptr, ptr, ptr};
-    return LLVMStructTypeInContext(c, f, 8, 0);
+    /* weft/abi.h fields 0 .. WEFT_CTX_FIELD_COUNT-1, in order */
+    LLVMTypeRef f[WEFT_CTX_FIELD_COUNT] = {i64, a3, a3, a3, a3, ptr, ptr, ptr, a3, a3, a3, a3};
+    return LLVMStructTypeInContext(c, f, WEFT_CTX_FIELD_COUNT, 0);
 }
 
 LLVMValueRef weft_ctx_load(LLVMBuilderRef b, const struct weft_workfn *wf, unsigned field, LLVMValueRef idx)

@@ -3,13 +3,16 @@
  * Guarantees afterwards: no call of a work-item function is left except get_local_id (the
  * per-work-item placeholder that wgloops.c replaces by loop variables) and barriers:
  *   get_group_id(d)          -> the group-id parameter d (0 for d >= 3)
- *   get_local_size(d), get_enqueued_local_size(d) -> the specialized constant (1 for d >= 3)
- *   get_global_size(d), get_num_groups(d) -> ctx load (1 for d >= 3)
+ *   get_local_size(d)        -> the specialized constant (1 for d >= 3): the size of this
+ *                               work-group, also when it is a remainder group
+ *   get_enqueued_local_size(d), get_global_size(d), get_num_groups(d) -> ctx load (1 for d >= 3)
  *   get_global_offset(d)     -> ctx load (0 for d >= 3)
  *   get_work_dim()           -> ctx load
- *   get_global_id(d)         -> group*local_size + get_local_id(d) + offset
+ *   get_global_id(d)         -> group*local_size + get_local_id(d) + ctx global_id_base
  *   get_local_linear_id()    -> l0 + L0*(l1 + L1*l2)
- *   get_global_linear_id()   -> (g0*L0+l0) + G0*((g1*L1+l1) + G1*(g2*L2+l2))
+ *   get_global_linear_id()   -> r0 + G0*(r1 + G1*r2), r = get_global_id - global offset
+ * (weft/abi.h says how global_id_base makes the global ids of a non-uniform NDRange's
+ * remainder sub-launches right while the uniform case costs what a plain offset costs.)
  * A non-constant dimension argument is handled with selects (out-of-range values get the
  * specification's defaults).
  */
@@ -85,6 +88,10 @@ static LLVMValueRef dim_local_size(LLVMBuilderRef b, struct weft_workfn *wf, uns
     (void)b;
     return weft_i64(wf->c, wf->local_size[d]);
 }
+static LLVMValueRef dim_enqueued_local_size(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    return weft_ctx_load(b, wf, WEFT_CTX_FIELD_ENQUEUED_LOCAL_SIZE, weft_i64(wf->c, d));
+}
 static LLVMValueRef dim_global_size(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
 {
     return weft_ctx_load(b, wf, WEFT_CTX_FIELD_GLOBAL_SIZE, weft_i64(wf->c, d));
@@ -97,15 +104,25 @@ static LLVMValueRef dim_offset(LLVMBuilderRef b, struct weft_workfn *wf, unsigne
 {
     return weft_ctx_load(b, wf, WEFT_CTX_FIELD_GLOBAL_OFFSET, weft_i64(wf->c, d));
 }
-/* group*L + lid: the global id without the offset */
-static LLVMValueRef dim_global_rel(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+/* group*L + lid: the global id of a work-item of a uniform region without its base */
+static LLVMValueRef dim_group_item(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
 {
     LLVMValueRef g = LLVMBuildMul(b, weft_workfn_group_id(wf, d), weft_i64(wf->c, wf->local_size[d]), "");
     return LLVMBuildAdd(b, g, weft_build_local_id(b, wf, d), "");
 }
+static LLVMValueRef dim_id_base(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    return weft_ctx_load(b, wf, WEFT_CTX_FIELD_GLOBAL_ID_BASE, weft_i64(wf->c, d));
+}
+/* the global id without the global offset */
+static LLVMValueRef dim_global_rel(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
+{
+    LLVMValueRef shift = LLVMBuildSub(b, dim_id_base(b, wf, d), dim_offset(b, wf, d), "");
+    return LLVMBuildAdd(b, dim_group_item(b, wf, d), shift, "");
+}
 static LLVMValueRef dim_global_id(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
 {
-    return LLVMBuildAdd(b, dim_global_rel(b, wf, d), dim_offset(b, wf, d), "gid");
+    return LLVMBuildAdd(b, dim_group_item(b, wf, d), dim_id_base(b, wf, d), "gid");
 }
 static LLVMValueRef dim_local_id(LLVMBuilderRef b, struct weft_workfn *wf, unsigned d)
 {
@@ -127,8 +144,8 @@ bool weft_workitem_lower(struct weft_workfn *wf, struct weft_diag *diag)
             LLVMValueRef darg = LLVMGetNumArgOperands(i) > 0 && k != WEFT_WI_BARRIER ? LLVMGetOperand(i, 0) : NULL;
             switch (k) {
             case WEFT_WI_GROUP_ID: r = per_dim(b, wf, darg, dim_group, zero); break;
-            case WEFT_WI_LOCAL_SIZE:
-            case WEFT_WI_ENQUEUED_LOCAL_SIZE: r = per_dim(b, wf, darg, dim_local_size, one); break;
+            case WEFT_WI_LOCAL_SIZE: r = per_dim(b, wf, darg, dim_local_size, one); break;
+            case WEFT_WI_ENQUEUED_LOCAL_SIZE: r = per_dim(b, wf, darg, dim_enqueued_local_size, one); break;
             case WEFT_WI_GLOBAL_SIZE: r = per_dim(b, wf, darg, dim_global_size, one); break;
             case WEFT_WI_NUM_GROUPS: r = per_dim(b, wf, darg, dim_num_groups, one); break;
             case WEFT_WI_GLOBAL_OFFSET: r = per_dim(b, wf, darg, dim_offset, zero); break;

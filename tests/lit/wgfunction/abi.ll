@@ -1,15 +1,21 @@
 ; The work-group function of weft/abi.h: arguments unpacked from the packed block at the offsets
 ; of arglayout (global pointer 0, __local pointer 8 as an offset into ctx->local_mem, float 16,
 ; struct S byval 24 (12 bytes, copied to aligned stack memory), float3 40, char 56), then a loop
-; over the group range with the linear group id split into (gx, gy, gz), dimension 0 fastest,
-; and the work function inlined into it.
+; over the group range with the linear group id split into (gx, gy, gz), dimension 0 fastest, by
+; the (sub-)launch's groups per dimension (ctx field 10) and offset by its first group (field 9,
+; nonzero in the remainder parts of a non-uniform NDRange), and the work function inlined into it.
 ; RUN: weft-opt -pass=wg-function -local-size=4 %s | FileCheck %s
 
 ; CHECK:       ; weft: k static_local_size=0 scratch_size=0
 ; CHECK-LABEL: define void @weft_wg_k(ptr noalias nocapture readonly %args, ptr noalias nocapture readonly %ctx, i64 %first_group, i64 %group_count)
 ; CHECK-NEXT:  entry:
-; CHECK:         %num_groups.x = load i64
-; CHECK:         %num_groups.y = load i64
+; CHECK:         [[LG:%[0-9]+]] = getelementptr inbounds {{.*}}, ptr %ctx, i32 0, i32 10
+; CHECK-NEXT:    %launch_groups.x = load i64, ptr [[LG]]
+; CHECK:         %launch_groups.y = load i64
+; CHECK:         [[GB:%[0-9]+]] = getelementptr inbounds {{.*}}, ptr %ctx, i32 0, i32 9
+; CHECK-NEXT:    %group_base.x = load i64, ptr [[GB]]
+; CHECK:         %group_base.y = load i64
+; CHECK:         %group_base.z = load i64
 ; CHECK:         [[A0:%[0-9]+]] = getelementptr inbounds i8, ptr %args, i64 0
 ; CHECK-NEXT:    %arg0 = load ptr addrspace(1), ptr [[A0]], align 8
 ; CHECK:         [[A1:%[0-9]+]] = getelementptr inbounds i8, ptr %args, i64 8
@@ -30,10 +36,13 @@
 ; CHECK:         br i1 {{%[0-9]+}}, label %group, label %done
 ; CHECK:       group:
 ; CHECK-NEXT:    %g = phi i64 [ %first_group, %entry ], [ [[NEXT:%[0-9]+]], %[[LATCH:.*]] ]
-; CHECK-NEXT:    %gx = urem i64 %g, %num_groups.x
-; CHECK-NEXT:    [[T:%[0-9]+]] = udiv i64 %g, %num_groups.x
-; CHECK-NEXT:    %gy = urem i64 [[T]], %num_groups.y
-; CHECK-NEXT:    %gz = udiv i64 [[T]], %num_groups.y
+; CHECK-NEXT:    [[RX:%[0-9]+]] = urem i64 %g, %launch_groups.x
+; CHECK-NEXT:    [[T:%[0-9]+]] = udiv i64 %g, %launch_groups.x
+; CHECK-NEXT:    [[RY:%[0-9]+]] = urem i64 [[T]], %launch_groups.y
+; CHECK-NEXT:    [[RZ:%[0-9]+]] = udiv i64 [[T]], %launch_groups.y
+; CHECK-NEXT:    %gx = add nuw i64 [[RX]], %group_base.x
+; CHECK-NEXT:    %gy = add nuw i64 [[RY]], %group_base.y
+; CHECK-NEXT:    %gz = add nuw i64 [[RZ]], %group_base.z
 ; CHECK-NOT:     call void @weft_wi_k
 ; CHECK:         %lid.x{{.*}} = phi i64
 ; CHECK:       [[LATCH]]:

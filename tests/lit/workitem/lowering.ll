@@ -1,8 +1,10 @@
 ; Work-item functions in the work function (local size 8x2): group ids become the group-id
 ; parameters, local sizes the specialized constants, global sizes / offsets / numbers of groups
-; / work_dim loads from the launch context (!invariant.load), global ids
-; group*L + get_local_id + offset; get_local_id(d) stays as the placeholder the loops replace,
-; and is 0 in a dimension of local size 1; out-of-range dimensions get the defaults.
+; / enqueued local sizes / work_dim loads from the launch context (!invariant.load), global ids
+; group*L + get_local_id + global_id_base (field 11: the offset, corrected in the remainder
+; parts of a non-uniform NDRange), the global linear id from global ids less the offsets;
+; get_local_id(d) stays as the placeholder the loops replace, and is 0 in a dimension of local
+; size 1; out-of-range dimensions get the defaults.
 ; RUN: weft-opt -pass=lower-workitem -local-size=8,2 %s | FileCheck %s
 
 ; CHECK-LABEL: define internal void @weft_wi_k(ptr addrspace(1) %0, ptr %ctx, i64 %group.x, i64 %group.y, i64 %group.z)
@@ -10,12 +12,14 @@
 ; CHECK:         store i64 %group.y, ptr addrspace(1)
 ; CHECK:         store i64 8, ptr addrspace(1)
 ; global size 1 (field 1, element 1)
-; CHECK:         [[F1:%[0-9]+]] = getelementptr inbounds { i64, [3 x i64], [3 x i64], [3 x i64], [3 x i64], ptr, ptr, ptr }, ptr %ctx, i32 0, i32 1
+; CHECK:         [[F1:%[0-9]+]] = getelementptr inbounds { i64, [3 x i64], [3 x i64], [3 x i64], [3 x i64], ptr, ptr, ptr, [3 x i64], [3 x i64], [3 x i64], [3 x i64] }, ptr %ctx, i32 0, i32 1
 ; CHECK-NEXT:    [[E1:%[0-9]+]] = getelementptr inbounds [3 x i64], ptr [[F1]], i64 0, i64 1
 ; CHECK-NEXT:    [[GS:%[0-9]+]] = load i64, ptr [[E1]], align 8, !invariant.load
 ; CHECK-NEXT:    store i64 [[GS]], ptr addrspace(1)
-; global id 0: group.x * 8 + get_local_id(0) + offset[0]
-; CHECK:         [[OFF:%[0-9]+]] = load i64, ptr {{%[0-9]+}}, align 8, !invariant.load
+; global id 0: group.x * 8 + get_local_id(0) + global_id_base[0]
+; CHECK:         [[F11:%[0-9]+]] = getelementptr inbounds {{.*}}, ptr %ctx, i32 0, i32 11
+; CHECK-NEXT:    [[E11:%[0-9]+]] = getelementptr inbounds [3 x i64], ptr [[F11]], i64 0, i64 0
+; CHECK-NEXT:    [[OFF:%[0-9]+]] = load i64, ptr [[E11]], align 8, !invariant.load
 ; CHECK-NEXT:    [[G:%[0-9]+]] = mul i64 %group.x, 8
 ; CHECK-NEXT:    [[L:%[0-9]+]] = call i64 @_Z12get_local_idj(i32 0)
 ; CHECK-NEXT:    [[R:%[0-9]+]] = add i64 [[G]], [[L]]
@@ -28,6 +32,26 @@
 ; CHECK:         [[WD:%[0-9]+]] = load i64, ptr {{%[0-9]+}}, align 8, !invariant.load
 ; CHECK-NEXT:    [[WD32:%[0-9]+]] = trunc i64 [[WD]] to i32
 ; CHECK-NEXT:    store i32 [[WD32]], ptr addrspace(1)
+; enqueued local size 1 (field 8, element 1): not the specialized constant, which is the size of
+; a remainder group in a remainder part
+; CHECK-NEXT:    [[F8:%[0-9]+]] = getelementptr inbounds {{.*}}, ptr %ctx, i32 0, i32 8
+; CHECK-NEXT:    [[E8:%[0-9]+]] = getelementptr inbounds [3 x i64], ptr [[F8]], i64 0, i64 1
+; CHECK-NEXT:    [[EL:%[0-9]+]] = load i64, ptr [[E8]], align 8, !invariant.load
+; CHECK-NEXT:    store i64 [[EL]], ptr addrspace(1)
+; global linear id, dimension 0 term: group.x * 8 + lid + (global_id_base[0] - offset[0])
+; CHECK:         mul i64 %group.y, 2
+; CHECK:         getelementptr inbounds {{.*}}, ptr %ctx, i32 0, i32 3
+; CHECK-NEXT:    getelementptr inbounds [3 x i64], ptr {{%[0-9]+}}, i64 0, i64 0
+; CHECK-NEXT:    [[O0:%[0-9]+]] = load i64, ptr {{%[0-9]+}}, align 8, !invariant.load
+; CHECK-NEXT:    getelementptr inbounds {{.*}}, ptr %ctx, i32 0, i32 11
+; CHECK-NEXT:    getelementptr inbounds [3 x i64], ptr {{%[0-9]+}}, i64 0, i64 0
+; CHECK-NEXT:    [[B0:%[0-9]+]] = load i64, ptr {{%[0-9]+}}, align 8, !invariant.load
+; CHECK-NEXT:    [[S0:%[0-9]+]] = sub i64 [[B0]], [[O0]]
+; CHECK-NEXT:    [[M0:%[0-9]+]] = mul i64 %group.x, 8
+; CHECK-NEXT:    [[L0:%[0-9]+]] = call i64 @_Z12get_local_idj(i32 0)
+; CHECK-NEXT:    [[R0:%[0-9]+]] = add i64 [[M0]], [[L0]]
+; CHECK-NEXT:    [[X0:%[0-9]+]] = add i64 [[R0]], [[S0]]
+; CHECK-NEXT:    %gid.linear = add i64 {{%[0-9]+}}, [[X0]]
 ; CHECK-NOT:     call i64 @_Z13get_global_idj
 ; CHECK-NOT:     call i64 @_Z12get_group_idj
 
@@ -50,6 +74,10 @@ entry:
   store i64 %ls5, ptr addrspace(1) %out, align 8
   %wd = call i32 @_Z12get_work_dimv()
   store i32 %wd, ptr addrspace(1) %out, align 4
+  %el1 = call i64 @_Z23get_enqueued_local_sizej(i32 1)
+  store i64 %el1, ptr addrspace(1) %out, align 8
+  %glin = call i64 @_Z20get_global_linear_idv()
+  store i64 %glin, ptr addrspace(1) %out, align 8
   ret void
 }
 
@@ -59,5 +87,7 @@ declare i64 @_Z15get_global_sizej(i32)
 declare i64 @_Z13get_global_idj(i32)
 declare i64 @_Z12get_local_idj(i32)
 declare i32 @_Z12get_work_dimv()
+declare i64 @_Z23get_enqueued_local_sizej(i32)
+declare i64 @_Z20get_global_linear_idv()
 
 !0 = !{i32 1}

@@ -31,6 +31,7 @@ int main(int argc, char **argv)
     enum { G = 5 };
     int N = n * G;
     struct weft_wg_ctx ctx = {1, {N, 1, 1}, {n, 1, 1}, {0, 0, 0}, {G, 1, 1}, local, scratch, NULL};
+    weft_wg_ctx_set_uniform(&ctx);
     static int out[1 << 14], in[1 << 14];
     for (int i = 0; i < N; i++) {
         out[i] = -1;
@@ -112,6 +113,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < W * H; i++)
             fin[i] = (float)i;
         struct weft_wg_ctx c2 = {2, {W, H, 1}, {16, 16, 1}, {0, 0, 0}, {W / 16, H / 16, 1}, local, scratch, NULL};
+        weft_wg_ctx_set_uniform(&c2);
         struct { const float *in; float *out; } a = {fin, fout};
         if (!weft_wg_tile)
             return 3;
@@ -128,6 +130,7 @@ int main(int argc, char **argv)
         uint64_t gs[3] = {L0 * N0, L1 * N1, L2 * N2}, off[3] = {1, 2, 3};
         struct weft_wg_ctx c3 = {3, {gs[0], gs[1], gs[2]}, {L0, L1, L2}, {off[0], off[1], off[2]}, {N0, N1, N2}, local,
                                  scratch, NULL};
+        weft_wg_ctx_set_uniform(&c3);
         static uint64_t o[4096];
         /* packed block: ulong* at 0, S at 8 (24 bytes), float3 at 32, char at 48, local ptr at 56 */
         static unsigned char blk[64] __attribute__((aligned(8)));
