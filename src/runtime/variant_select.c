@@ -150,6 +150,8 @@ static int run_slice(const struct weft_launch *whole, weft_wg_fn fn, uint64_t fi
  * to time, little spent on the loser), at least one group per thread each, at most half the
  * launch. */
 #define MAX_SLICE 256u
+/* How much faster per group the second variant must be to replace the first. */
+#define SWITCH_MARGIN_PERCENT 10u
 static uint64_t slice_size(uint64_t total)
 {
     uint64_t threads = weft_pool_concurrency();
@@ -169,7 +171,9 @@ static const int slice_variant[4] = {0, 1, 1, 0};
 static int decide(uint64_t key, const uint64_t ns[2], const uint64_t groups[2], const char *what, const char *how)
 {
     uint64_t per[2] = {ns[0] / (groups[0] ? groups[0] : 1), ns[1] / (groups[1] ? groups[1] : 1)};
-    int choice = per[1] < per[0] ? 1 : 0;
+    /* the second variant must win by a margin: the first is the default, and memory-bound
+     * kernels measure within a few percent of themselves from one slice to the next */
+    int choice = per[1] * (100 + SWITCH_MARGIN_PERCENT) < per[0] * 100 ? 1 : 0;
     remember(key, choice, per);
     weft_log(WEFT_LOG_INFO, "%s: profiled (%s) %llu+%llu work-groups: first variant %llu ns/group, second "
              "variant %llu ns/group; chose the %s", what, how, (unsigned long long)groups[0],

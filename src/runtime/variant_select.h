@@ -13,7 +13,7 @@
  *   - Profiling runs when the launch has at least WEFT_SELECT_MIN_GROUPS work-groups: each
  *     variant runs two slices of the first groups, in the order A B B A (so that neither pays
  *     alone for cold caches), about 1/16 of the launch in all (at most 256 groups a slice); the
- *     lower time per work-group
+ *     lower time per work-group (the second variant's at least 10 % lower)
  *     wins and runs the rest. Smaller launches run the first variant and decide nothing.
  *       WEFT_PROFILE=async (default, Kim's asynchronous orchestration): one pool launch; the
  *       pool hands groups out from 0 upward, so the slices go first, each timed by the thread
