@@ -63,15 +63,17 @@ static struct decision *slot_for(uint64_t key)
     return NULL;   /* full: decisions are not kept (profiling runs again) */
 }
 
-/* The winner so far (-1: never profiled) and whether it is final. */
+/* The winner so far (-1: never profiled) and whether it is final. The disk cache is read once
+ * per key and process: launches that are never profiled (too few groups) do not pay for it. */
 static int lookup(uint64_t key, bool *final)
 {
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
-    int choice = d && d->key == key ? d->choice : -1;
-    *final = d && d->key == key && d->rounds >= WEFT_SELECT_ROUNDS;
+    bool known = d && d->key == key;
+    int choice = known ? d->choice : -1;
+    *final = known && d->rounds >= WEFT_SELECT_ROUNDS;
     pthread_mutex_unlock(&table_lock);
-    if (*final)
+    if (known)
         return choice;
     void *payload = NULL;
     size_t size = 0;
@@ -83,17 +85,15 @@ static int lookup(uint64_t key, bool *final)
             stored = (int)r.choice;
     }
     free(payload);
-    if (stored < 0)
-        return choice;
     pthread_mutex_lock(&table_lock);
     d = slot_for(key);
-    if (d) {
+    if (d && d->key != key) {
         d->key = key;
         d->choice = stored;
-        d->rounds = WEFT_SELECT_ROUNDS;
+        d->rounds = stored >= 0 ? WEFT_SELECT_ROUNDS : 0;
     }
     pthread_mutex_unlock(&table_lock);
-    *final = true;
+    *final = stored >= 0;
     return stored;
 }
 
