@@ -406,6 +406,7 @@ static void analyse_loop(struct weft_locality *L, int li, const struct weft_shap
     weft_ptrmap_free(&le.memo);
     r->prefers_bfo = r->votes_bfo > r->votes_dfo;
     r->divergent = !shapes || weft_shapes_loop_divergent(shapes, r->header);
+    r->has_barrier = has_barrier;
     if (has_barrier)
         r->not_schedulable = "it contains a barrier (it already runs breadth-first)";
     else if (!shapes)

@@ -54,6 +54,7 @@ struct weft_loop_locality {
     unsigned votes_bfo, votes_dfo, votes_neutral;   /* summed over the dimensions in use */
     bool prefers_bfo;                    /* votes_bfo > votes_dfo */
     bool divergent;                      /* work-items may run different iteration counts */
+    bool has_barrier;                    /* it contains a barrier (explicit or implicit) */
     unsigned guards;                     /* divergent branches deciding whether it runs */
     LLVMBasicBlockRef guard;             /* the one such branch's block, when guards == 1 */
     const char *not_schedulable;         /* NULL when BFO can be implemented; else why not */

@@ -94,7 +94,7 @@ static void schedule_plain(LLVMBasicBlockRef header)
 }
 
 struct guard {
-    LLVMBasicBlockRef block, into, away;   /* B, St, Sf */
+    LLVMBasicBlockRef block, away;   /* B, and its side Sf that does not lead into the loop */
 };
 
 /* Whether the guard's shape allows the predicated form: a two-way branch one of whose sides
@@ -110,14 +110,12 @@ static bool find_guard_sides(const struct weft_locality *L, const struct weft_do
         int sti = weft_cfg_index(L->cfg, st);
         if (L->cfg->blocks[o] == g->block && st == header && sf != header) {
             /* the guard is the preheader: its edge into the loop becomes the edge into P */
-            g->into = st;
             g->away = sf;
             return true;
         }
         if (st == sf || sti < 0 || weft_cfg_npred(L->cfg, (size_t)sti) != 1)
             continue;
         if (weft_dom_dominates(L->dom, sti, o) && weft_dom_dominates(pdom, o, sti)) {
-            g->into = st;
             g->away = sf;
             return true;
         }
@@ -348,22 +346,24 @@ void weft_schedule_loops(LLVMValueRef fn, const uint64_t local_size[3], enum wef
             bool seen = false;
             for (unsigned d = 0; d < ndone; d++)
                 seen |= done[d] == r->header;
-            if (seen || (!first_round && r->not_schedulable && strstr(r->not_schedulable, "barrier")))
+            /* after the first round, loops holding a barrier are the ones scheduled so far */
+            if (seen || (!first_round && r->has_barrier))
                 continue;
             const char *note = r->not_schedulable;
             if (!note && private_arrays)
                 note = "the kernel keeps a private array in memory";
             const struct weft_loop *lp = &L->loops->loops[i];
+            /* the header's predecessors from outside the loop: the predicated form wants one, O */
             unsigned outside = 0;
+            int o = -1;
             const uint32_t *preds = weft_cfg_preds(L->cfg, lp->header);
             for (size_t p = 0; p < weft_cfg_npred(L->cfg, lp->header); p++)
-                outside += !weft_loop_contains(L->loops, (int)i, (int)preds[p]);
-            bool needs_pred = r->divergent || r->guards == 1;
-            struct guard gi = {r->guard, NULL, NULL};
-            int o = -1;
-            for (size_t p = 0; p < weft_cfg_npred(L->cfg, lp->header); p++)
-                if (!weft_loop_contains(L->loops, (int)i, (int)preds[p]))
+                if (!weft_loop_contains(L->loops, (int)i, (int)preds[p])) {
+                    outside++;
                     o = (int)preds[p];
+                }
+            bool needs_pred = r->divergent || r->guards == 1;
+            struct guard gi = {r->guard, NULL};
             if (!note && needs_pred && outside != 1)
                 note = "its header has several entries";
             if (!note && needs_pred && lp->nexits == 0)
