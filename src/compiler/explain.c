@@ -395,6 +395,7 @@ static bool record_privatization(struct weft_workfn *wf, struct weft_explain_ker
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(wf->fn);
     unsigned n = 0;
     struct alloca_record *rec = NULL;
+    const uint64_t reentering = weft_subcfgs_reentering(sc);
     bool ok = true;
     for (LLVMValueRef a = LLVMGetFirstInstruction(entry); a && ok; a = LLVMGetNextInstruction(a)) {
         if (!LLVMIsAAllocaInst(a))
@@ -403,7 +404,10 @@ static bool record_privatization(struct weft_workfn *wf, struct weft_explain_ker
         bool escapes = false;
         LLVMValueRef some_user = NULL;
         alloca_uses(a, &membership, &mask, &escapes, &some_user, 0);
-        bool crossing = mask && (popcount64(mask) > 1 || escapes || (mask >> 63));
+        /* privatize.c's rule, including variables of the program used by a sub-CFG that runs
+         * again after its own barrier */
+        bool crossing = mask && (popcount64(mask) > 1 || escapes || (mask >> 63) ||
+                                 (!weft_ptrmap_has(&wf->demoted, a) && (mask & reentering)));
         if (!crossing)
             continue;
         if (!(ok = grow((void **)&rec, n, sizeof *rec)))

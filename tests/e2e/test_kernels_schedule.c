@@ -1,6 +1,7 @@
 /* tests/e2e/test_kernels_schedule.c — work-item schedules end to end (Kim ch. 3-4, 7): kernels
  * whose loops vote breadth-first (column-major sgemv under a guard, sgemm NT, a JDS-like loop
- * with per-work-item trip counts, a uniform counter around a barrier) give the host's results
+ * with per-work-item trip counts, a uniform counter around a barrier, a private array living
+ * around a barrier loop) give the host's results
  * under WEFT_SCHEDULE=dfo, bfo and auto, with WEFT_PROFILE=async, sync and off, at local sizes
  * that do and do not fill vectors. Every launch also counts, per work-group, the work-items
  * that ran: under runtime profiling (several launches, so that decisions are taken and then
@@ -56,6 +57,22 @@ static const char *source =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
     "  data[g] = v;\n"
+    "}\n"
+    /* a private array kept in memory (data-dependent index), used after a barrier inside a loop
+     * and carried from one iteration to the next: it must stay per work-item (privatize.c; the
+     * case where every use is in the one sub-CFG that runs again is e2e-bfo's private_hist) */
+    "kernel void private_loop(global int *out, local int *t, int n) {\n"
+    "  int l = get_local_id(0), ls = get_local_size(0);\n"
+    "  int acc[4];\n"
+    "  t[l] = l;\n"
+    "  for (int r = 0; r < n; r++) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (r == 0) { for (int i = 0; i < 4; i++) acc[i] = l * 10 + i; }\n"
+    "    int v = t[(r & 1) * ls + (l + 1) % ls];\n"
+    "    acc[(v + r) & 3] += v;\n"
+    "    t[((r + 1) & 1) * ls + l] = acc[r & 3];\n"
+    "    if (r == n - 1) out[get_global_id(0)] = acc[0] + 2 * acc[1] + 3 * acc[2] + 4 * acc[3];\n"
+    "  }\n"
     "}\n";
 
 static char cache_dir[] = "/tmp/weft-schedule-test-XXXXXX";
@@ -326,6 +343,53 @@ static void test_counter_around_barrier(void **state)
     restore_env();
 }
 
+static void test_private_array_around_barrier(void **state)
+{
+    (void)state;
+    const size_t locals[] = {1, 3, 16, 64};
+    const int n = 9;
+    for (size_t li = 0; li < 4; li++) {
+        size_t local = locals[li], groups = 18, global = local * groups;
+        int *want = malloc(sizeof(int) * global), *got = malloc(sizeof(int) * global);
+        int *t = malloc(sizeof(int) * 2 * local), *acc = malloc(sizeof(int) * 4 * local), *v = malloc(sizeof(int) * local);
+        for (size_t g0 = 0; g0 < global; g0 += local) {
+            for (size_t l = 0; l < local; l++)
+                t[l] = (int)l;
+            for (int r = 0; r < n; r++) {
+                for (size_t l = 0; l < local; l++) {
+                    if (r == 0)
+                        for (int i = 0; i < 4; i++)
+                            acc[l * 4 + (size_t)i] = (int)l * 10 + i;
+                    v[l] = t[(size_t)(r & 1) * local + (l + 1) % local];
+                }
+                for (size_t l = 0; l < local; l++) {
+                    acc[l * 4 + (size_t)((v[l] + r) & 3)] += v[l];
+                    t[(size_t)((r + 1) & 1) * local + l] = acc[l * 4 + (size_t)(r & 3)];
+                }
+            }
+            for (size_t l = 0; l < local; l++)
+                want[g0 + l] = acc[l * 4] + 2 * acc[l * 4 + 1] + 3 * acc[l * 4 + 2] + 4 * acc[l * 4 + 3];
+        }
+        cl_mem b = buf_new(sizeof(int) * global, NULL);
+        for (size_t s = 0; s < NSETTINGS; s++) {
+            use_setting(s);
+            int nn = n;
+            assert_int_equal(launch("private_loop", 1, NULL, &global, &local,
+                                    KARGS(KARG(b), KLOCAL(sizeof(int) * 2 * local), KARG(nn))),
+                             CL_SUCCESS);
+            buf_read(b, sizeof(int) * global, got);
+            assert_memory_equal(got, want, sizeof(int) * global);
+        }
+        clReleaseMemObject(b);
+        free(want);
+        free(got);
+        free(t);
+        free(acc);
+        free(v);
+    }
+    restore_env();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_sgemm_nt),
         cmocka_unit_test(test_jds),
         cmocka_unit_test(test_counter_around_barrier),
+        cmocka_unit_test(test_private_array_around_barrier),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

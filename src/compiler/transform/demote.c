@@ -72,6 +72,7 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
         while (i && LLVMIsAPHINode(i)) {
             LLVMValueRef next = LLVMGetNextInstruction(i);
             LLVMValueRef slot = slot_for(eb, i, ".phi");
+            weft_ptrmap_put(&wf->demoted, slot, 1);
             record_shape(wf, shapes, slot, i, &uniform_loads);
             bool uniform = shapes && weft_shape_is_uniform(weft_shape_of(shapes, i));
             unsigned n = LLVMCountIncoming(i);
@@ -109,6 +110,7 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
             if (!crosses)
                 continue;
             LLVMValueRef slot = slot_for(eb, i, ".slot");
+            weft_ptrmap_put(&wf->demoted, slot, 1);
             record_shape(wf, shapes, slot, i, &uniform_loads);
             LLVMValueRef after = LLVMGetNextInstruction(i);
             LLVMPositionBuilderBefore(b, after);

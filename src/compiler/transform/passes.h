@@ -82,6 +82,7 @@ struct weft_workfn {
     unsigned uniform_slots;        /* cross-sub-CFG values kept in one scalar slot */
     unsigned recomputed;           /* affine cross-sub-CFG values recomputed from a uniform base */
     struct weft_ptrmap slot_info;  /* demoted slot -> struct weft_slot_info * (owned) */
+    struct weft_ptrmap demoted;    /* every stack slot demotion created (-> 1) */
     /* uniform slots carried around a barrier, double-buffered by privatize: every work-item
      * reads `cur` and writes `next`; once sub-CFG `subcfg` has run for every work-item,
      * wgloops copies `next` to `cur` (Kim's uniform update hoisted out of the work-item loop) */
@@ -140,6 +141,9 @@ void weft_subcfgs_free(struct weft_subcfgs *s);
  * or an affine one with a constant stride, is recorded in wf->slot_info. */
 bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes, struct weft_diag *diag);
 bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag);
+/* The sub-CFGs (bit i: sub-CFG i, i < 63) that can branch to their own starting barrier, i.e.
+ * run again (a barrier in a loop): a variable they use may live from one run to the next. */
+uint64_t weft_subcfgs_reentering(const struct weft_subcfgs *sc);
 bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag);
 
 #endif

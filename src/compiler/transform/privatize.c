@@ -360,6 +360,20 @@ static int popcount64(uint64_t x)
     return n;
 }
 
+uint64_t weft_subcfgs_reentering(const struct weft_subcfgs *sc)
+{
+    uint64_t mask = 0;
+    for (unsigned i = 0; i < sc->count && i < 63; i++)
+        for (unsigned k = 0; k < sc->s[i].nblocks && !(mask >> i & 1); k++) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(sc->s[i].blocks[k]);
+            unsigned n = t ? LLVMGetNumSuccessors(t) : 0;
+            for (unsigned j = 0; j < n; j++)
+                if (LLVMGetSuccessor(t, j) == sc->s[i].barrier)
+                    mask |= 1ull << i;
+        }
+    return mask;
+}
+
 bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
 {
     const struct weft_subcfgs *sc = &wf->subcfgs;
@@ -398,6 +412,7 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
     uint64_t offset = wf->scratch_size;
     struct subcfg_edges *edges = NULL;   /* built on first need */
     bool edges_failed = false;
+    const uint64_t reentering = weft_subcfgs_reentering(sc);
 
     for (LLVMValueRef a = LLVMGetFirstInstruction(entry); a;) {
         LLVMValueRef next = LLVMGetNextInstruction(a);
@@ -407,7 +422,11 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
         }
         struct uses_info info = {0};
         collect_uses(a, &membership, &info, 0);
-        bool widen = info.mask && (popcount64(info.mask) > 1 || info.escapes || (info.mask >> 63));
+        /* a variable of the program's own (not a demoted value) used by a sub-CFG that runs again
+         * after its own barrier may carry values from one run to the next */
+        bool own_variable = !weft_ptrmap_has(&wf->demoted, a);
+        bool widen = info.mask && (popcount64(info.mask) > 1 || info.escapes || (info.mask >> 63) ||
+                                   (own_variable && (info.mask & reentering)));
         if (!widen) {
             a = next;
             continue;

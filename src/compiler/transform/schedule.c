@@ -325,13 +325,6 @@ void weft_schedule_loops(LLVMValueRef fn, const uint64_t local_size[3], enum wef
     /* headers already decided (by the block they start with) */
     LLVMBasicBlockRef done[64];
     unsigned ndone = 0, serial = 0;
-    /* Private arrays that stay in memory (sroa left them) are not scheduled around: an array
-     * live across a scheduling barrier inside one sub-CFG was seen to lose its per-work-item
-     * copy (test_kernels_divergence, private_hist); until privatization handles that case,
-     * such kernels keep depth-first loops. */
-    bool private_arrays = false;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)); i; i = LLVMGetNextInstruction(i))
-        private_arrays |= LLVMIsAAllocaInst(i) != NULL;
     bool first_round = true;
     for (unsigned round = 0; round < 16; round++) {
         struct weft_locality *L = weft_locality_compute(fn, local_size, true);
@@ -350,8 +343,6 @@ void weft_schedule_loops(LLVMValueRef fn, const uint64_t local_size[3], enum wef
             if (seen || (!first_round && r->has_barrier))
                 continue;
             const char *note = r->not_schedulable;
-            if (!note && private_arrays)
-                note = "the kernel keeps a private array in memory";
             const struct weft_loop *lp = &L->loops->loops[i];
             /* the header's predecessors from outside the loop: the predicated form wants one, O */
             unsigned outside = 0;

@@ -295,4 +295,5 @@ void weft_workfn_dispose(struct weft_workfn *wf)
     while (weft_ptrmap_next(&wf->slot_info, &it, &k, &v))
         free((void *)v);
     weft_ptrmap_free(&wf->slot_info);
+    weft_ptrmap_free(&wf->demoted);
 }
