@@ -152,6 +152,7 @@ static int run_slice(const struct weft_launch *whole, weft_wg_fn fn, uint64_t fi
 #define MAX_SLICE 256u
 /* How much faster per group the second variant must be to replace the first. */
 #define SWITCH_MARGIN_PERCENT 10u
+
 static uint64_t slice_size(uint64_t total)
 {
     uint64_t threads = weft_pool_concurrency();
