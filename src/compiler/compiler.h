@@ -150,6 +150,7 @@ struct weft_compiled_variant {
     uint32_t bfo_loops;        /* loops the variant runs breadth-first (transform/schedule.h) */
     uint32_t schedulable;      /* loops that could run breadth-first: 0 = every schedule is one code */
     uint32_t votes_bfo;        /* of those, loops whose locality votes BFO (what AUTO schedules) */
+    uint32_t vec_linearized;   /* sub-CFGs the vectorizer ran under lane masks (divergent code) */
     uint64_t key;              /* the variant's cache key: names this code */
 };
 
@@ -158,7 +159,9 @@ struct weft_compiled_variant {
 cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
                               struct weft_compiled_variant *out, struct weft_diag *diag);
 /* The same for one work-item schedule (enum weft_schedule_mode of transform/schedule.h: DFO 0,
- * AUTO 1, BFO 2); weft_image_get_variant uses WEFT_SCHEDULE's. */
+ * AUTO 1, BFO 2), optionally with WEFT_VARIANT_SCALAR (scalar work-item loops whatever
+ * WEFT_VECTORIZE says); weft_image_get_variant uses WEFT_SCHEDULE's. */
+#define WEFT_VARIANT_SCALAR 0x100
 cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
                                         int schedule, struct weft_compiled_variant *out, struct weft_diag *diag);
 

@@ -141,7 +141,9 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     struct weft_wg_options wopts = {0};
     memcpy(wopts.local_size, local_size, sizeof wopts.local_size);
     weft_vector_setting(k, &wopts.vector_width, &wopts.interleave);
-    wopts.schedule = (enum weft_schedule_mode)schedule;
+    if (schedule & WEFT_VARIANT_SCALAR)
+        wopts.vector_width = 0;
+    wopts.schedule = (enum weft_schedule_mode)(schedule & ~WEFT_VARIANT_SCALAR);
     struct weft_wg_result res = {0};
     struct weft_diag vdiag;
     weft_diag_init(&vdiag);
@@ -156,6 +158,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         built = weft_build_wg_function(m, k, &wopts, &res, diag) && res.fn;
     }
     weft_diag_free(&vdiag);
+    for (unsigned i = 0; built && res.vec && i < res.subcfg_count; i++)
+        out->vec_linearized += res.vec[i].vectorized && res.vec[i].linearized;
     weft_wg_result_dispose(&res);
     out->bfo_loops = res.schedule.bfo;
     out->schedulable = res.schedule.schedulable;
@@ -371,7 +375,7 @@ static uint64_t variant_key(const struct weft_image *img, const char *kernel, co
 struct payload_header {
     uint64_t static_local_size;
     uint64_t scratch_size;
-    uint32_t bfo_loops, schedulable, votes_bfo, reserved;
+    uint32_t bfo_loops, schedulable, votes_bfo, vec_linearized;
 };
 
 cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
@@ -421,6 +425,7 @@ cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const
         ph.bfo_loops = sr.bfo_loops;
         ph.schedulable = sr.schedulable;
         ph.votes_bfo = sr.votes_bfo;
+        ph.vec_linearized = sr.vec_linearized;
         obj = sr.object.data;
         obj_size = sr.object.size;
         payload = malloc(sizeof ph + obj_size);
@@ -449,6 +454,7 @@ cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const
     e->v.bfo_loops = ph.bfo_loops;
     e->v.schedulable = ph.schedulable;
     e->v.votes_bfo = ph.votes_bfo;
+    e->v.vec_linearized = ph.vec_linearized;
     e->v.key = key;
     e->next = img->variants;
     img->variants = e;

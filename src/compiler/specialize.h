@@ -10,12 +10,14 @@ struct weft_specialize_result {
     uint64_t static_local_size;
     uint64_t scratch_size;
     unsigned bfo_loops, schedulable, votes_bfo;   /* what transform/schedule.h did */
+    unsigned vec_linearized;                      /* sub-CFGs vectorized under lane masks */
 };
 
 /* Clones nothing shared: parses `exe` into a private LLVMContext, builds the work-group
  * function of `kernel` for `local_size`, removes the other kernels, optimizes for the host
  * (default<O3>, or a minimal pipeline with `opt_disable`) and emits an object whose only
- * exported symbol is `symbol`. `schedule`: enum weft_schedule_mode (transform/schedule.h). CL_OUT_OF_RESOURCES with a log on failure. */
+ * exported symbol is `symbol`. `schedule`: enum weft_schedule_mode (transform/schedule.h), with
+ * WEFT_VARIANT_SCALAR for scalar work-item loops. CL_OUT_OF_RESOURCES with a log on failure. */
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
                        bool opt_disable, int schedule, const char *symbol, struct weft_specialize_result *out,
                        struct weft_diag *diag);

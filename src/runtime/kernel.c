@@ -511,6 +511,7 @@ cl_int weft_kernel_get_variant_scheduled(cl_kernel k, cl_uint work_dim, const si
     out->key = cv.key;
     out->bfo_loops = cv.bfo_loops;
     out->votes_bfo = cv.votes_bfo;
+    out->vec_linearized = cv.vec_linearized;
     return CL_SUCCESS;
 }
 

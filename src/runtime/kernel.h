@@ -16,6 +16,7 @@ struct weft_variant {
     uint64_t key;               /* names the compiled code (its cache key) */
     unsigned bfo_loops;         /* loops it runs breadth-first (compiler/transform/schedule.h) */
     unsigned votes_bfo;         /* loops whose locality votes for breadth-first order */
+    unsigned vec_linearized;    /* sub-CFGs the vectorizer ran under lane masks */
 };
 
 /* Launch-relevant facts of a kernel (from its compiled metadata). */

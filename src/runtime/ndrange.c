@@ -268,10 +268,12 @@ struct geometry {
             return weft_error("clEnqueueNDRangeKernel", (code), __VA_ARGS__);                \
     } while (0)
 
-/* The variant to run and, when the schedule is left to Weft (WEFT_SCHEDULE=auto) and some loop's
- * locality votes for breadth-first order, the breadth-first one to profile against it
- * (runtime/variant_select.h). Depth-first comes first: with the vectorizer's packets of
- * consecutive work-items it won on most kernels measured (docs/PERFORMANCE.md). */
+/* The variant to run and, when the schedule is left to Weft (WEFT_SCHEDULE=auto), another one to
+ * profile against it (runtime/variant_select.h): the breadth-first variant when some loop's
+ * locality votes for breadth-first order, else the scalar work-item loops when the vectorizer
+ * ran divergent code under lane masks (its cost can exceed the lanes' gain: spmv_csr_scalar).
+ * Depth-first and vectorized come first: they won on most kernels measured
+ * (docs/PERFORMANCE.md). */
 static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3], struct weft_variant *v,
                               struct weft_variant *alt)
 {
@@ -279,12 +281,16 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
     memset(alt, 0, sizeof *alt);
     cl_int err = weft_kernel_get_variant_scheduled(kernel, work_dim, local,
                                                    mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : mode, v);
-    if (err != CL_SUCCESS || mode != WEFT_SCHEDULE_AUTO || v->votes_bfo == 0 ||
-        weft_profile_setting() == WEFT_PROFILE_OFF)
+    if (err != CL_SUCCESS || mode != WEFT_SCHEDULE_AUTO || weft_profile_setting() == WEFT_PROFILE_OFF)
         return err;
-    err = weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_AUTO, alt);
-    if (err != CL_SUCCESS || alt->bfo_loops == 0)
-        memset(alt, 0, sizeof *alt);   /* then the depth-first variant alone */
+    if (v->votes_bfo > 0 &&
+        (weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_AUTO, alt) != CL_SUCCESS ||
+         alt->bfo_loops == 0))
+        memset(alt, 0, sizeof *alt);
+    if (!alt->fn && v->vec_linearized > 0 &&
+        weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_DFO | WEFT_VARIANT_SCALAR, alt) !=
+            CL_SUCCESS)
+        memset(alt, 0, sizeof *alt);   /* then the first variant alone */
     return CL_SUCCESS;
 }
 
