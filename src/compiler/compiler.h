@@ -148,8 +148,7 @@ struct weft_compiled_variant {
     uint64_t static_local_size;
     uint64_t scratch_size;
     uint32_t bfo_loops;        /* loops the variant runs breadth-first (transform/schedule.h) */
-    uint32_t schedulable;      /* loops that could run breadth-first: 0 = every schedule is one code */
-    uint32_t votes_bfo;        /* of those, loops whose locality votes BFO (what AUTO schedules) */
+    uint32_t votes_bfo;        /* loops that could run breadth-first and vote BFO (what AUTO schedules) */
     uint32_t vec_linearized;   /* sub-CFGs the vectorizer ran under lane masks (divergent code) */
     uint64_t key;              /* the variant's cache key: names this code */
 };

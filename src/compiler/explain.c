@@ -22,9 +22,6 @@
  */
 #include "compiler/explain.h"
 
-/* runtime/variant_select.h WEFT_SELECT_MIN_GROUPS: the compiler does not include the runtime */
-#define WEFT_SELECT_MIN_GROUPS_HINT 16u
-
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include <stdio.h>
@@ -41,6 +38,7 @@
 #include "compiler/specialize.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
+#include "runtime/variant_select.h"
 
 #define LOOP_TAG "weft.explain.loop"
 /* line numbers from here on in a remark's location name a work-item loop: base + 4*sub-CFG + dim */
@@ -1115,7 +1113,7 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
         if (k->schedule_mode == WEFT_SCHEDULE_AUTO && r->votes_bfo)
             fprintf(f, "    auto: depth-first runs first; the first two launches with at least %u work-groups "
                        "also time the breadth-first variant on some of their groups, and the faster is kept "
-                       "(WEFT_PROFILE; WEFT_LOG=info shows the choice)\n", WEFT_SELECT_MIN_GROUPS_HINT);
+                       "(WEFT_PROFILE; WEFT_LOG=info shows the choice)\n", WEFT_SELECT_MIN_GROUPS);
     }
     if (k->nvec) {
         fprintf(f, "  Weft's vectorizer (work-items of dimension x side by side, per sub-CFG):\n");

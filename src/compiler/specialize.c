@@ -162,7 +162,6 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         out->vec_linearized += res.vec[i].vectorized && res.vec[i].linearized;
     weft_wg_result_dispose(&res);
     out->bfo_loops = res.schedule.bfo;
-    out->schedulable = res.schedule.schedulable;
     out->votes_bfo = res.schedule.votes_bfo;
     if (!built) {
         if (!diag->errors)
@@ -375,7 +374,7 @@ static uint64_t variant_key(const struct weft_image *img, const char *kernel, co
 struct payload_header {
     uint64_t static_local_size;
     uint64_t scratch_size;
-    uint32_t bfo_loops, schedulable, votes_bfo, vec_linearized;
+    uint32_t bfo_loops, votes_bfo, vec_linearized, pad;
 };
 
 cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
@@ -423,7 +422,6 @@ cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const
         ph.static_local_size = sr.static_local_size;
         ph.scratch_size = sr.scratch_size;
         ph.bfo_loops = sr.bfo_loops;
-        ph.schedulable = sr.schedulable;
         ph.votes_bfo = sr.votes_bfo;
         ph.vec_linearized = sr.vec_linearized;
         obj = sr.object.data;
@@ -452,7 +450,6 @@ cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const
     e->v.static_local_size = ph.static_local_size;
     e->v.scratch_size = ph.scratch_size;
     e->v.bfo_loops = ph.bfo_loops;
-    e->v.schedulable = ph.schedulable;
     e->v.votes_bfo = ph.votes_bfo;
     e->v.vec_linearized = ph.vec_linearized;
     e->v.key = key;

@@ -9,7 +9,7 @@ struct weft_specialize_result {
     struct weft_bitcode object;      /* ELF object defining `symbol` */
     uint64_t static_local_size;
     uint64_t scratch_size;
-    unsigned bfo_loops, schedulable, votes_bfo;   /* what transform/schedule.h did */
+    unsigned bfo_loops, votes_bfo;                /* what transform/schedule.h did */
     unsigned vec_linearized;                      /* sub-CFGs vectorized under lane masks */
 };
 
