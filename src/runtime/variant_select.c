@@ -125,11 +125,23 @@ static void remember(uint64_t key, int choice, const uint64_t ns_per_group[2])
     weft_cache_store(key, &r, sizeof r);
 }
 
-static uint64_t now_ns(void)
+static uint64_t monotonic_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static _Atomic(weft_select_clock_fn) clock_fn = monotonic_ns;
+
+void weft_select_set_clock(weft_select_clock_fn fn)
+{
+    atomic_store(&clock_fn, fn ? fn : monotonic_ns);
+}
+
+static uint64_t now_ns(void)
+{
+    return atomic_load(&clock_fn)();
 }
 
 /* Runs groups [first, first + count) of the launch with fn; returns the pool's status and

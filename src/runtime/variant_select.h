@@ -53,6 +53,13 @@ int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
 
 /* The final decision for `key`: 0 (A), 1 (B), or -1 when undecided. */
 int weft_select_decision(uint64_t key);
+/* The clock the profiler times slices with, in ns: CLOCK_MONOTONIC unless a test installs its
+ * own (NULL restores it), so that tests decide by counted work rather than by a loaded machine's
+ * timing. Async slices are timed on the thread that runs them, sync slices around a whole pool
+ * launch on the calling thread. */
+typedef uint64_t (*weft_select_clock_fn)(void);
+void weft_select_set_clock(weft_select_clock_fn fn);
+
 /* Forgets the in-memory decisions, as a new process starts (tests of the disk copy). */
 void weft_select_forget(void);
 

@@ -3,7 +3,12 @@
  * ran each group: every group runs exactly once across profiling and the rest of the launch,
  * synchronously and asynchronously, the faster variant wins whichever comes first, a decided launch runs only the winner, the
  * decision survives a restart (through the disk cache), small launches and WEFT_PROFILE=off
- * run the first variant only. */
+ * run the first variant only.
+ *
+ * The profiler's clock is a counter the variants advance (1 unit a group for the fast one, 20
+ * for the slow one), so decisions follow counted work, never the machine's load: in sync mode
+ * one counter for the process (a slice is timed around a whole pool launch), in async mode one
+ * per thread (a slice is timed on the thread that runs it, while others run other groups). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,18 +33,30 @@
 static atomic_int ran[MAX_GROUPS];      /* how many times each group ran */
 static atomic_int by[2];                /* groups run by each variant */
 
-static void spin(unsigned iters)
+static _Atomic uint64_t shared_clock;
+static _Thread_local uint64_t thread_clock;
+
+static uint64_t read_shared_clock(void)
 {
-    volatile unsigned x = 0;
-    for (unsigned i = 0; i < iters; i++)
-        x += i;
+    return atomic_load(&shared_clock);
+}
+
+static uint64_t read_thread_clock(void)
+{
+    return thread_clock;
+}
+
+static void work(uint64_t units)
+{
+    atomic_fetch_add(&shared_clock, units);
+    thread_clock += units;
 }
 
 static void variant_fast(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
 {
     (void)args, (void)ctx;
     for (uint64_t g = first; g < first + count; g++) {
-        spin(2000);
+        work(1);
         atomic_fetch_add(&ran[g], 1);
         atomic_fetch_add(&by[0], 1);
     }
@@ -49,7 +66,7 @@ static void variant_slow(const void *args, const struct weft_wg_ctx *ctx, uint64
 {
     (void)args, (void)ctx;
     for (uint64_t g = first; g < first + count; g++) {
-        spin(40000);
+        work(20);
         atomic_fetch_add(&ran[g], 1);
         atomic_fetch_add(&by[1], 1);
     }
@@ -92,6 +109,7 @@ static uint64_t fresh_key(void)
 static void profiles_every_group_once(const char *mode)
 {
     setenv("WEFT_PROFILE", mode, 1);
+    weft_select_set_clock(strcmp(mode, "sync") == 0 ? read_shared_clock : read_thread_clock);
     static const uint64_t sizes[] = {16, 17, 100, 1000, 4096};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         for (int slow_first = 0; slow_first < 2; slow_first++) {
@@ -120,6 +138,7 @@ static void profiles_every_group_once(const char *mode)
         }
     }
     unsetenv("WEFT_PROFILE");
+    weft_select_set_clock(NULL);
 }
 
 static void test_profiles_every_group_once_sync(void **state)
@@ -137,6 +156,7 @@ static void test_profiles_every_group_once_async(void **state)
 static void test_decision_survives_restart(void **state)
 {
     (void)state;
+    weft_select_set_clock(read_thread_clock);
     reset();
     uint64_t key = fresh_key();
     struct weft_launch l = make_launch(variant_slow, 256);
@@ -149,6 +169,7 @@ static void test_decision_survives_restart(void **state)
     assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
     assert_each_once(256);
     assert_int_equal(atomic_load(&by[1]), 0);
+    weft_select_set_clock(NULL);
 }
 
 static void test_small_launch_and_off(void **state)
