@@ -423,6 +423,7 @@ static bool record_privatization(struct weft_workfn *wf, struct weft_explain_ker
         uint64_t elems = LLVMIsAConstantInt(cnt) ? LLVMConstIntGetZExtValue(cnt) : 1;
         r->p.bytes = LLVMABISizeOfType(td, ty) * elems;
         r->p.subcfg_mask = mask;
+        r->p.interleaved = weft_privatize_interleaved(a);
         r->p.is_variable = r->p.name && !ends_with(r->p.name, ".slot") && !ends_with(r->p.name, ".phi");
         r->p.line = r->p.is_variable ? src_line(some_user, NULL) : slot_value_line(a);
         const struct weft_slot_info *si = (const void *)weft_ptrmap_get_or(&wf->slot_info, a, 0);
@@ -1049,8 +1050,9 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
                         (long long)p->stride, dn[p->dim >= 0 && p->dim < 3 ? p->dim : 0]);
                 break;
             case WEFT_EXPLAIN_PRIV_ARRAY:
-                fprintf(f, "array: %llu bytes x %llu work-items in scratch\n", (unsigned long long)p->bytes,
-                        (unsigned long long)(k->local_size[0] * k->local_size[1] * k->local_size[2]));
+                fprintf(f, "array: %llu bytes x %llu work-items in scratch%s\n", (unsigned long long)p->bytes,
+                        (unsigned long long)(k->local_size[0] * k->local_size[1] * k->local_size[2]),
+                        p->interleaved ? ", element by element (neighbours' copies of an element side by side)" : "");
                 break;
             }
         }
@@ -1127,8 +1129,9 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
             fprintf(f, "vectorized, width %u x interleave %u (%u work-items per packet)", v->width, v->interleave,
                     v->width * v->interleave);
             if (v->linearized)
-                fprintf(f, ", divergent control flow linearized under masks (%u masked blocks, empty ones skipped)",
-                        v->masked_blocks);
+                fprintf(f, ", divergent control flow linearized under masks (%u masked blocks, empty ones skipped)%s",
+                        v->masked_blocks,
+                        v->fast_path ? "; full packets run unmasked until their lanes first disagree" : "");
             else
                 fprintf(f, ", uniform control flow kept as branches");
             if (v->tail)

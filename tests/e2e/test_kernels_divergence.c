@@ -225,6 +225,20 @@ static const char *source =
     "  }\n"
     "  out[2 * g] = x;\n"
     "  out[2 * g + 1] = y;\n"
+    "}\n"
+    /* 15. Lanes that agree for a while and then part ways: per-item trip counts and branch
+     * choices that are equal across whole blocks of items, equal except one item, or random,
+     * so that the vectorizer's unmasked fast path runs, finishes, or hands packets over to the
+     * masked copy at the outer loop's exit, at the if, and inside the inner loop. */
+    "kernel void agree_then_split(global const int *trip, global const int *sel, global int *out, int n) {\n"
+    "  int g = (int)get_global_id(0);\n"
+    "  if (g >= n) return;\n"
+    "  int acc = g & 1, t = trip[g], s = sel[g];\n"
+    "  for (int i = 0; i < t; i++) {\n"
+    "    if (s & (1 << (i & 7))) acc += i * 3; else acc -= i;\n"
+    "    for (int j = 0; j < (i & 3) + ((s >> 8) & 1); j++) acc ^= j + i;\n"
+    "  }\n"
+    "  out[g] = acc;\n"
     "}\n";
 
 static int setup(void **state)
@@ -1101,6 +1115,54 @@ static void test_uniform_loop_with_varying_chain(void **state)
     }
 }
 
+static void test_lanes_agree_then_split(void **state)
+{
+    (void)state;
+    for (size_t t = 0; t < ARRAY_LEN(LOCAL_SIZES); t++) {
+        struct shape shapes[2];
+        size_t ns = guarded_shapes(LOCAL_SIZES[t], 6, shapes);
+        for (size_t si = 0; si < ns; si++) {
+            const struct shape *sh = &shapes[si];
+            size_t G = sh->global;
+            int32_t *trip = malloc(G * sizeof *trip), *sel = malloc(G * sizeof *sel);
+            /* blocks of 32 items: 0 all alike, 1 alike but one item, 2 random */
+            for (size_t b = 0; b < G; b += 32) {
+                int kind = (int)((b / 32) % 3);
+                int32_t t0 = 10 + (int32_t)(rng_next() % 20), s0 = (int32_t)(rng_next() % 512);
+                size_t odd = b + rng_next() % 32;
+                for (size_t i = b; i < b + 32 && i < G; i++) {
+                    trip[i] = kind == 2 ? (int32_t)(rng_next() % 30) : t0 + (kind == 1 && i == odd ? 3 : 0);
+                    sel[i] = kind == 2 ? (int32_t)(rng_next() % 512) : s0 ^ (kind == 1 && i == odd ? 0x105 : 0);
+                }
+            }
+            cl_mem bt = ints_new(G, trip), bs = ints_new(G, sel), bo = buf_poisoned(G * 4);
+            assert_int_equal(launch("agree_then_split", 1, NULL, &sh->global, &sh->ls,
+                                    KARGS(KARG(bt), KARG(bs), KARG(bo), KARG(sh->n))),
+                             CL_SUCCESS);
+            int32_t *out = ints_read(bo, G);
+            for (size_t g = 0; g < (size_t)sh->n; g++) {
+                int32_t acc = (int32_t)(g & 1);
+                for (int32_t i = 0; i < trip[g]; i++) {
+                    if (sel[g] & (1 << (i & 7)))
+                        acc += i * 3;
+                    else
+                        acc -= i;
+                    for (int32_t j = 0; j < (i & 3) + ((sel[g] >> 8) & 1); j++)
+                        acc ^= j + i;
+                }
+                check_int("agree_then_split", sh, "acc", g, trip[g], out[g], acc);
+            }
+            check_untouched("agree_then_split", sh, "acc", out, (size_t)sh->n, G);
+            free(trip);
+            free(sel);
+            free(out);
+            clReleaseMemObject(bt);
+            clReleaseMemObject(bs);
+            clReleaseMemObject(bo);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1118,6 +1180,7 @@ int main(void)
         cmocka_unit_test(test_private_array_data_dependent_index),
         cmocka_unit_test(test_math_builtins_under_divergent_branch),
         cmocka_unit_test(test_uniform_loop_with_varying_chain),
+        cmocka_unit_test(test_lanes_agree_then_split),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -98,6 +98,11 @@ struct weft_vec_plan {
     unsigned epoch;
     LLVMValueRef *bmask;       /* [nb] mask slots (linearized) */
     LLVMValueRef *xmask;       /* [nexits] exit mask slots (linearized) */
+    /* the linear copy of the packet being emitted, for the fast path's hand-overs */
+    LLVMBasicBlockRef *lin_guard;      /* [norder] the guard of each position */
+    LLVMBasicBlockRef *lin_loop_end;   /* [nloops] each loop's end test */
+    LLVMBasicBlockRef lin_exit;
+    int *position;                     /* [nb] block index -> position in the linear order */
     struct weft_vec_report *rep;
     bool failed;
 };
@@ -954,6 +959,13 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
             order_region(p, &g, -1);
             if (p->norder != g.nrpo)
                 fail(p, "internal: the linear order misses blocks%s", NULL);
+            p->position = malloc(sizeof(int) * (p->nb + 1));
+            if (!p->position)
+                abort();
+            for (unsigned k = 0; k < p->nb; k++)
+                p->position[k] = -1;
+            for (int x = 0; x < p->norder; x++)
+                p->position[p->order[x]] = x;
         }
         graph_free(&g);
     }
@@ -986,6 +998,9 @@ void weft_vectorize_plan_free(struct weft_vec_plan *p)
     free(p->exits);
     free(p->bmask);
     free(p->xmask);
+    free(p->lin_guard);
+    free(p->lin_loop_end);
+    free(p->position);
     weft_ptrmap_free(&p->bidx);
     weft_ptrmap_free(&p->iidx);
     weft_ptrmap_free(&p->pidx);
@@ -1872,8 +1887,73 @@ static void emit_block_body(struct weft_vec_plan *p, int k)
         emit_inst(p, info(p, i));
 }
 
-/* Uniform control flow: the copy has the sub-CFG's shape; branches stay scalar. */
-static void emit_structured(struct weft_vec_plan *p, LLVMBasicBlockRef start, struct stubs *st)
+static void edge_masks(struct weft_vec_plan *p, int k, LLVMValueRef m, LLVMValueRef *emask);
+static LLVMBasicBlockRef after_position(struct weft_vec_plan *p, int last, int inner_first, LLVMBasicBlockRef *guard,
+                                        LLVMBasicBlockRef *loop_end, LLVMBasicBlockRef exit_chain);
+
+/* The fast path's hand-over to the linear copy where the lanes of a full packet first disagree
+ * at block k's terminator. Up to here every lane ran every block of the path, so the linear
+ * copy's state is what it would be had it run them: no mask set but the edges out of k (all
+ * lanes were in k), values in their slots (both copies keep them there; k's successors' PHI
+ * slots hold k's values for every lane, and each lane reads only those of the successor it
+ * takes). Control goes on at the position after k, as the linear copy would after k. */
+static LLVMBasicBlockRef hand_over(struct weft_vec_plan *p, int k)
+{
+    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "diverge");
+    LLVMBasicBlockRef saved = LLVMGetInsertBlock(p->b);
+    LLVMPositionBuilderAtEnd(p->b, bb);
+    LLVMValueRef zero = LLVMConstNull(LLVMVectorType(p->i1, p->P));
+    for (unsigned b = 0; b < p->nb; b++)
+        LLVMBuildStore(p->b, zero, p->bmask[b]);
+    for (unsigned e = 0; e < p->nexits; e++)
+        LLVMBuildStore(p->b, zero, p->xmask[e]);
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
+    unsigned ns = LLVMGetNumSuccessors(t);
+    LLVMValueRef *emask = calloc(ns + 1, sizeof *emask);
+    if (!emask)
+        abort();
+    edge_masks(p, k, const_mask(p, p->P), emask);
+    for (unsigned j = 0; j < ns; j++) {
+        int si = block_index(p, LLVMGetSuccessor(t, j));
+        or_into(p, si >= 0 ? p->bmask[si] : p->xmask[exit_index(p, LLVMGetSuccessor(t, j))], emask[j]);
+    }
+    free(emask);
+    LLVMBuildBr(p->b, after_position(p, p->position[k], p->norder, p->lin_guard, p->lin_loop_end, p->lin_exit));
+    LLVMPositionBuilderAtEnd(p->b, saved);
+    return bb;
+}
+
+/* The terminator of block k in the fast path of a divergent sub-CFG: a branch on a varying
+ * condition goes on unmasked while every lane of the packet takes the same side, and hands the
+ * packet over to the linear copy when they do not; a switch on a varying value always does. */
+static void emit_fast_terminator(struct weft_vec_plan *p, int k, LLVMBasicBlockRef *clone, struct stubs *st)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
+    LLVMBasicBlockRef succ[2];
+    for (unsigned j = 0; j < 2; j++) {
+        LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
+        int si = block_index(p, s);
+        succ[j] = si >= 0 ? clone[si] : stub_for(p, st, exit_index(p, s));
+    }
+    if (LLVMIsASwitchInst(t)) {
+        LLVMBuildBr(p->b, hand_over(p, k));
+        return;
+    }
+    LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
+    LLVMValueRef bits = mask_bits(p, get_vec(p, LLVMGetOperand(t, 0)));
+    LLVMValueRef all = LLVMBuildICmp(p->b, LLVMIntEQ, bits, LLVMConstAllOnes(it), "all.lanes");
+    LLVMValueRef none = LLVMBuildICmp(p->b, LLVMIntEQ, bits, LLVMConstNull(it), "no.lane");
+    LLVMBasicBlockRef split = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "lanes.split");
+    LLVMBasicBlockRef mixed = hand_over(p, k);
+    LLVMBuildCondBr(p->b, all, succ[0], split);
+    LLVMPositionBuilderAtEnd(p->b, split);
+    LLVMBuildCondBr(p->b, none, succ[1], mixed);
+}
+
+/* Uniform control flow: the copy has the sub-CFG's shape; branches stay scalar. With `fast`
+ * (a divergent sub-CFG, a full packet, its linear copy emitted), this is the fast path that
+ * runs unmasked while all lanes agree (emit_fast_terminator). */
+static void emit_structured(struct weft_vec_plan *p, LLVMBasicBlockRef start, struct stubs *st, bool fast)
 {
     LLVMValueRef fn = p->wf->fn;
     LLVMBasicBlockRef *clone = calloc(p->nb, sizeof *clone);
@@ -1899,8 +1979,13 @@ static void emit_structured(struct weft_vec_plan *p, LLVMBasicBlockRef start, st
             if (!dup && block_index(p, s) >= 0)
                 store_phis(p, (int)k, s, NULL);
         }
+        bool conditional = (LLVMIsABranchInst(t) && LLVMIsConditional(t)) || LLVMIsASwitchInst(t);
+        if (fast && conditional && kind_of(p, LLVMGetOperand(t, 0)) != K_U) {
+            emit_fast_terminator(p, (int)k, clone, st);
+            continue;
+        }
         LLVMValueRef c = LLVMInstructionClone(t);
-        if ((LLVMIsABranchInst(t) && LLVMIsConditional(t)) || LLVMIsASwitchInst(t))
+        if (conditional)
             LLVMSetOperand(c, 0, get_scal(p, LLVMGetOperand(t, 0)));
         LLVMInsertIntoBuilder(p->b, c);
         for (unsigned j = 0; j < ns; j++) {
@@ -1960,15 +2045,19 @@ static LLVMBasicBlockRef after_position(struct weft_vec_plan *p, int last, int i
     return last + 1 < p->norder ? guard[last + 1] : exit_chain;
 }
 
-/* Divergent control flow: blocks in the linear order, each under its mask. */
+/* Divergent control flow: blocks in the linear order, each under its mask. With start NULL
+ * the copy has no entry of its own: the fast path hands packets over to it (hand_over). Its
+ * guards, loop ends and exit stay in the plan until the next packet. */
 static void emit_linear(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMValueRef entry_mask, struct stubs *st)
 {
     LLVMValueRef fn = p->wf->fn;
     LLVMTypeRef mt = LLVMVectorType(p->i1, p->P);
     LLVMValueRef zero = LLVMConstNull(mt);
     int n = p->norder;
-    LLVMBasicBlockRef *guard = calloc((size_t)n + 1, sizeof *guard);
-    LLVMBasicBlockRef *loop_end = calloc((size_t)p->nloops + 1, sizeof *loop_end);
+    free(p->lin_guard);
+    free(p->lin_loop_end);
+    LLVMBasicBlockRef *guard = p->lin_guard = calloc((size_t)n + 1, sizeof *guard);
+    LLVMBasicBlockRef *loop_end = p->lin_loop_end = calloc((size_t)p->nloops + 1, sizeof *loop_end);
     if (!guard || !loop_end)
         abort();
     for (int x = 0; x < n; x++) {
@@ -1978,16 +2067,18 @@ static void emit_linear(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
     }
     for (int l = 0; l < p->nloops; l++)
         loop_end[l] = LLVMAppendBasicBlockInContext(p->c, fn, "lin.loop.end");
-    LLVMBasicBlockRef exit_chain = LLVMAppendBasicBlockInContext(p->c, fn, "lin.exit");
+    LLVMBasicBlockRef exit_chain = p->lin_exit = LLVMAppendBasicBlockInContext(p->c, fn, "lin.exit");
 
     /* all masks clear; the entry's is the packet's */
-    LLVMPositionBuilderAtEnd(p->b, start);
-    for (unsigned k = 0; k < p->nb; k++)
-        LLVMBuildStore(p->b, zero, p->bmask[k]);
-    for (unsigned e = 0; e < p->nexits; e++)
-        LLVMBuildStore(p->b, zero, p->xmask[e]);
-    LLVMBuildStore(p->b, entry_mask, p->bmask[0]);
-    LLVMBuildBr(p->b, guard[0]);
+    if (start) {
+        LLVMPositionBuilderAtEnd(p->b, start);
+        for (unsigned k = 0; k < p->nb; k++)
+            LLVMBuildStore(p->b, zero, p->bmask[k]);
+        for (unsigned e = 0; e < p->nexits; e++)
+            LLVMBuildStore(p->b, zero, p->xmask[e]);
+        LLVMBuildStore(p->b, entry_mask, p->bmask[0]);
+        LLVMBuildBr(p->b, guard[0]);
+    }
 
     for (int x = 0; x < n && !p->failed; x++) {
         int k = p->order[x];
@@ -2054,8 +2145,6 @@ static void emit_linear(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
     }
     if (p->nexits == 0)
         LLVMBuildUnreachable(p->b);
-    free(guard);
-    free(loop_end);
 }
 
 /* One packet: the sub-CFG for lanes base .. base+P-1 of which the first `active` are real. */
@@ -2067,11 +2156,22 @@ static void emit_packet(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
         st->bb[e] = NULL;
     p->const_active = (int)active;
     if (p->linear) {
+        /* a full packet first runs unmasked, and goes linear where its lanes first disagree */
+        bool fast = active == p->P;
         p->mask = NULL;
-        emit_linear(p, start, const_mask(p, active), st);
+        emit_linear(p, fast ? NULL : start, const_mask(p, active), st);
+        if (fast && !p->failed) {
+            /* a second copy of the same operations: counted once */
+            struct weft_vec_report counted = *p->rep;
+            p->mask = NULL;
+            p->const_active = (int)active;
+            emit_structured(p, start, st, true);
+            *p->rep = counted;
+            p->rep->fast_path = true;
+        }
     } else {
         p->mask = active == p->P ? NULL : const_mask(p, active);
-        emit_structured(p, start, st);
+        emit_structured(p, start, st, false);
     }
 }
 

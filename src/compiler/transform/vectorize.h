@@ -47,6 +47,7 @@ struct weft_vec_report {
     unsigned gathers;        /* gathers and scatters */
     unsigned serialized;     /* operations run lane by lane (atomics, calls) */
     unsigned masked_blocks;  /* blocks run under a lane mask (linearized) */
+    bool fast_path;          /* linearized, and full packets run unmasked while their lanes agree */
     char reason[200];        /* why not vectorized (empty when vectorized) */
 };
 

@@ -1,15 +1,18 @@
 ; if (in[x] > 0) out[x] = in[x]; else out[x] = -1: a branch on a varying value. The sub-CFG is
 ; linearized: each block runs under its lane mask (a stored <W x i1> that sroa promotes), is
 ; skipped when no lane is active, stores only the active lanes (masked stores), and ORs its
-; edge masks into its successors'.
+; edge masks into its successors'. A full packet first runs an unmasked copy (vec.*) that
+; branches like uniform code while all its lanes take the same side (plain vector loads and
+; stores), and where they do not, hands over to the masked copy: every mask cleared, the two
+; edge masks set, and on at the linear position after the branching block.
 ; RUN: sed 's/TARGET_CPU/x86-64-v3/' %s | weft-opt -pass=wg-loops -local-size=32 -vectorize=auto - | FileCheck %s --check-prefixes=CHECK,V3
 ; RUN: sed 's/TARGET_CPU/x86-64-v4/' %s | weft-opt -pass=wg-loops -local-size=32 -vectorize=auto - | FileCheck %s --check-prefixes=CHECK,V4
 
 ; V3:          ; weft-vec: k subcfg 0: width 8 interleave 1 linearized vector_mem=3
 ; V4:          ; weft-vec: k subcfg 0: width 16 interleave 1 linearized vector_mem=3
 ; CHECK-LABEL: define internal void @weft_wi_k(
-; V3:          packet.body:
-; V3:            store <8 x i1> <i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true>, ptr %mask,
+; CHECK:       packet.body:
+; CHECK-NEXT:    br label %vec.entry
 ; CHECK:       lin.entry:
 ; V4-NEXT:       [[M:%mask[0-9]*]] = load <16 x i1>, ptr %mask,
 ; V4-NEXT:       [[B:%[0-9]+]] = bitcast <16 x i1> [[M]] to i16
@@ -34,6 +37,23 @@
 ; V3:            call void @llvm.masked.store.v8f32.p1(<8 x float> <float -1.000000e+00,
 ; V4:            call void @llvm.masked.store.v16f32.p1(<16 x float> {{%[0-9]+}}, ptr addrspace(1) {{%[0-9]+}}, i32 4, <16 x i1> %mask{{[0-9]+}})
 ; V3:            call void @llvm.masked.store.v8f32.p1(<8 x float> {{%[0-9]+}}, ptr addrspace(1) {{%[0-9]+}}, i32 4, <8 x i1> %mask{{[0-9]+}})
+; CHECK:       vec.entry:
+; CHECK:         %v.i.v{{[0-9]+}} = load <{{8|16}} x float>, ptr addrspace(1)
+; CHECK:         %pos.i.v[[P:[0-9]+]] = fcmp ogt
+; CHECK-NEXT:    [[PB:%[0-9]+]] = bitcast <{{8|16}} x i1> %pos.i.v[[P]] to i{{8|16}}
+; CHECK-NEXT:    %all.lanes = icmp eq i{{8|16}} [[PB]], -1
+; CHECK-NEXT:    %no.lane = icmp eq i{{8|16}} [[PB]], 0
+; CHECK-NEXT:    br i1 %all.lanes, label %[[THEN:vec.then[.i0-9]*]], label %lanes.split
+; CHECK:       vec.else{{[.i0-9]*}}:
+; CHECK:         store <{{8|16}} x float> <float -1.000000e+00,
+; CHECK:       [[THEN]]:
+; CHECK:         store <{{8|16}} x float> %{{[0-9]+}}, ptr addrspace(1)
+; CHECK:       lanes.split:
+; CHECK-NEXT:    br i1 %no.lane, label %vec.else{{[.i0-9]*}}, label %diverge
+; CHECK:       diverge:
+; CHECK-NEXT:    store <{{8|16}} x i1> zeroinitializer, ptr %mask,
+; CHECK:         store <{{8|16}} x i1> zeroinitializer, ptr %exit.mask,
+; CHECK:         br label %lin.else
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
