@@ -40,6 +40,7 @@ struct weft_explain_private {
     int dim;                     /* RECOMPUTED: local-id dimension */
     int64_t stride;              /* RECOMPUTED: stride per work-item (bytes for pointers) */
     uint64_t bytes;              /* bytes per work-item */
+    bool interleaved;            /* ARRAY: element by element (weft_privatize_interleaved) */
     unsigned line;               /* source line of the definition (0 when unknown) */
     uint64_t subcfg_mask;        /* sub-CFGs that use it (bit i = sub-CFG i) */
 };

@@ -19,7 +19,9 @@
  *                   the shape analysis (analysis/shape.h) of each demoted value is recorded.
  *   7. privatize.c  weft_privatize: slots and private variables used in more than one sub-CFG:
  *                   uniform -> one scalar slot, affine with a constant stride -> uniform base +
- *                   recomputation, otherwise a work-item-indexed array in ctx->scratch.
+ *                   recomputation, otherwise a work-item-indexed array in ctx->scratch
+ *                   (element-interleaved when every access is a whole scalar element, so that
+ *                   neighbouring work-items' copies of one element are neighbours in memory).
  *   8. wgloops.c    weft_wgloops_build: one work-item loop nest per sub-CFG (dimension 0
  *                   innermost, llvm.loop.parallel_accesses on it), a dispatcher switch on the next
  *                   barrier id, get_local_id replaced by the loop variables. Dimension 0 of a
@@ -141,6 +143,12 @@ void weft_subcfgs_free(struct weft_subcfgs *s);
  * or an affine one with a constant stride, is recorded in wf->slot_info. */
 bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes, struct weft_diag *diag);
 bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag);
+/* Whether privatize lays the work-items' copies of alloca `a` out element by element (element
+ * e of every work-item side by side: work-item w's copy of element e at (e * local size + w) *
+ * element size) rather than one whole copy after another: `a` holds scalars or (nested) arrays
+ * of one scalar type, and is only loaded and stored as that type, directly or through one GEP
+ * over arrays of it. A packet of work-items then reads element e with one vector access. */
+bool weft_privatize_interleaved(LLVMValueRef a);
 /* The sub-CFGs (bit i: sub-CFG i, i < 63) that can branch to their own starting barrier, i.e.
  * run again (a barrier in a loop): a variable they use may live from one run to the next. */
 uint64_t weft_subcfgs_reentering(const struct weft_subcfgs *sc);

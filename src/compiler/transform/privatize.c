@@ -40,6 +40,135 @@ static bool is_lifetime_call(LLVMValueRef i)
     return n > 13 && strncmp(name, "llvm.lifetime", 13) == 0;
 }
 
+static LLVMTypeRef leaf_type(LLVMTypeRef t)
+{
+    while (LLVMGetTypeKind(t) == LLVMArrayTypeKind)
+        t = LLVMGetElementType(t);
+    return t;
+}
+
+/* A load of type `leaf` from `ptr`, or a store of a `leaf` value to it. */
+static bool element_access(LLVMValueRef user, LLVMValueRef ptr, LLVMTypeRef leaf)
+{
+    if (LLVMIsALoadInst(user))
+        return LLVMTypeOf(user) == leaf && !LLVMGetVolatile(user);
+    if (LLVMIsAStoreInst(user))
+        return LLVMGetOperand(user, 1) == ptr && LLVMGetOperand(user, 0) != ptr &&
+               LLVMTypeOf(LLVMGetOperand(user, 0)) == leaf && !LLVMGetVolatile(user);
+    return false;
+}
+
+bool weft_privatize_interleaved(LLVMValueRef a)
+{
+    LLVMTypeRef leaf = leaf_type(LLVMGetAllocatedType(a));
+    LLVMTypeKind k = LLVMGetTypeKind(leaf);
+    bool scalar = k == LLVMIntegerTypeKind || k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
+                  k == LLVMHalfTypeKind || k == LLVMPointerTypeKind;
+    LLVMValueRef count = LLVMGetOperand(a, 0);
+    if (!scalar || !LLVMIsAConstantInt(count) || LLVMConstIntGetZExtValue(count) != 1)
+        return false;
+    if (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(leaf) % 8)
+        return false;   /* i1 and friends: bytes shared by several elements */
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (is_lifetime_call(user) || element_access(user, a, leaf))
+            continue;
+        if (!LLVMIsAGetElementPtrInst(user) || LLVMGetOperand(user, 0) != a ||
+            leaf_type(LLVMGetGEPSourceElementType(user)) != leaf)
+            return false;
+        int nidx = LLVMGetNumOperands(user) - 1;
+        for (int x = 1; x <= nidx; x++)
+            if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(user, (unsigned)x))) != LLVMIntegerTypeKind)
+                return false;   /* a vector of addresses */
+        for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v))
+            if (!element_access(LLVMGetUser(v), user, leaf))
+                return false;
+    }
+    return true;
+}
+
+/* The element index (i64) the GEP `g` over arrays of scalars addresses. */
+static LLVMValueRef element_index(LLVMBuilderRef b, LLVMValueRef g, LLVMContextRef c)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(g);
+    LLVMValueRef idx = NULL;
+    int nidx = LLVMGetNumOperands(g) - 1;
+    for (int x = 1; x <= nidx; x++) {
+        if (x > 1)
+            t = LLVMGetElementType(t);
+        uint64_t elems = 1;   /* scalars of the leaf type in one t */
+        for (LLVMTypeRef e = t; LLVMGetTypeKind(e) == LLVMArrayTypeKind; e = LLVMGetElementType(e))
+            elems *= LLVMGetArrayLength2(e);
+        LLVMValueRef term = LLVMBuildMul(b, LLVMBuildSExtOrBitCast(b, LLVMGetOperand(g, (unsigned)x), i64, ""),
+                                         LLVMConstInt(i64, elems, 0), "");
+        idx = idx ? LLVMBuildAdd(b, idx, term, "") : term;
+    }
+    return idx ? idx : LLVMConstInt(i64, 0, 0);
+}
+
+/* Replaces `a` by its element-interleaved copies at scratch + base_off (weft_privatize_interleaved). */
+static void interleave(struct weft_workfn *wf, LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef scratch,
+                       uint64_t base_off, const char *name)
+{
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(wf->m);
+    LLVMTypeRef leaf = leaf_type(LLVMGetAllocatedType(a)), i8 = LLVMInt8TypeInContext(wf->c);
+    uint64_t es = LLVMABISizeOfType(td, leaf), row = es * weft_workfn_local_total(wf);
+    unsigned nu = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
+        nu++;
+    LLVMValueRef *users = malloc((nu ? nu : 1) * sizeof *users);
+    if (!users)
+        abort();
+    nu = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
+        users[nu++] = LLVMGetUser(u);
+    for (unsigned k = 0; k < nu; k++) {
+        LLVMValueRef user = users[k];
+        bool dup = false;
+        for (unsigned j = 0; j < k; j++)
+            dup |= users[j] == user;
+        if (dup)
+            continue;
+        if (is_lifetime_call(user)) {
+            LLVMInstructionEraseFromParent(user);
+            continue;
+        }
+        LLVMPositionBuilderBefore(b, user);
+        LLVMValueRef lin = weft_build_local_linear_id(b, wf);
+        LLVMValueRef byte = LLVMBuildAdd(b, LLVMBuildMul(b, lin, weft_i64(wf->c, es), ""), weft_i64(wf->c, base_off), "");
+        if (LLVMIsAGetElementPtrInst(user))
+            byte = LLVMBuildAdd(b, byte, LLVMBuildMul(b, element_index(b, user, wf->c), weft_i64(wf->c, row), ""), "");
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, scratch, &byte, 1, name);
+        LLVMValueRef *accesses = &user, *list = NULL;
+        unsigned na = 1;
+        if (LLVMIsAGetElementPtrInst(user)) {
+            na = 0;
+            for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v))
+                na++;
+            list = malloc((na ? na : 1) * sizeof *list);
+            if (!list)
+                abort();
+            na = 0;
+            for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v))
+                list[na++] = LLVMGetUser(v);
+            accesses = list;
+        }
+        for (unsigned x = 0; x < na; x++) {
+            LLVMValueRef acc = accesses[x];
+            /* a copy is aligned to its element only (the alloca may have promised more) */
+            if (LLVMGetAlignment(acc) > es)
+                LLVMSetAlignment(acc, (unsigned)es);
+            LLVMSetOperand(acc, LLVMIsALoadInst(acc) ? 0 : 1, p);
+        }
+        if (list) {
+            free(list);
+            LLVMInstructionEraseFromParent(user);
+        }
+    }
+    free(users);
+}
+
 /* Follows the pointer `v` (derived from an alloca) through address computations. */
 static void collect_uses(LLVMValueRef v, const struct weft_vmap *membership, struct uses_info *info, int depth)
 {
@@ -483,6 +612,13 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
         const char *an = LLVMGetValueName2(a, &nl);
         char name[96];
         snprintf(name, sizeof name, "%.*s.priv", (int)(nl > 80 ? 80 : nl), an);
+        if (weft_privatize_interleaved(a)) {
+            interleave(wf, b, a, scratch, base_off, name);
+            LLVMInstructionEraseFromParent(a);
+            wf->privatized++;
+            a = next;
+            continue;
+        }
 
         /* users first: rewriting changes the use list */
         unsigned nu = 0;
