@@ -382,66 +382,82 @@ static bool scalar_slot_safe(const struct weft_subcfgs *sc, const struct subcfg_
     return true;
 }
 
-/* Whether, in sub-CFG `si`, no load of `slot` can follow a store of it (within one execution
- * of the sub-CFG by one work-item): a may-analysis "stored on some path from the entry". */
-static bool loads_precede_stores(const struct weft_subcfg *S, const struct subcfg_edges *e, LLVMValueRef slot,
-                                 bool *stores)
+enum { LOAD_CUR = 1, LOAD_NEXT = 2 };
+
+/* Sorts the loads of `slot` in sub-CFG S (within one execution of it by one work-item) into
+ * those no store can precede (LOAD_CUR: the value from before the sub-CFG started) and those a
+ * store precedes on every path (LOAD_NEXT: this work-item's own store), recorded in `reads`
+ * (load -> class; a block shared by several sub-CFGs must get one class in all). False when a
+ * load is preceded by a store on some paths only, or classes conflict. *stores: S stores. */
+static bool classify_loads(const struct weft_subcfg *S, const struct subcfg_edges *e, LLVMValueRef slot,
+                           struct weft_ptrmap *reads, bool *stores)
 {
     unsigned n = S->nblocks;
-    bool *has_store = calloc(n, 1), *in = calloc(n, 1), ok = has_store && in;
+    /* may[k]/must[k]: a store precedes block k on some/every path from the sub-CFG's entry */
+    bool *has_store = calloc(n, 1), *may = calloc(n, 1), *must = calloc(n, 1), ok = has_store && may && must;
     *stores = false;
     for (unsigned k = 0; ok && k < n; k++) {
-        bool stored = false;
-        for (LLVMValueRef i = LLVMGetFirstInstruction(S->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+        for (LLVMValueRef i = LLVMGetFirstInstruction(S->blocks[k]); i; i = LLVMGetNextInstruction(i))
             if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot)
-                stored = true;
-            else if (LLVMIsALoadInst(i) && LLVMGetOperand(i, 0) == slot && stored)
-                ok = false;
-        }
-        has_store[k] = stored;
-        *stores |= stored;
+                has_store[k] = true;
+        *stores |= has_store[k];
+        must[k] = k != 0;   /* optimistic start; blocks[0] is the entry */
     }
     for (bool changed = ok; changed;) {
         changed = false;
         for (unsigned k = 0; k < n; k++) {
-            bool any = false;
-            for (unsigned j = e->pred_start[k]; j < e->pred_start[k + 1] && !any; j++)
-                any = in[e->preds[j]] || has_store[e->preds[j]];
-            if (any && !in[k]) {
-                in[k] = true;
+            bool any = false, all = k != 0;
+            for (unsigned j = e->pred_start[k]; j < e->pred_start[k + 1]; j++) {
+                unsigned q = e->preds[j];
+                any |= may[q] || has_store[q];
+                all &= must[q] || has_store[q];
+            }
+            if (any != may[k] || all != must[k]) {
+                may[k] |= any;
+                must[k] = all;
                 changed = true;
             }
         }
     }
     for (unsigned k = 0; ok && k < n; k++) {
-        if (!in[k])
-            continue;
-        for (LLVMValueRef i = LLVMGetFirstInstruction(S->blocks[k]); i && ok; i = LLVMGetNextInstruction(i))
-            if (LLVMIsALoadInst(i) && LLVMGetOperand(i, 0) == slot)
-                ok = false;
+        bool stored_here = false;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(S->blocks[k]); i && ok; i = LLVMGetNextInstruction(i)) {
+            if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot)
+                stored_here = true;
+            if (!LLVMIsALoadInst(i) || LLVMGetOperand(i, 0) != slot)
+                continue;
+            uintptr_t cls = stored_here || must[k] ? LOAD_NEXT : !may[k] ? LOAD_CUR : 0;
+            uintptr_t seen = weft_ptrmap_get_or(reads, i, 0);
+            ok = cls && (!seen || seen == cls);
+            weft_ptrmap_put(reads, i, cls);
+        }
     }
     free(has_store);
-    free(in);
+    free(may);
+    free(must);
     return ok;
 }
 
 /* A uniform slot that some sub-CFG loads (the value from before it started) and then stores
  * (a counter of a loop around a barrier): one scalar copy would let work-item k+1 read what
- * work-item k stored. When no sub-CFG loads it after storing it, two copies do: stores go to
- * `next`, loads read `cur`, and wgloops commits next -> cur after each storing sub-CFG. */
+ * work-item k stored. When every load either precedes all stores or follows one on every path
+ * (classify_loads), two copies do: stores go to `next`, the loads that follow a store read
+ * `next` (every work-item stores the same value), the others read `cur`, and wgloops commits
+ * next -> cur after each storing sub-CFG. */
 static bool double_buffer(struct weft_workfn *wf, const struct subcfg_edges *edges, LLVMValueRef slot)
 {
     const struct weft_subcfgs *sc = &wf->subcfgs;
     uint64_t storing = 0;
+    struct weft_ptrmap reads;
+    weft_ptrmap_init(&reads);
     for (unsigned si = 0; si < sc->count; si++) {
         bool stores = false;
-        if (!loads_precede_stores(&sc->s[si], &edges[si], slot, &stores))
+        if (!classify_loads(&sc->s[si], &edges[si], slot, &reads, &stores) || (stores && si >= 64)) {
+            weft_ptrmap_free(&reads);
             return false;
-        if (stores) {
-            if (si >= 64)
-                return false;
-            storing |= 1ull << si;
         }
+        if (stores)
+            storing |= 1ull << si;
     }
     /* everything that can fail first: then the rewrite cannot stop half-way */
     unsigned nstoring = (unsigned)__builtin_popcountll(storing);
@@ -451,6 +467,7 @@ static bool double_buffer(struct weft_workfn *wf, const struct subcfg_edges *edg
         wf->commits = grown;
     if (!grown || !ni) {
         free(ni);
+        weft_ptrmap_free(&reads);
         return false;
     }
     LLVMTypeRef ty = LLVMGetAllocatedType(slot);
@@ -465,9 +482,11 @@ static bool double_buffer(struct weft_workfn *wf, const struct subcfg_edges *edg
     for (LLVMUseRef u = LLVMGetFirstUse(slot), nu; u; u = nu) {
         nu = LLVMGetNextUse(u);
         LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot)
-            LLVMSetOperand(user, 1, next);
+        if ((LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot) ||
+            (LLVMIsALoadInst(user) && weft_ptrmap_get_or(&reads, user, 0) == LOAD_NEXT))
+            LLVMSetOperand(user, LLVMIsAStoreInst(user) ? 1 : 0, next);
     }
+    weft_ptrmap_free(&reads);
     for (unsigned si = 0; si < sc->count && si < 64; si++)
         if (storing >> si & 1)
             wf->commits[wf->ncommits++] = (struct weft_slot_commit){si, slot, next, ty};
