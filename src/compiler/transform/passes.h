@@ -26,6 +26,8 @@
  *                   innermost, llvm.loop.parallel_accesses on it), a dispatcher switch on the next
  *                   barrier id, get_local_id replaced by the loop variables. Dimension 0 of a
  *                   sub-CFG that vectorize.c accepts runs in packets of work-items instead.
+ *      localatomics.c weft_lower_local_atomics: then atomics on __local memory become plain
+ *                   read-modify-write sequences (a work-group runs on one thread).
  *   9. wgfunction.c the ABI wrapper weft_wg_<k>(args, ctx, first_group, group_count).
  */
 #ifndef WEFT_TRANSFORM_PASSES_H
@@ -143,6 +145,9 @@ void weft_subcfgs_free(struct weft_subcfgs *s);
  * or an affine one with a constant stride, is recorded in wf->slot_info. */
 bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes, struct weft_diag *diag);
 bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag);
+/* Atomic read-modify-writes, compare-exchanges, loads and stores on addrspace(3) in fn become
+ * plain ones (localatomics.c says why that is right); returns how many RMWs were rewritten. */
+unsigned weft_lower_local_atomics(LLVMValueRef fn);
 /* Whether privatize lays the work-items' copies of alloca `a` out element by element (element
  * e of every work-item side by side: work-item w's copy of element e at (e * local size + w) *
  * element size) rather than one whole copy after another: `a` holds scalars or (nested) arrays

@@ -325,6 +325,8 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
             wf.vec_reports = vec;
         }
         ok = weft_wgloops_build(&wf, diag);
+        if (ok)
+            weft_lower_local_atomics(wf.fn);
         if (vec_shapes)
             weft_shapes_free(vec_shapes);
         wf.vec_shapes = NULL;
