@@ -423,13 +423,16 @@ static struct ishape transfer_load(struct weft_shapes *S, LLVMValueRef in)
         return UNKNOWN;
     if (p.kind != K_UNIFORM || LLVMGetVolatile(in) || LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic)
         return VARYING;
-    /* The same address for all work-items reads the same value only if no work-item can have
-     * written something else there: __constant memory, constant globals, unwritten by-value
-     * arguments. Everything else (global, local, private) may be written by the kernel. */
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == 2)
+    /* __global and __local memory are shared: the same address reads the same value for all
+     * work-items unless some work-item wrote something else there without synchronizing with
+     * the others (a barrier between them, or a write before the kernel), a data race whose
+     * behaviour OpenCL leaves undefined. A work-item that reads back its own write to the
+     * address shares it with every other work-item that reads it, or no other one reads it. */
+    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(ptr));
+    if (as == 1 || as == 3 || as == 2)
         return UNIFORM;
-    /* !invariant.load: the location does not change while the function runs (e.g. the launch
-     * context read by lowered work-item functions) */
+    /* Private memory is each work-item's own, even at one address (a by-value argument is
+     * copied per work-item): only what nobody writes is the same for all. */
     if (LLVMGetMetadata(in, LLVMGetMDKindIDInContext(S->ctx, "invariant.load", 14)))
         return UNIFORM;
     LLVMValueRef base = underlying_object(ptr);

@@ -19,9 +19,11 @@
  *   work-items, which no (uniform, affine) shape describes; claiming affine stride 0 or 1/32
  *   would be wrong for a vectorizer or for recomputation.
  *   phi/select: the common shape of the incoming values (uniform+affine is varying).
- *   Loads are varying unless the address is uniform and the memory is __constant (address space
- *   2), a constant global, a by-value (byval) kernel argument that the kernel never writes or
- *   lets escape, or the load is marked !invariant.load.
+ *   Loads are varying unless the address is uniform and the memory is __global, __local or
+ *   __constant (address spaces 1, 3, 2: shared, so work-items that read one address alike
+ *   read one value unless a data race, undefined in OpenCL, makes them differ), a constant
+ *   global, a by-value (byval) kernel argument that the kernel never writes or lets escape
+ *   (private: each work-item has its own copy), or the load is marked !invariant.load.
  *   An instruction marked !weft.uniform (WEFT_UNIFORM_LOAD_MD) is pinned uniform: Weft's own
  *   scheduling code puts it on values every work-item that uses them agrees on (reads of
  *   work-group-shared words that every work-item reads alike, the skeleton's iteration count).

@@ -1,7 +1,8 @@
 ; Shapes of index arithmetic: get_global_id(0)*2+1 is affine with stride 2 (and the float
 ; pointer built from it 8 bytes), gid - lid is uniform, get_local_id(0)/32 is varying (equal
-; for runs of 32 work-items: no affine form describes it), and a load through a __constant
-; pointer at a uniform address is uniform while a __global one is not.
+; for runs of 32 work-items: no affine form describes it), and loads through __constant and
+; __global pointers at a uniform address are uniform (even after the kernel stored to that
+; buffer: work-items reading one address alike could only disagree through a data race).
 ; RUN: weft-opt -pass=print-shapes %s | FileCheck %s
 
 ; CHECK-LABEL: shapes of @k:
@@ -13,7 +14,7 @@
 ; CHECK-NEXT:    %base: uniform
 ; CHECK-NEXT:    %div: varying
 ; CHECK-NEXT:    %lc: uniform
-; CHECK-NEXT:    %lg: varying
+; CHECK-NEXT:    %lg: uniform
 ; CHECK-NEXT:    %ly: affine(dim 1, stride 1)
 ; CHECK-NEXT:    %row: affine(dim 1, stride %n)
 
