@@ -119,7 +119,15 @@ struct weft_kernel_meta {
     bool uses_printf;                          /* the kernel calls printf (after inlining) */
     bool uniform_work_groups;                  /* OpenCL C 1.x or -cl-uniform-work-group-size:
                                                   the global size must be a multiple of the local */
+    bool group_blind;                          /* observes nothing of its work-group: no local
+                                                  id or size, group id or count, barrier or
+                                                  __local memory (so the runtime may run
+                                                  neighbouring work-groups as one) */
 };
+
+/* Work-items of dimension 0 per group the runtime merges a group-blind kernel's work-groups
+ * up to (runtime/ndrange.c). */
+#define WEFT_BLIND_GROUP_X 256u
 
 /* ---- executable images (specialize.c) -------------------------------------------------- */
 

@@ -515,6 +515,7 @@ static cl_int explain_decisions(const struct weft_bitcode *exe, const char *kern
         weft_diag_error(diag, "no kernel named '%s' in the program", kernel);
         goto done;
     }
+    out->group_blind = !weft_observes_work_group(m, k);
     tm = weft_codegen_host_tm(true, diag);
     if (!tm)
         goto done;
@@ -995,6 +996,10 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
     static const char dn[] = "xyz";
     fprintf(f, "kernel %s  (local size %llux%llux%llu)\n", k->name, (unsigned long long)k->local_size[0],
             (unsigned long long)k->local_size[1], (unsigned long long)k->local_size[2]);
+    if (k->group_blind)
+        fprintf(f, "  work-groups: the kernel cannot tell them apart (no local id or size, group id, barrier or "
+                "__local memory): unless it asks for a work-group size, launches run neighbouring groups as "
+                "one, up to %u work-items of dimension 0\n", WEFT_BLIND_GROUP_X);
 
     fprintf(f, "  sub-CFGs: %u (barrier-free regions, one work-item loop nest each)\n", k->nsubcfgs);
     for (unsigned i = 0; i < k->nsubcfgs; i++) {

@@ -79,6 +79,7 @@ struct weft_explain_loop {
 struct weft_explain_kernel {
     char *name;
     uint64_t local_size[3];
+    bool group_blind;            /* weft_observes_work_group is false: neighbouring groups merge */
     unsigned nsubcfgs;
     struct weft_explain_subcfg *subcfgs;
     unsigned nprivates;

@@ -19,6 +19,7 @@
 
 #include "compiler/arglayout.h"
 #include "compiler/printf.h"
+#include "compiler/transform/irutil.h"
 
 bool weft_is_kernel(LLVMValueRef fn)
 {
@@ -132,6 +133,47 @@ static bool calls_printf(LLVMValueRef fn)
             size_t n = 0;
             if (callee && LLVMIsAFunction(callee) && !strcmp(LLVMGetValueName2(callee, &n), WEFT_PRINTF_HOOK))
                 return true;
+        }
+    return false;
+}
+
+/* Whether the kernel (everything inlined) observes its work-group: a work-item function that
+ * depends on the local size or the group (get_local_id, get_group_id, get_local_size,
+ * get_enqueued_local_size, get_num_groups, get_local_linear_id), a barrier (work-group
+ * collectives and async copies are built on them), or __local memory (an argument or a
+ * variable). get_global_id and the other global-space functions do not. A new builtin that
+ * reveals the work-group (sub-groups) must be counted here. */
+bool weft_observes_work_group(LLVMModuleRef m, LLVMValueRef fn)
+{
+    for (unsigned i = 0; i < LLVMCountParams(fn); i++) {
+        LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
+        if (LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == 3)
+            return true;
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && used_in(g, fn, 0))
+            return true;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (!LLVMIsACallInst(i))
+                continue;
+            switch (weft_wi_call_kind(i)) {
+            case WEFT_WI_LOCAL_ID:
+            case WEFT_WI_GROUP_ID:
+            case WEFT_WI_LOCAL_SIZE:
+            case WEFT_WI_ENQUEUED_LOCAL_SIZE:
+            case WEFT_WI_NUM_GROUPS:
+            case WEFT_WI_LOCAL_LINEAR_ID:
+            case WEFT_WI_BARRIER:
+                return true;
+            default:
+                break;
+            }
+            LLVMValueRef callee = LLVMGetCalledValue(i);
+            size_t n = 0;
+            const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &n) : NULL;
+            if (!name || strstr(name, "sub_group") || strstr(name, "work_group"))
+                return true;   /* an indirect call, or a collective the library left as a call */
         }
     return false;
 }
@@ -328,6 +370,7 @@ static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct
     k->private_size = private_bytes(fn, td);
     k->uses_printf = calls_printf(fn);
     k->uniform_work_groups = requires_uniform_work_groups(fn);
+    k->group_blind = !weft_observes_work_group(m, fn);
     return k->attributes != NULL;
 }
 

@@ -19,5 +19,9 @@ void weft_metadata_free(struct weft_kernel_meta *k, cl_uint count);
 
 /* The metadata string operand `i` of `fn`'s !`kind` node (owned by LLVM), or NULL. */
 const char *weft_metadata_string(LLVMValueRef fn, const char *kind, unsigned i, size_t *len);
+/* Whether kernel fn of the linked module m (everything inlined) can tell its work-group apart:
+ * local ids or sizes, group ids or counts, barriers, __local memory (weft_kernel_meta.group_blind
+ * is the negation). */
+bool weft_observes_work_group(LLVMModuleRef m, LLVMValueRef fn);
 
 #endif

@@ -390,6 +390,12 @@ void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out)
     out->uniform_work_groups = m->uniform_work_groups;
 }
 
+bool weft_kernel_group_blind(cl_kernel k)
+{
+    const struct weft_kernel_meta *m = k->meta;
+    return m->group_blind && !m->reqd_work_group_size[0] && !m->work_group_size_hint[0];
+}
+
 bool weft_kernel_uses_printf(cl_kernel k)
 {
     return k->meta->uses_printf;

@@ -294,6 +294,32 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
     return CL_SUCCESS;
 }
 
+/* Runs neighbouring work-groups of a kernel that observes nothing of its work-group
+ * (weft_kernel_group_blind) as one: doubles the local size in dimension 0 while the global size
+ * stays a multiple of it, it stays within WEFT_BLIND_GROUP_X and the kernel's maximum, and there
+ * remain at least 8 groups per worker. The kernel cannot tell: get_global_id and the other
+ * global functions give the same answers for every work-item. Why: the vectorizer's packets
+ * interleave up to the whole group, so a column-walking kernel then reads that many
+ * consecutive elements per step, as a blocked native loop does (sgemv, 2-core EPYC: 2.1 ms at a
+ * local size of 64, 1.45 ms at 256). */
+static void merge_blind_groups(cl_kernel kernel, struct geometry *g)
+{
+    if (g->empty || !weft_kernel_group_blind(kernel))
+        return;
+    struct weft_kernel_launch_info info;
+    weft_kernel_launch_info(kernel, &info);
+    uint64_t rest = 1;   /* groups in dimensions 1 and 2 */
+    for (int d = 1; d < 3; d++)
+        rest *= g->global[d] / g->local[d] + (g->global[d] % g->local[d] != 0);
+    uint64_t min_groups = 8ull * weft_pool_concurrency();
+    size_t l0 = g->local[0];
+    while (l0 * 2 <= WEFT_BLIND_GROUP_X && g->global[0] % (l0 * 2) == 0 &&
+           l0 * 2 * g->local[1] * g->local[2] <= info.max_work_group_size &&
+           g->global[0] / (l0 * 2) * rest >= min_groups)
+        l0 *= 2;
+    g->local[0] = l0;
+}
+
 /* Checks work_dim, the global size and offset and the local size in the specification's
  * order and fills `g`; a NULL local size gets one chosen here. `uniform_option`: the program
  * was built with -cl-uniform-work-group-size (the kernel's metadata tells the rest). */
@@ -543,6 +569,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
         weft_kernel_args_free(args);
         return err;
     }
+    merge_blind_groups(kernel, &g);
     const cl_device_id dev = q->device;
     const bool empty = g.empty;
     const size_t *global = g.global, *local = g.local, *offset = g.offset;

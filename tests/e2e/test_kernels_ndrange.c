@@ -3,7 +3,9 @@
  * work-item of 1-, 2- and 3-dimensional launches, with and without global offsets, with chosen
  * local sizes (1, 3, 7, 64, 100, 256, 1024 in various shapes) and with a NULL local size;
  * reqd_work_group_size honoured when the runtime picks the local size; clEnqueueTask; a
- * kernel launched twice with different sizes (variants per local size). */
+ * kernel launched twice with different sizes (variants per local size); a kernel that cannot
+ * tell its work-groups apart (the runtime runs neighbouring groups as one) still runs every
+ * work-item exactly once, at its global id, with offsets and in two dimensions. */
 #include "test_kernels_harness.h"
 
 enum { REC = 16 }; /* values recorded per work-item */
@@ -33,6 +35,15 @@ static const char *source =
     "kernel void reqd(global uint *out) {\n"
     "  size_t f = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
     "  out[f] = get_local_size(0) * 100 + get_local_size(1) * 10 + get_local_size(2);\n"
+    "}\n"
+    "kernel void blind(global uint *out, global uint *hits) {\n"
+    "  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);\n"
+    "  size_t f = y * get_global_size(0) + x;\n"
+    "  out[f] = (uint)(get_global_id(0) * 3 + get_global_id(1) * 100000);\n"
+    "  atomic_inc(&hits[f]);\n"
+    "}\n"
+    "kernel void sighted(global uint *out) {\n"
+    "  out[get_global_id(0)] = (uint)(get_local_size(0) * 1000 + get_local_id(0));\n"
     "}\n"
     "kernel void task(global int *out, int n) {\n"
     "  int s = 0;\n"
@@ -179,6 +190,66 @@ static void test_enqueue_task(void **state)
     clReleaseKernel(k);
 }
 
+static void test_group_blind_kernel(void **state)
+{
+    (void)state;
+    static const struct {
+        cl_uint dim;
+        size_t global[2], local[2], offset[2];
+    } cases[] = {
+        {1, {8192, 1}, {8, 1}, {0, 0}},   /* merged up to 256 work-items per group */
+        {1, {4096, 1}, {64, 1}, {5, 0}},
+        {1, {1000, 1}, {8, 1}, {3, 0}},   /* 1000 = 8 x 125: merged only while it divides */
+        {1, {777, 1}, {7, 1}, {0, 0}},
+        {2, {2048, 3}, {16, 1}, {1, 2}},
+        {2, {512, 64}, {4, 4}, {0, 7}},
+    };
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, "blind", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t n = cases[c].global[0] * cases[c].global[1];
+        cl_uint *out = malloc(n * sizeof *out), *hits = calloc(n, sizeof *hits);
+        cl_mem bo = buf_poisoned(n * sizeof *out), bh = buf_new(n * sizeof *hits, hits);
+        assert_int_equal(clSetKernelArg(k, 0, sizeof bo, &bo), CL_SUCCESS);
+        assert_int_equal(clSetKernelArg(k, 1, sizeof bh, &bh), CL_SUCCESS);
+        assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, cases[c].dim, cases[c].offset, cases[c].global,
+                                                cases[c].local, 0, NULL, NULL),
+                         CL_SUCCESS);
+        buf_read(bo, n * sizeof *out, out);
+        buf_read(bh, n * sizeof *hits, hits);
+        for (size_t y = 0; y < cases[c].global[1]; y++)
+            for (size_t x = 0; x < cases[c].global[0]; x++) {
+                size_t f = y * cases[c].global[0] + x;
+                cl_uint want = (cl_uint)((x + cases[c].offset[0]) * 3 + (y + cases[c].offset[1]) * 100000);
+                if (hits[f] != 1 || out[f] != want)
+                    fail_msg("case %zu item (%zu, %zu): ran %u times, wrote %u, want once and %u", c, x, y,
+                             hits[f], out[f], want);
+            }
+        free(out);
+        free(hits);
+        clReleaseMemObject(bo);
+        clReleaseMemObject(bh);
+    }
+    clReleaseKernel(k);
+
+    /* the same geometry for a kernel that reads its local id: its groups stay as enqueued */
+    k = clCreateKernel(prog, "sighted", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    size_t g = 8192, l = 8;
+    cl_uint *out = malloc(g * sizeof *out);
+    cl_mem bo = buf_poisoned(g * sizeof *out);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof bo, &bo), CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_SUCCESS);
+    buf_read(bo, g * sizeof *out, out);
+    for (size_t i = 0; i < g; i++)
+        if (out[i] != 8000 + i % 8)
+            fail_msg("sighted item %zu: %u, want %zu", i, out[i], 8000 + i % 8);
+    free(out);
+    clReleaseMemObject(bo);
+    clReleaseKernel(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_3d),
         cmocka_unit_test(test_reqd_work_group_size_with_null_local),
         cmocka_unit_test(test_enqueue_task),
+        cmocka_unit_test(test_group_blind_kernel),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
