@@ -107,6 +107,28 @@ static LLVMValueRef element_index(LLVMBuilderRef b, LLVMValueRef g, LLVMContextR
     return idx ? idx : LLVMConstInt(i64, 0, 0);
 }
 
+/* The distinct users of v (an instruction using v twice appears once), malloc'd; *n gets the
+ * count. Taken before rewriting, which changes the use list. NULL when out of memory. */
+static LLVMValueRef *distinct_users(LLVMValueRef v, unsigned *n)
+{
+    unsigned count = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u))
+        count++;
+    LLVMValueRef *users = malloc((count ? count : 1) * sizeof *users);
+    if (!users)
+        return NULL;
+    *n = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        bool dup = false;
+        for (unsigned j = 0; j < *n && !dup; j++)
+            dup = users[j] == user;
+        if (!dup)
+            users[(*n)++] = user;
+    }
+    return users;
+}
+
 /* Replaces `a` by its element-interleaved copies at scratch + base_off (weft_privatize_interleaved). */
 static void interleave(struct weft_workfn *wf, LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef scratch,
                        uint64_t base_off, const char *name)
@@ -115,21 +137,11 @@ static void interleave(struct weft_workfn *wf, LLVMBuilderRef b, LLVMValueRef a,
     LLVMTypeRef leaf = leaf_type(LLVMGetAllocatedType(a)), i8 = LLVMInt8TypeInContext(wf->c);
     uint64_t es = LLVMABISizeOfType(td, leaf), row = es * weft_workfn_local_total(wf);
     unsigned nu = 0;
-    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
-        nu++;
-    LLVMValueRef *users = malloc((nu ? nu : 1) * sizeof *users);
+    LLVMValueRef *users = distinct_users(a, &nu);
     if (!users)
         abort();
-    nu = 0;
-    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
-        users[nu++] = LLVMGetUser(u);
     for (unsigned k = 0; k < nu; k++) {
         LLVMValueRef user = users[k];
-        bool dup = false;
-        for (unsigned j = 0; j < k; j++)
-            dup |= users[j] == user;
-        if (dup)
-            continue;
         if (is_lifetime_call(user)) {
             LLVMInstructionEraseFromParent(user);
             continue;
@@ -143,15 +155,9 @@ static void interleave(struct weft_workfn *wf, LLVMBuilderRef b, LLVMValueRef a,
         LLVMValueRef *accesses = &user, *list = NULL;
         unsigned na = 1;
         if (LLVMIsAGetElementPtrInst(user)) {
-            na = 0;
-            for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v))
-                na++;
-            list = malloc((na ? na : 1) * sizeof *list);
+            list = distinct_users(user, &na);
             if (!list)
                 abort();
-            na = 0;
-            for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v))
-                list[na++] = LLVMGetUser(v);
             accesses = list;
         }
         for (unsigned x = 0; x < na; x++) {
@@ -639,11 +645,8 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
             continue;
         }
 
-        /* users first: rewriting changes the use list */
         unsigned nu = 0;
-        for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
-            nu++;
-        LLVMValueRef *users = malloc((nu ? nu : 1) * sizeof *users);
+        LLVMValueRef *users = distinct_users(a, &nu);
         if (!users) {
             weft_diag_error(diag, "out of memory");
             free_edges(edges, sc->count);
@@ -652,16 +655,8 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
             weft_vmap_free(&membership);
             return false;
         }
-        nu = 0;
-        for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
-            users[nu++] = LLVMGetUser(u);
         for (unsigned k = 0; k < nu; k++) {
             LLVMValueRef user = users[k];
-            bool dup = false;
-            for (unsigned j = 0; j < k; j++)
-                dup |= users[j] == user;
-            if (dup)
-                continue;
             if (is_lifetime_call(user)) {
                 LLVMInstructionEraseFromParent(user);
                 continue;
