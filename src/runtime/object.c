@@ -26,7 +26,8 @@ static size_t hash_ptr(uintptr_t p)
 
 static size_t registry_find(uintptr_t p)
 {
-    if (!registry_cap)
+    /* The markers are not handles: (cl_mem)1 would otherwise match a tombstone. */
+    if (!registry_cap || p <= SLOT_TOMB)
         return SIZE_MAX;
     size_t mask = registry_cap - 1;
     for (size_t i = hash_ptr(p) & mask, n = 0; n < registry_cap; i = (i + 1) & mask, n++) {

@@ -120,6 +120,25 @@ static void test_registry_rejects_non_objects(void **state)
     weft_object_release(&t->obj);
 }
 
+/* The registry marks released slots with the value 1: the handle (void *)1 must not match such
+ * a tombstone (it did, and was dereferenced). Many released objects leave tombstones on most
+ * probe paths, whatever addresses malloc hands out. */
+static void test_registry_rejects_marker_values(void **state)
+{
+    enum { N = 150 };
+    atomic_int destroyed = 0;
+    for (int round = 0; round < 8; round++) {
+        struct test_obj *objs[N];
+        for (int i = 0; i < N; i++)
+            objs[i] = test_obj_new(&destroyed);
+        for (int i = 0; i < N; i++)
+            weft_object_release(&objs[i]->obj);
+        assert_false(weft_object_is((void *)(uintptr_t)1, TEST_TYPE));
+        assert_false(weft_object_is((void *)(uintptr_t)1, WEFT_TYPE_NONE));
+    }
+    assert_int_equal(destroyed, 8 * N);
+}
+
 static void test_live_counts_follow_objects(void **state)
 {
     atomic_int destroyed = 0;
@@ -229,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_hold_outlives_application_references),
         cmocka_unit_test(test_unhold_before_release_keeps_object),
         cmocka_unit_test(test_registry_rejects_non_objects),
+        cmocka_unit_test(test_registry_rejects_marker_values),
         cmocka_unit_test(test_live_counts_follow_objects),
         cmocka_unit_test(test_registry_grows_and_keeps_every_object),
         cmocka_unit_test(test_concurrent_use_is_exact),
