@@ -1,0 +1,80 @@
+/* compiler/analysis/access.h — the affine global-memory access relations of a kernel (Zhou's
+ * consuming and producing relations, seed-notes 003-004 B.2.7), which the runtime uses to fuse
+ * chains of launches into overlapped tiles (runtime/fuse.h).
+ *
+ * Every load and store of the kernel (everything inlined) whose address derives from a
+ * __global or __constant pointer argument is listed with its byte offset from that argument as
+ * a polynomial of degree <= 2 over symbols: get_global_id(d), get_global_size(d),
+ * get_global_offset(d) and integer scalar arguments, with integer coefficients. Casts between
+ * integer widths (sext, zext, trunc) are taken as exact: the summary assumes the kernel's index
+ * arithmetic does not wrap. A term may multiply at most one global id (the offset is affine in
+ * the global ids once the other symbols have values, which they have at enqueue time).
+ *
+ * The summary is `affine` only when the kernel's global memory effects are all listed: no
+ * atomics, no calls left after inlining other than work-item functions, no access through a
+ * pointer that is not an argument plus an affine offset (a pointer loaded from memory, chosen by
+ * a select or a phi of different arguments), no memcpy/memset on global memory. Private memory
+ * (allocas) is not listed and does not matter. When not affine, `reason` says why (first
+ * offending instruction), and the runtime never fuses the kernel. */
+#ifndef WEFT_ANALYSIS_ACCESS_H
+#define WEFT_ANALYSIS_ACCESS_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum weft_sym_kind {
+    WEFT_SYM_ONE = 0,     /* the constant 1 (a term coef * ONE * ONE is a constant) */
+    WEFT_SYM_GID,         /* get_global_id(index) */
+    WEFT_SYM_GSIZE,       /* get_global_size(index) */
+    WEFT_SYM_GOFFSET,     /* get_global_offset(index) */
+    WEFT_SYM_ARG,         /* the integer scalar kernel argument number `index` (sign-extended) */
+};
+
+struct weft_sym {
+    uint8_t kind;         /* enum weft_sym_kind */
+    uint8_t index;        /* dimension (0-2) or argument number */
+};
+
+/* coef * a * b; unused factors are ONE. At most one of a, b is a GID. */
+struct weft_term {
+    int64_t coef;
+    struct weft_sym a, b;
+};
+
+#define WEFT_AFFINE_MAX_TERMS 8
+
+/* A sum of terms, like terms merged, zero terms dropped, sorted (kind, index) of a then b. */
+struct weft_affine {
+    unsigned nterms;
+    struct weft_term t[WEFT_AFFINE_MAX_TERMS];
+};
+
+enum { WEFT_ACCESS_READ = 1u, WEFT_ACCESS_WRITE = 2u };
+
+struct weft_access {
+    unsigned arg;                 /* the pointer argument's number */
+    unsigned kind;                /* WEFT_ACCESS_READ or WEFT_ACCESS_WRITE */
+    unsigned size;                /* bytes accessed (the loaded or stored type's store size) */
+    struct weft_affine offset;    /* bytes from the argument's pointer */
+};
+
+struct weft_access_summary {
+    bool affine;                  /* every global/constant memory effect is in acc[] */
+    char reason[128];             /* when !affine: why, naming the instruction */
+    unsigned count;
+    struct weft_access *acc;      /* malloc'd, `count` of them, in instruction order */
+};
+
+/* Computes the summary of kernel `fn` (everything inlined). Never fails: a kernel it cannot
+ * describe gets affine = false. The caller frees with weft_access_summary_dispose. */
+void weft_access_summarize(LLVMValueRef fn, struct weft_access_summary *out);
+void weft_access_summary_dispose(struct weft_access_summary *s);
+/* Copies (deep) a summary; false when out of memory. */
+bool weft_access_summary_copy(const struct weft_access_summary *from, struct weft_access_summary *to);
+
+/* Writes an affine offset as text, e.g. "4*gid0 + 4*gid1*arg3 - 4" (for print-access, explain
+ * and logs). */
+void weft_affine_format(const struct weft_affine *a, char *buf, size_t size);
+
+#endif
