@@ -1,0 +1,338 @@
+/* runtime/fuse_plan.c — overlapped-tiling geometry of a launch chain (see fuse_plan.h). */
+#include "runtime/fuse_plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return -floor_div(-a, b);
+}
+
+static void hull(uint64_t *lo, uint64_t *hi, uint64_t a, uint64_t z)
+{
+    if (a >= z)
+        return;
+    if (*lo >= *hi) {
+        *lo = a;
+        *hi = z;
+        return;
+    }
+    if (a < *lo)
+        *lo = a;
+    if (z > *hi)
+        *hi = z;
+}
+
+static bool same_layout(const struct weft_fp_chain *c, const int64_t *a, const int64_t *b)
+{
+    for (unsigned d = 0; d < c->work_dim; d++)
+        if (a[d] != b[d])
+            return false;
+    return true;
+}
+
+bool weft_fp_analyze(struct weft_fp_chain *c, char *why, size_t why_size)
+{
+    const unsigned D = weft_fp_outer(c);
+    if (c->work_dim < 1 || c->work_dim > 3 || c->nstages < 2 || c->align < 1) {
+        snprintf(why, why_size, "fewer than two launches");
+        return false;
+    }
+    for (unsigned b = 0; b < c->nbufs; b++)
+        c->buf[b].windowed = false;
+    for (unsigned k = 0; k < c->nstages; k++)
+        for (unsigned a = 0; a < c->stage[k].nacc; a++)
+            if (c->stage[k].acc[a].kind & WEFT_FP_WRITE)
+                c->buf[c->stage[k].acc[a].buf].windowed = true;
+
+    bool feeds = false;
+    for (unsigned b = 0; b < c->nbufs; b++) {
+        struct weft_fp_buffer *B = &c->buf[b];
+        if (!B->windowed)
+            continue;
+        const struct weft_fp_access *first = NULL, *write = NULL;
+        bool written_before = false;
+        for (unsigned k = 0; k < c->nstages; k++) {
+            bool writes_here = false;
+            for (unsigned a = 0; a < c->stage[k].nacc; a++) {
+                const struct weft_fp_access *x = &c->stage[k].acc[a];
+                if (x->buf != b)
+                    continue;
+                if (!first)
+                    first = x;
+                if (!same_layout(c, first->coef, x->coef)) {
+                    snprintf(why, why_size, "buffer %u is accessed with different strides", b);
+                    return false;
+                }
+                if (x->kind & WEFT_FP_WRITE) {
+                    if (write && (write->c0 != x->c0 || write->size != x->size)) {
+                        snprintf(why, why_size, "buffer %u is written at different offsets", b);
+                        return false;
+                    }
+                    write = x;
+                    writes_here = true;
+                } else if (written_before) {
+                    feeds = true;
+                }
+            }
+            written_before = written_before || writes_here;
+        }
+        B->stride = first->coef[D];
+        if (B->stride <= 0) {
+            snprintf(why, why_size, "buffer %u: rows of the NDRange do not move forward through it", b);
+            return false;
+        }
+        B->wc0 = write->c0;
+        B->wsize = write->size;
+        B->inner_lo = B->inner_hi = 0;
+        for (unsigned d = 0; d < D; d++) {
+            int64_t span = first->coef[d] * (int64_t)(c->global[d] - 1);
+            if (span < 0)
+                B->inner_lo += span;
+            else
+                B->inner_hi += span;
+        }
+        if (B->inner_hi - B->inner_lo + (int64_t)B->wsize > B->stride) {
+            snprintf(why, why_size, "buffer %u: one row's writes are wider than the row stride", b);
+            return false;
+        }
+    }
+    if (!feeds) {
+        snprintf(why, why_size, "no launch reads what an earlier one wrote");
+        return false;
+    }
+    return true;
+}
+
+/* Bytes [lo, hi) access x of buffer B touches over rows [a, z) (z > a). */
+static void access_range(const struct weft_fp_buffer *B, const struct weft_fp_access *x, uint64_t a, uint64_t z,
+                         int64_t *lo, int64_t *hi)
+{
+    *lo = x->c0 + B->stride * (int64_t)a + B->inner_lo;
+    *hi = x->c0 + B->stride * (int64_t)(z - 1) + B->inner_hi + (int64_t)x->size;
+}
+
+/* Rows [*a, *z) of buffer B's layout whose writes meet bytes [lo, hi), clamped to the NDRange. */
+static void rows_of(const struct weft_fp_chain *c, const struct weft_fp_buffer *B, int64_t lo, int64_t hi,
+                    uint64_t *a, uint64_t *z)
+{
+    int64_t rmin = floor_div(lo - B->wc0 - B->inner_hi - (int64_t)B->wsize, B->stride) + 1;
+    int64_t rend = ceil_div(hi - B->wc0 - B->inner_lo, B->stride);
+    int64_t rows = (int64_t)weft_fp_rows(c);
+    if (rmin < 0)
+        rmin = 0;
+    if (rend > rows)
+        rend = rows;
+    if (rend <= rmin) {
+        *a = *z = 0;
+        return;
+    }
+    *a = (uint64_t)rmin;
+    *z = (uint64_t)rend;
+}
+
+void weft_fp_regions(const struct weft_fp_chain *c, unsigned K, uint64_t t_lo, uint64_t t_hi, uint64_t *rlo,
+                     uint64_t *rhi)
+{
+    const uint64_t rows = weft_fp_rows(c);
+    for (unsigned k = 0; k < K; k++)
+        rlo[k] = rhi[k] = 0;
+    rlo[K - 1] = t_lo;
+    rhi[K - 1] = t_hi;
+    for (unsigned k = K; k-- > 0;) {
+        if (k + 1 < K)
+            hull(&rlo[k], &rhi[k], rlo[k + 1], rhi[k + 1]);
+        rlo[k] = rlo[k] / c->align * c->align;
+        rhi[k] = (rhi[k] + c->align - 1) / c->align * c->align;
+        if (rhi[k] > rows)
+            rhi[k] = rows;
+        if (rlo[k] >= rhi[k])
+            continue;
+        for (unsigned i = 0; i < c->stage[k].nacc; i++) {
+            const struct weft_fp_access *x = &c->stage[k].acc[i];
+            const struct weft_fp_buffer *B = &c->buf[x->buf];
+            if (!B->windowed || !(x->kind & WEFT_FP_READ))
+                continue;
+            int64_t lo, hi;
+            access_range(B, x, rlo[k], rhi[k], &lo, &hi);
+            uint64_t a, z;
+            rows_of(c, B, lo, hi, &a, &z);
+            for (unsigned j = 0; j < k; j++)
+                for (unsigned w = 0; w < c->stage[j].nacc; w++)
+                    if (c->stage[j].acc[w].buf == x->buf && (c->stage[j].acc[w].kind & WEFT_FP_WRITE)) {
+                        hull(&rlo[j], &rhi[j], a, z);
+                        break;
+                    }
+        }
+    }
+}
+
+bool weft_fp_window(const struct weft_fp_chain *c, unsigned K, const uint64_t *rlo, const uint64_t *rhi, unsigned b,
+                    uint64_t *lo_out, uint64_t *hi_out)
+{
+    const struct weft_fp_buffer *B = &c->buf[b];
+    bool any = false;
+    int64_t lo = 0, hi = 0;
+    for (unsigned k = 0; k < K; k++) {
+        if (rlo[k] >= rhi[k])
+            continue;
+        for (unsigned i = 0; i < c->stage[k].nacc; i++) {
+            const struct weft_fp_access *x = &c->stage[k].acc[i];
+            if (x->buf != b)
+                continue;
+            int64_t l, h;
+            access_range(B, x, rlo[k], rhi[k], &l, &h);
+            if (!any || l < lo)
+                lo = l;
+            if (!any || h > hi)
+                hi = h;
+            any = true;
+        }
+    }
+    if (lo < 0)
+        lo = 0;
+    if (hi > (int64_t)B->size)
+        hi = (int64_t)B->size;
+    if (!any || lo >= hi)
+        return false;
+    *lo_out = (uint64_t)lo;
+    *hi_out = (uint64_t)hi;
+    return true;
+}
+
+void weft_fp_owned(const struct weft_fp_chain *c, unsigned b, uint64_t t_lo, uint64_t t_hi, uint64_t *lo_out,
+                   uint64_t *hi_out)
+{
+    const struct weft_fp_buffer *B = &c->buf[b];
+    int64_t lo = B->wc0 + B->stride * (int64_t)t_lo + B->inner_lo;
+    int64_t hi = B->wc0 + B->stride * (int64_t)(t_hi - 1) + B->inner_hi + (int64_t)B->wsize;
+    if (lo < 0)
+        lo = 0;
+    if (hi > (int64_t)B->size)
+        hi = (int64_t)B->size;
+    if (hi < lo)
+        hi = lo;
+    *lo_out = (uint64_t)lo;
+    *hi_out = (uint64_t)hi;
+}
+
+uint64_t weft_fp_rows_run(const struct weft_fp_chain *c, unsigned K, uint64_t tile)
+{
+    const uint64_t rows = weft_fp_rows(c);
+    uint64_t *rlo = malloc(2 * K * sizeof *rlo), *rhi = rlo + K, total = 0;
+    if (!rlo)
+        return 0;
+    for (uint64_t t = 0; t < rows; t += tile) {
+        weft_fp_regions(c, K, t, t + tile < rows ? t + tile : rows, rlo, rhi);
+        for (unsigned k = 0; k < K; k++)
+            total += rhi[k] > rlo[k] ? rhi[k] - rlo[k] : 0;
+    }
+    free(rlo);
+    return total;
+}
+
+/* Reach of the windows of the tile of rows [t, t + tile) in rows beyond it, on either side. */
+static uint64_t tile_reach(const struct weft_fp_chain *c, unsigned K, uint64_t t, uint64_t tile, uint64_t *rlo,
+                           uint64_t *rhi)
+{
+    const uint64_t rows = weft_fp_rows(c);
+    uint64_t end = t + tile < rows ? t + tile : rows, reach = 0;
+    weft_fp_regions(c, K, t, end, rlo, rhi);
+    for (unsigned b = 0; b < c->nbufs; b++) {
+        uint64_t lo, hi, a, z;
+        if (!c->buf[b].windowed || !weft_fp_window(c, K, rlo, rhi, b, &lo, &hi))
+            continue;
+        rows_of(c, &c->buf[b], (int64_t)lo, (int64_t)hi, &a, &z);
+        if (a < z && t > a && t - a > reach)
+            reach = t - a;
+        if (a < z && z > end && z - end > reach)
+            reach = z - end;
+    }
+    return reach;
+}
+
+uint64_t weft_fp_reach(const struct weft_fp_chain *c, unsigned K, uint64_t tile)
+{
+    const uint64_t rows = weft_fp_rows(c);
+    uint64_t *rlo = malloc(2 * K * sizeof *rlo), *rhi = rlo + K, reach = 0;
+    if (!rlo)
+        return rows;
+    /* the first, a middle and the last tile: boundaries clamp, the middle one reaches furthest */
+    uint64_t tiles = (rows + tile - 1) / tile;
+    uint64_t probe[3] = {0, tiles / 2, tiles - 1};
+    for (int i = 0; i < 3; i++) {
+        uint64_t r = tile_reach(c, K, probe[i] * tile, tile, rlo, rhi);
+        if (r > reach)
+            reach = r;
+    }
+    free(rlo);
+    return reach;
+}
+
+/* Redundant rows of one interior tile of `tile` rows at depth K: sum of its regions less K * tile. */
+static uint64_t tile_redundancy(const struct weft_fp_chain *c, unsigned K, uint64_t tile, uint64_t *rlo,
+                                uint64_t *rhi)
+{
+    const uint64_t rows = weft_fp_rows(c);
+    uint64_t tiles = (rows + tile - 1) / tile, t = tiles / 2 * tile;
+    uint64_t end = t + tile < rows ? t + tile : rows, run = 0;
+    weft_fp_regions(c, K, t, end, rlo, rhi);
+    for (unsigned k = 0; k < K; k++)
+        run += rhi[k] > rlo[k] ? rhi[k] - rlo[k] : 0;
+    return run > K * (end - t) ? run - K * (end - t) : 0;
+}
+
+unsigned weft_fp_depth(const struct weft_fp_chain *c, uint64_t tile, double ratio)
+{
+    uint64_t *rlo = malloc(2 * c->nstages * sizeof *rlo), *rhi = rlo + c->nstages;
+    if (!rlo)
+        return 1;
+    unsigned best = 1;
+    uint64_t prev = 0;
+    for (unsigned k = 2; k <= c->nstages; k++) {
+        uint64_t rc = tile_redundancy(c, k, tile, rlo, rhi);
+        double delta = (double)(rc > prev ? rc - prev : 0);
+        if (delta >= (double)tile * ratio)
+            break;
+        best = k;
+        prev = rc;
+    }
+    free(rlo);
+    return best;
+}
+
+void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t budget, unsigned threads,
+                    double ratio, unsigned *depth, uint64_t *tile_out)
+{
+    const uint64_t rows = weft_fp_rows(c);
+    unsigned K = c->nstages;
+    uint64_t tile = rows;
+    if (row_bytes == 0) {
+        *depth = 1;
+        *tile_out = rows;
+        return;
+    }
+    for (int round = 0; round < 2 && K > 1; round++) {
+        /* the tile: its rows plus the windows' reach on both sides fit the budget */
+        uint64_t reach = weft_fp_reach(c, K, c->align);
+        uint64_t fit = budget / row_bytes;
+        tile = fit > 2 * reach ? fit - 2 * reach : 1;
+        uint64_t balance = (rows + 2ull * threads - 1) / (2ull * threads);   /* >= 2 tiles per thread */
+        if (tile > balance)
+            tile = balance;
+        tile = (tile + c->align - 1) / c->align * c->align;
+        if (tile < c->align)
+            tile = c->align;
+        K = weft_fp_depth(c, tile, ratio);
+    }
+    *depth = K;
+    *tile_out = tile;
+}

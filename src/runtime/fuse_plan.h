@@ -1,0 +1,107 @@
+/* runtime/fuse_plan.h — the geometry of overlapped tiling for a chain of launches (Zhou et al.,
+ * seed-notes 003-004 B.2.3 and B.2.9-B.2.12), with no OpenCL objects in it so that unit tests
+ * can drive it with numbers.
+ *
+ * Model. K stages (launches) share one NDRange. Tiles cut it along its outermost dimension D
+ * ("rows"; dimension 0 of a 1-D range). Every access of a stage is a byte offset into a buffer
+ * that is affine in the work-item's 0-based index i: c0 + sum_d coef[d] * i[d] (global offsets
+ * folded into c0). A buffer that some stage writes is "windowed": each tile works on a private
+ * copy of the byte range it touches (its window), so tiles never see each other's redundant
+ * work; buffers only read are read in place.
+ *
+ * For a windowed buffer every access must use the buffer's row layout: the same coef[] (so a
+ * row of work-items touches one contiguous byte band, rows at stride S = coef[D]), every write
+ * at the same c0 and size, and one row's band of writes no wider than S, so that the owned
+ * ranges of different tiles never overlap.
+ *
+ * Regions (Zhou's symbolic tiling, Fig. 7, with clamping): the last stage runs the tile's own
+ * rows; going backwards, each stage runs its successor's rows plus the rows that produce what
+ * any later stage reads of a buffer it writes, rounded out to `align` rows and clamped to the
+ * NDRange. Every earlier writer of a buffer is enlarged, not only the last one (conservative,
+ * as in the paper). */
+#ifndef WEFT_RUNTIME_FUSE_PLAN_H
+#define WEFT_RUNTIME_FUSE_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { WEFT_FP_READ = 1u, WEFT_FP_WRITE = 2u };
+
+struct weft_fp_access {
+    unsigned buf;           /* index into the chain's buffers */
+    unsigned kind;          /* WEFT_FP_READ or WEFT_FP_WRITE */
+    unsigned size;          /* bytes */
+    int64_t coef[3];        /* bytes per step of the 0-based index in each dimension */
+    int64_t c0;             /* bytes at index 0 (global offsets folded in) */
+};
+
+struct weft_fp_stage {
+    unsigned nacc;
+    const struct weft_fp_access *acc;
+};
+
+struct weft_fp_buffer {
+    uint64_t size;          /* bytes of the buffer */
+    /* filled by weft_fp_analyze: */
+    bool windowed;          /* some stage writes it */
+    int64_t stride;         /* S: bytes between rows of its layout */
+    int64_t wc0;            /* the writes' c0 */
+    unsigned wsize;         /* the writes' size */
+    int64_t inner_lo, inner_hi;  /* bytes one row's inner dimensions span: [inner_lo, inner_hi] */
+};
+
+struct weft_fp_chain {
+    unsigned work_dim;      /* 1..3 */
+    uint64_t global[3];     /* work-items per dimension (1 beyond work_dim) */
+    uint64_t align;         /* regions start at multiples of it and end at one or at the last row */
+    unsigned nstages;
+    const struct weft_fp_stage *stage;
+    unsigned nbufs;
+    struct weft_fp_buffer *buf;
+};
+
+/* The outermost dimension (rows) and the number of rows. */
+static inline unsigned weft_fp_outer(const struct weft_fp_chain *c) { return c->work_dim - 1; }
+static inline uint64_t weft_fp_rows(const struct weft_fp_chain *c) { return c->global[c->work_dim - 1]; }
+
+/* Checks the layout rules above and fills the buffers' layout fields. False with a reason when
+ * the chain cannot be tiled. A chain where no stage reads what an earlier one wrote has nothing
+ * to gain and is refused too. */
+bool weft_fp_analyze(struct weft_fp_chain *c, char *why, size_t why_size);
+
+/* The rows [rlo[k], rhi[k]) each of the first `nstages` stages runs for the tile of rows
+ * [t_lo, t_hi) of the last of them. */
+void weft_fp_regions(const struct weft_fp_chain *c, unsigned nstages, uint64_t t_lo, uint64_t t_hi,
+                     uint64_t *rlo, uint64_t *rhi);
+/* The bytes [*lo, *hi) of windowed buffer b the stages touch in those regions (clamped to the
+ * buffer); false when they touch none. */
+bool weft_fp_window(const struct weft_fp_chain *c, unsigned nstages, const uint64_t *rlo, const uint64_t *rhi,
+                    unsigned b, uint64_t *lo, uint64_t *hi);
+/* The bytes [*lo, *hi) of windowed buffer b that the tile of rows [t_lo, t_hi) owns: what its
+ * rows write (clamped to the buffer). Tiles that partition the rows own disjoint ranges. */
+void weft_fp_owned(const struct weft_fp_chain *c, unsigned b, uint64_t t_lo, uint64_t t_hi, uint64_t *lo,
+                   uint64_t *hi);
+/* Rows run over all tiles and the first `nstages` stages when tiles are `tile` rows
+ * (the last one shorter): K * rows + the redundant rows. */
+uint64_t weft_fp_rows_run(const struct weft_fp_chain *c, unsigned nstages, uint64_t tile);
+/* How many rows beyond its own a tile's windows reach, at most, on either side (in tiles of
+ * `tile` rows: the neighbours whose owned ranges a tile's windows may overlap). */
+uint64_t weft_fp_reach(const struct weft_fp_chain *c, unsigned nstages, uint64_t tile);
+
+/* Zhou's equation 6 on one interior tile of `tile` rows: the largest K <= c->nstages such that
+ * adding each stage up to K cost fewer extra redundant rows per tile (dRC(k)/Q) than
+ * tile * ratio. */
+unsigned weft_fp_depth(const struct weft_fp_chain *c, uint64_t tile, double ratio);
+
+/* Tiling choice. `row_bytes`: bytes one row touches across the windowed and read buffers;
+ * `budget`: bytes a tile's working set may take (a share of the cache); `threads`. `ratio`:
+ * t_s/t_c of Zhou's equation 6 per row: what one stage of one row costs streamed from memory
+ * over what it costs in cache, minus one (the saving of one fused stage per row). Chooses the
+ * depth K <= c->nstages (Zhou's rule: stop adding stages once the extra redundant rows per tile
+ * times the in-cache cost reach what the stage saves: dRC(k)/Q >= tile * ratio) and the tile
+ * rows. K = 1 means: do not fuse. */
+void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t budget, unsigned threads,
+                    double ratio, unsigned *depth, uint64_t *tile);
+
+#endif

@@ -1,0 +1,200 @@
+/* tests/unit/test_fuse_plan.c — the overlapped-tiling geometry of runtime/fuse_plan.c: Zhou's
+ * redundant work for a 1-D 3-point ping-pong chain with clamped boundaries (seed-notes 003-004,
+ * criterion 5: K*N + (Q-1)*K*(K-1) rows), the symbolic tiles of criterion 4, owned ranges that
+ * partition the buffers, 2-D row halos, the layout checks, and the depth rule of equation 6. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "runtime/fuse_plan.h"
+
+#define MAXK 64
+
+/* A 1-D radius-1 Jacobi chain over n floats: stage k reads buffer k%2 at i-1, i, i+1 and writes
+ * buffer (k+1)%2 at i. */
+struct chain1d {
+    struct weft_fp_access acc[MAXK][4];
+    struct weft_fp_stage stage[MAXK];
+    struct weft_fp_buffer buf[2];
+    struct weft_fp_chain c;
+};
+
+static void make_chain1d(struct chain1d *x, uint64_t n, unsigned K, uint64_t align)
+{
+    memset(x, 0, sizeof *x);
+    for (unsigned k = 0; k < K; k++) {
+        for (int r = 0; r < 3; r++)
+            x->acc[k][r] = (struct weft_fp_access){k % 2, WEFT_FP_READ, 4, {4, 0, 0}, 4 * (r - 1)};
+        x->acc[k][3] = (struct weft_fp_access){(k + 1) % 2, WEFT_FP_WRITE, 4, {4, 0, 0}, 0};
+        x->stage[k] = (struct weft_fp_stage){4, x->acc[k]};
+    }
+    x->buf[0].size = x->buf[1].size = n * 4;
+    x->c = (struct weft_fp_chain){1, {n, 1, 1}, align, K, x->stage, 2, x->buf};
+}
+
+static void test_redundant_work_matches_zhou_1d(void **state)
+{
+    static const uint64_t sizes[] = {1000, 1024, 4099};
+    static const unsigned depths[] = {2, 3, 5, 8};
+    static const uint64_t tiles[] = {64, 100, 250};
+    struct chain1d x;
+    char why[128];
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (size_t d = 0; d < sizeof depths / sizeof *depths; d++)
+            for (size_t t = 0; t < sizeof tiles / sizeof *tiles; t++) {
+                uint64_t n = sizes[s], tile = tiles[t], K = depths[d];
+                make_chain1d(&x, n, (unsigned)K, 1);
+                assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+                uint64_t Q = (n + tile - 1) / tile;
+                if (n - (Q - 1) * tile < K - 1)
+                    continue;   /* the formula's premise: the last tile is at least K-1 wide */
+                uint64_t expected = K * n + (Q - 1) * K * (K - 1);
+                assert_int_equal(weft_fp_rows_run(&x.c, (unsigned)K, tile), expected);
+            }
+}
+
+static void test_tiles_are_symbolic_tiles(void **state)
+{
+    /* Tile_k = [s - (K-1-k), s + len + (K-1-k)) clamped to [0, N) */
+    struct chain1d x;
+    char why[128];
+    const unsigned K = 6;
+    make_chain1d(&x, 500, K, 1);
+    assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+    uint64_t rlo[K], rhi[K];
+    const uint64_t s = 200, len = 50;
+    weft_fp_regions(&x.c, K, s, s + len, rlo, rhi);
+    for (unsigned k = 0; k < K; k++) {
+        assert_int_equal(rlo[k], s - (K - 1 - k));
+        assert_int_equal(rhi[k], s + len + (K - 1 - k));
+    }
+    weft_fp_regions(&x.c, K, 0, 3, rlo, rhi);
+    for (unsigned k = 0; k < K; k++) {
+        assert_int_equal(rlo[k], 0);
+        assert_int_equal(rhi[k], 3 + (K - 1 - k));
+    }
+    weft_fp_regions(&x.c, K, 498, 500, rlo, rhi);
+    for (unsigned k = 0; k < K; k++) {
+        assert_int_equal(rlo[k], 498 - (K - 1 - k));
+        assert_int_equal(rhi[k], 500);
+    }
+    /* the windows hold everything read: one element beyond stage 0's rows on each side */
+    uint64_t lo, hi;
+    weft_fp_regions(&x.c, K, s, s + len, rlo, rhi);
+    assert_true(weft_fp_window(&x.c, K, rlo, rhi, 0, &lo, &hi));
+    assert_int_equal(lo, 4 * (s - K));
+    assert_int_equal(hi, 4 * (s + len + K));
+    /* with an alignment of 16 rows, regions start and end on multiples of 16 (or at N) */
+    make_chain1d(&x, 500, K, 16);
+    assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+    weft_fp_regions(&x.c, K, 208, 256, rlo, rhi);
+    for (unsigned k = 0; k < K; k++) {
+        assert_int_equal(rlo[k] % 16, 0);
+        assert_true(rhi[k] % 16 == 0 || rhi[k] == 500);
+        assert_true(rlo[k] <= 208 - (K - 1 - k) && rhi[k] >= 256 + (K - 1 - k));
+    }
+}
+
+static void test_owned_ranges_partition(void **state)
+{
+    struct chain1d x;
+    char why[128];
+    make_chain1d(&x, 1001, 4, 1);
+    assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+    uint64_t next = 0;
+    for (uint64_t t = 0; t < 1001; t += 128) {
+        uint64_t lo, hi, end = t + 128 < 1001 ? t + 128 : 1001;
+        weft_fp_owned(&x.c, 1, t, end, &lo, &hi);
+        assert_int_equal(lo, next);
+        assert_int_equal(hi, 4 * end);
+        next = hi;
+    }
+    assert_int_equal(next, 4 * 1001);
+}
+
+/* 2-D 5-point stencil on a w x h grid of floats with rows `pitch` floats apart. */
+static void test_2d_rows_and_layout_checks(void **state)
+{
+    const int64_t w = 30, h = 40, pitch = 32;
+    struct weft_fp_access acc[2][6];
+    struct weft_fp_stage stage[2];
+    struct weft_fp_buffer buf[2];
+    memset(buf, 0, sizeof buf);
+    buf[0].size = buf[1].size = (uint64_t)(pitch * h * 4);
+    const int64_t offs[5] = {-4 * pitch, -4, 0, 4, 4 * pitch};
+    for (unsigned k = 0; k < 2; k++) {
+        for (int r = 0; r < 5; r++)
+            acc[k][r] = (struct weft_fp_access){k, WEFT_FP_READ, 4, {4, 4 * pitch, 0}, offs[r]};
+        acc[k][5] = (struct weft_fp_access){1 - k, WEFT_FP_WRITE, 4, {4, 4 * pitch, 0}, 0};
+        stage[k] = (struct weft_fp_stage){6, acc[k]};
+    }
+    struct weft_fp_chain c = {2, {(uint64_t)w, (uint64_t)h, 1}, 1, 2, stage, 2, buf};
+    char why[128] = "";
+    bool ok = weft_fp_analyze(&c, why, sizeof why);
+    if (!ok)
+        fail_msg("%s", why);
+    assert_int_equal(buf[1].stride, 4 * pitch);
+    uint64_t rlo[2], rhi[2];
+    weft_fp_regions(&c, 2, 10, 20, rlo, rhi);
+    assert_int_equal(rlo[0], 9);
+    assert_int_equal(rhi[0], 21);
+    /* both stages write buffer 1, the second one element further */
+    acc[1][5].buf = 1;
+    acc[1][5].c0 = 4;
+    assert_false(weft_fp_analyze(&c, why, sizeof why));
+    assert_non_null(strstr(why, "different offsets"));
+    acc[1][5].buf = 0;
+    acc[1][5].c0 = 0;
+    assert_true(weft_fp_analyze(&c, why, sizeof why));
+    /* rows wider than their stride: the owned ranges of tiles would overlap */
+    c.global[0] = (uint64_t)pitch + 1;
+    assert_false(weft_fp_analyze(&c, why, sizeof why));
+    c.global[0] = (uint64_t)w;
+    /* different strides on one buffer */
+    acc[0][2].coef[1] = 4 * pitch + 4;
+    assert_false(weft_fp_analyze(&c, why, sizeof why));
+    acc[0][2].coef[1] = 4 * pitch;
+    /* a chain where nothing feeds anything */
+    acc[1][0].buf = acc[1][1].buf = acc[1][2].buf = acc[1][3].buf = acc[1][4].buf = 0;
+    acc[1][5].buf = 0;
+    acc[1][5].kind = WEFT_FP_READ;
+    assert_false(weft_fp_analyze(&c, why, sizeof why));
+}
+
+static void test_depth_follows_equation_6(void **state)
+{
+    struct chain1d x;
+    char why[128];
+    make_chain1d(&x, 1 << 20, 32, 1);
+    assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+    unsigned K;
+    uint64_t tile;
+    /* nothing to gain per row: never fuse */
+    weft_fp_choose(&x.c, 8, 256 << 10, 2, 0.0, &K, &tile);
+    assert_int_equal(K, 1);
+    /* a large saving: every stage of the chain */
+    weft_fp_choose(&x.c, 8, 256 << 10, 2, 1.0, &K, &tile);
+    assert_int_equal(K, 32);
+    assert_true(tile * 8 <= 256 << 10);
+    /* equation 6 on an interior tile: dRC(k) = 2(k-1) rows; stop once 2(k-1) >= tile * ratio */
+    assert_int_equal(weft_fp_depth(&x.c, 1000, 20.0 / 1000), 10);   /* 2*(11-1) = 20 trips at k = 11 */
+    assert_int_equal(weft_fp_depth(&x.c, 1000, 19.5 / 1000), 10);
+    assert_int_equal(weft_fp_depth(&x.c, 1000, 20.5 / 1000), 11);
+    assert_int_equal(weft_fp_depth(&x.c, 1000, 1.0 / 1000), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_redundant_work_matches_zhou_1d),
+        cmocka_unit_test(test_tiles_are_symbolic_tiles),
+        cmocka_unit_test(test_owned_ranges_partition),
+        cmocka_unit_test(test_2d_rows_and_layout_checks),
+        cmocka_unit_test(test_depth_follows_equation_6),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
