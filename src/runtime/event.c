@@ -349,6 +349,8 @@ clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size
         WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_command_type,
                         event->command_type);
     case CL_EVENT_COMMAND_EXECUTION_STATUS:
+        /* whoever polls a launch held back for fusion wants it to run (queue.c) */
+        weft_queue_release_event(event);
         WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_int,
                         atomic_load(&event->status));
     case CL_EVENT_REFERENCE_COUNT:
@@ -402,6 +404,9 @@ clWaitForEvents(cl_uint num_events, const cl_event *event_list)
      * submitted when enqueued, so the implicit flush of the specification is already done. */
     for (cl_uint i = 0; i < num_events; i++)
         weft_object_hold(WEFT_OBJ(event_list[i]));
+    /* every event's queue runs its held launches now, not only the first one waited on */
+    for (cl_uint i = 0; i < num_events; i++)
+        weft_queue_release_event(event_list[i]);
     bool failed = false;
     for (cl_uint i = 0; i < num_events; i++) {
         if (weft_event_wait(event_list[i]) < 0)
@@ -426,6 +431,7 @@ clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
                command_exec_callback_type);
     struct weft_event_callback *cb = calloc(1, sizeof *cb);
     WEFT_CHECK(cb, CL_OUT_OF_HOST_MEMORY, "cannot allocate the callback");
+    weft_queue_release_event(event);   /* a callback is a sync point: a held launch runs */
     cb->fn = pfn_notify;
     cb->user_data = user_data;
     cb->type = command_exec_callback_type;

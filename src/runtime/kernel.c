@@ -530,3 +530,16 @@ const char *weft_kernel_name(cl_kernel k)
 {
     return k->meta->name;
 }
+
+const struct weft_kernel_meta *weft_kernel_meta_of(cl_kernel k)
+{
+    return k->meta;
+}
+
+cl_mem weft_kernel_args_buffer(const struct weft_kernel_args *a, const void *data)
+{
+    for (cl_uint i = 0; i < a->num_mems; i++)
+        if (a->mems[i]->data == data)
+            return a->mems[i];
+    return NULL;
+}

@@ -53,5 +53,9 @@ bool weft_kernel_uses_printf(cl_kernel k);
 bool weft_kernel_group_blind(cl_kernel k);
 /* The kernel's function name. */
 const char *weft_kernel_name(cl_kernel k);
+/* The kernel's compiled metadata (argument layout, access summary). */
+const struct weft_kernel_meta *weft_kernel_meta_of(cl_kernel k);
+/* The buffer of the snapshot whose storage starts at `data`, or NULL. */
+cl_mem weft_kernel_args_buffer(const struct weft_kernel_args *a, const void *data);
 
 #endif

@@ -39,11 +39,13 @@
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
+#include "runtime/fuse.h"
 #include "runtime/kernel.h"
 #include "runtime/log.h"
 #include "runtime/program.h"
 #include "runtime/queue.h"
 #include "runtime/variant_select.h"
+#include "compiler/compiler.h"
 #include "compiler/transform/schedule.h"
 
 /* The largest work-group the automatic choice makes: big enough to amortize the work-group
@@ -73,6 +75,7 @@ struct ndrange_cmd {
     weft_wg_fn alt;                    /* another schedule of parts[0] to profile, or NULL */
     uint64_t select_key;               /* the decision's key (runtime/variant_select.h) */
     char name[64];                     /* the kernel, for the log */
+    cl_kernel kernel;                  /* held by args */
 };
 
 static void set_region(struct weft_wg_ctx *c, const struct ndrange_part *part)
@@ -133,9 +136,16 @@ static cl_int run_ndrange(struct weft_command *cmd)
         return CL_SUCCESS;
     struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
     p->launch.ctx.printf_buf = pb;
+    uint64_t t0 = cmd->flags & WEFT_COMMAND_FUSABLE ? weft_now_ns() : 0;
     int rc = p->nparts > 1 ? run_split(p)
              : p->alt     ? weft_select_run(&p->launch, p->alt, p->select_key, p->name)
                           : weft_pool_run(&p->launch);
+    if (t0 && rc == 0) {
+        /* the per-row cost of this kernel unfused: what fusing it into a chain would save */
+        struct weft_fuse_stage st;
+        if (weft_ndrange_fuse_stage(cmd, &st))
+            weft_fuse_note_unfused(&st, weft_now_ns() - t0);
+    }
     if (pb)
         weft_printf_buffer_finish(pb);
     if (rc != 0)
@@ -143,6 +153,43 @@ static cl_int run_ndrange(struct weft_command *cmd)
                           "could not allocate %zu bytes of local memory and %zu of scratch per worker",
                           p->launch.local_mem_size, p->launch.scratch_size);
     return CL_SUCCESS;
+}
+
+bool weft_ndrange_fuse_stage(struct weft_command *cmd, struct weft_fuse_stage *out)
+{
+    if (cmd->run != run_ndrange)
+        return false;
+    const struct ndrange_cmd *p = cmd->payload;
+    memset(out, 0, sizeof *out);
+    out->kernel = p->kernel;
+    out->meta = weft_kernel_meta_of(p->kernel);
+    out->args = p->args;
+    out->block = p->launch.args;
+    out->work_dim = (unsigned)p->launch.ctx.work_dim;
+    for (int d = 0; d < 3; d++) {
+        out->global[d] = p->launch.ctx.global_size[d];
+        out->offset[d] = p->launch.ctx.global_offset[d];
+        out->local[d] = p->launch.ctx.enqueued_local_size[d];
+    }
+    out->name = p->name;
+    return true;
+}
+
+/* Whether a launch may join a fused chain (fuse.h): fusion on, an in-order queue, a kernel
+ * that observes nothing of its work-group, calls no printf, and writes global memory that the
+ * compiler described as affine accesses. */
+static bool fusable(cl_command_queue q, cl_kernel kernel, bool empty, bool uses_printf)
+{
+    if (empty || uses_printf || weft_fuse_setting() == WEFT_FUSE_OFF ||
+        (q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) || !weft_kernel_group_blind(kernel))
+        return false;
+    const struct weft_access_summary *a = &weft_kernel_meta_of(kernel)->access;
+    if (!a->affine)
+        return false;
+    for (unsigned i = 0; i < a->count; i++)
+        if (a->acc[i].kind == WEFT_ACCESS_WRITE)
+            return true;
+    return false;
 }
 
 static void release_ndrange(struct weft_command *cmd)
@@ -633,6 +680,9 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     p->alt = alt.fn;
     p->select_key = select_key;
     snprintf(p->name, sizeof p->name, "%s", empty ? "" : weft_kernel_name(kernel));
+    p->kernel = kernel;
+    if (fusable(q, kernel, empty, p->uses_printf))
+        cmd->flags |= WEFT_COMMAND_FUSABLE;
     cmd->run = run_ndrange;
     cmd->release = release_ndrange;
     return weft_command_enqueue(cmd, false, event);

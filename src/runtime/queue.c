@@ -30,10 +30,12 @@
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
+#include "runtime/fuse.h"
 #include "runtime/info.h"
 #include "runtime/log.h"
 
@@ -67,6 +69,10 @@ struct weft_queue_impl {
     atomic_bool sleeping;            /* the command thread waits on work_cv */
     unsigned done_waiters;
     bool in_order;
+    /* Delayed enqueue (fuse.h): fusable launches with ticket >= release_ticket are held back;
+     * the thread releases them WEFT_QUEUE_HOLD_NS after the last enqueue at the latest. */
+    uint64_t release_ticket;
+    uint64_t last_enqueue_ns;
     bool stop;                       /* the queue object is being destroyed */
     bool self_free;                  /* ... by its own command thread, which frees it on exit */
     pthread_t thread;
@@ -76,6 +82,9 @@ struct weft_queue_impl {
  * command of a tight enqueue loop usually arrives within a few microseconds. */
 #define QUEUE_THREAD_SPIN_NS 30000u
 #define HELPER_SPIN_NS 20000u
+/* How long the command thread holds fusable launches back after the last enqueue when no sync
+ * point comes (clFlush only promises that commands run eventually). */
+#define QUEUE_HOLD_NS 2000000u
 
 static inline void cpu_relax(void)
 {
@@ -117,6 +126,19 @@ static void queue_wake(struct weft_queue_impl *impl)
     }
 }
 
+/* A fusable launch not released yet (delayed enqueue). Queue lock held. */
+static bool command_held(const struct weft_queue_impl *impl, const struct command *c)
+{
+    return (c->pub.flags & WEFT_COMMAND_FUSABLE) && c->ticket >= impl->release_ticket;
+}
+
+/* Releases every command with ticket < t. Queue lock held. */
+static void release_upto(struct weft_queue_impl *impl, uint64_t t)
+{
+    if (t > impl->release_ticket)
+        impl->release_ticket = t;
+}
+
 /* The oldest runnable command with ticket <= max_ticket, or NULL. Queue lock held. */
 static struct command *find_runnable(struct weft_queue_impl *impl, uint64_t max_ticket)
 {
@@ -126,7 +148,7 @@ static struct command *find_runnable(struct weft_queue_impl *impl, uint64_t max_
         bool ready = c->state == COMMAND_PENDING &&
                      atomic_load_explicit(&c->unresolved, memory_order_acquire) == 0;
         if (impl->in_order)
-            return ready ? c : NULL;
+            return ready && !command_held(impl, c) ? c : NULL;
         if (ready && (!(c->pub.flags & WEFT_COMMAND_WAITS_FOR_PREVIOUS) || c == impl->head))
             return c;
         if (c->pub.flags & WEFT_COMMAND_BLOCKS_LATER)
@@ -140,21 +162,78 @@ static void command_free(struct command *c)
     free(c);
 }
 
-/* Runs (or fails) a command taken by this thread (state RUNNING), then completes it. */
+static void command_finish(struct command *c, cl_int status);
+
+/* The fusable commands that follow c (RUNNING) and could run with it now: pending, runnable,
+ * released, consecutive. Marks them RUNNING only once a fused run takes them. */
+static unsigned collect_chain(struct weft_queue_impl *impl, struct command *c, struct weft_command **cmds,
+                              unsigned max)
+{
+    unsigned n = 0;
+    cmds[n++] = &c->pub;
+    pthread_mutex_lock(&impl->lock);
+    for (struct command *x = (struct command *)c->pub.next; x && n < max; x = (struct command *)x->pub.next) {
+        if (!(x->pub.flags & WEFT_COMMAND_FUSABLE) || x->state != COMMAND_PENDING || command_held(impl, x) ||
+            atomic_load_explicit(&x->unresolved, memory_order_acquire) != 0 || atomic_load(&x->dep_failed))
+            break;
+        cmds[n++] = &x->pub;
+    }
+    pthread_mutex_unlock(&impl->lock);
+    return n;
+}
+
+/* Tries to run c (RUNNING, a fusable launch of an in-order queue) fused with the launches that
+ * follow it; true when it did, and completed them all. */
+static bool execute_fused(struct command *c)
+{
+    struct weft_queue_impl *impl = c->pub.queue->impl;
+    struct weft_command *cmds[64];
+    unsigned max = weft_fuse_hold_limit() < 64 ? weft_fuse_hold_limit() : 64;
+    unsigned n = collect_chain(impl, c, cmds, max), used = 0;
+    if (n < 2)
+        return false;
+    struct weft_fusion *f = weft_fuse_prepare(cmds, n, &used);
+    if (!f)
+        return false;
+    pthread_mutex_lock(&impl->lock);
+    for (unsigned i = 1; i < used; i++)
+        ((struct command *)cmds[i])->state = COMMAND_RUNNING;
+    pthread_mutex_unlock(&impl->lock);
+    for (unsigned i = 0; i < used; i++)
+        weft_event_set_status(cmds[i]->event, CL_RUNNING);
+    cl_int status = weft_fuse_run(f);
+    weft_fuse_free(f);
+    /* in order; the last completion may free the queue, so nothing of it is used after */
+    for (unsigned i = 0; i < used; i++)
+        command_finish((struct command *)cmds[i], status == CL_SUCCESS ? CL_COMPLETE : status);
+    return true;
+}
+
+/* Runs (or fails) a command taken by this thread (state RUNNING), then completes it (and, for
+ * a fusable launch, maybe the launches fused with it). */
 static void command_execute(struct command *c)
 {
-    cl_command_queue q = c->pub.queue;
-    struct weft_queue_impl *impl = q->impl;
     cl_event ev = c->pub.event;
     cl_int status;
     if (atomic_load(&c->dep_failed)) {
         status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    } else if ((c->pub.flags & WEFT_COMMAND_FUSABLE) && execute_fused(c)) {
+        return;
     } else {
         weft_event_set_status(ev, CL_RUNNING);
         status = c->pub.run ? c->pub.run(&c->pub) : CL_SUCCESS;
         if (status > 0)
             status = CL_COMPLETE;
     }
+    command_finish(c, status);
+}
+
+/* Completes a command that ran (or failed) with `status`. */
+static void command_finish(struct command *c, cl_int status)
+{
+    cl_command_queue q = c->pub.queue;
+    struct weft_queue_impl *impl = q->impl;
+    cl_event ev = c->pub.event;
     /* Release what the payload holds before the event completes, so an application that
      * waited for the event sees the command's objects already let go. */
     if (c->pub.release)
@@ -206,6 +285,21 @@ static void *queue_thread_main(void *arg)
         }
         if (impl->stop)
             break;
+        if (impl->head && command_held(impl, impl->head) && impl->head->state == COMMAND_PENDING) {
+            /* Delayed enqueue: wait for more launches or a sync point, at most QUEUE_HOLD_NS
+             * after the last enqueue; then run what is there. */
+            uint64_t due = impl->last_enqueue_ns + QUEUE_HOLD_NS, now = weft_now_ns();
+            if (now >= due) {
+                release_upto(impl, impl->next_ticket);
+                continue;
+            }
+            struct timespec ts = {(time_t)(due / 1000000000u), (long)(due % 1000000000u)};
+            atomic_store(&impl->sleeping, true);
+            if (atomic_load(&impl->work_seq) == seen && !impl->stop)
+                pthread_cond_timedwait(&impl->work_cv, &impl->lock, &ts);
+            atomic_store(&impl->sleeping, false);
+            continue;
+        }
         /* Spin only for the next enqueue (empty list). With commands present but none
          * runnable, we wait for a dependency or for a command another thread runs inline:
          * spinning then would only take a core from the kernel that thread is running. */
@@ -343,6 +437,7 @@ static void queue_help(cl_command_queue q, uint64_t max_ticket, cl_event until)
 {
     struct weft_queue_impl *impl = q->impl;
     pthread_mutex_lock(&impl->lock);
+    release_upto(impl, max_ticket + 1);   /* a sync point: held launches up to it run now */
     for (;;) {
         if (until ? atomic_load(&until->status) <= CL_COMPLETE
                   : (!impl->head || impl->head->ticket > max_ticket))
@@ -372,6 +467,20 @@ static void queue_help(cl_command_queue q, uint64_t max_ticket, cl_event until)
     pthread_mutex_unlock(&impl->lock);
 }
 
+void weft_queue_release_event(cl_event ev)
+{
+    uint64_t t = atomic_load_explicit(&ev->queue_ticket, memory_order_acquire);
+    if (!ev->queue || t == 0 || weft_event_status_is_final(atomic_load(&ev->status)))
+        return;
+    struct weft_queue_impl *impl = ev->queue->impl;
+    pthread_mutex_lock(&impl->lock);
+    bool more = t > impl->release_ticket;
+    release_upto(impl, t);
+    pthread_mutex_unlock(&impl->lock);
+    if (more)
+        queue_wake(impl);
+}
+
 cl_int weft_queue_wait_event(cl_event ev)
 {
     uint64_t t = atomic_load_explicit(&ev->queue_ticket, memory_order_acquire);
@@ -398,6 +507,10 @@ cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *e
     else
         weft_object_release(WEFT_OBJ(ev));   /* nobody outside may name this event */
 
+    /* A wait-list event of another queue may be a launch held back there: it must run. */
+    for (cl_uint i = 0; i < cmd->num_deps; i++)
+        if (cmd->deps[i]->queue && cmd->deps[i]->queue != q)
+            weft_queue_release_event(cmd->deps[i]);
     /* Register on the wait-list events that are not terminal yet. The command is not in the
      * list yet, so an event finishing meanwhile only decrements the count. */
     atomic_store(&c->unresolved, cmd->num_deps);
@@ -416,6 +529,11 @@ cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *e
     pthread_mutex_lock(&impl->lock);
     c->ticket = impl->next_ticket++;
     c->state = COMMAND_PENDING;
+    /* Delayed enqueue: a command that cannot join a fused chain ends the one before it, and a
+     * queue holds at most weft_fuse_hold_limit() launches back. */
+    if (!(cmd->flags & WEFT_COMMAND_FUSABLE) || c->ticket + 1 - impl->release_ticket >= weft_fuse_hold_limit())
+        release_upto(impl, c->ticket + 1);
+    impl->last_enqueue_ns = weft_now_ns();
     c->prev = impl->tail;
     cmd->next = NULL;
     if (impl->tail)
@@ -469,7 +587,11 @@ static cl_command_queue queue_create(cl_context context, cl_device_id device,
     q->num_props = num_props;
     q->impl = impl;
     pthread_mutex_init(&impl->lock, NULL);
-    pthread_cond_init(&impl->work_cv, NULL);
+    pthread_condattr_t monotonic;
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);   /* the clock of weft_now_ns */
+    pthread_cond_init(&impl->work_cv, &monotonic);
+    pthread_condattr_destroy(&monotonic);
     pthread_cond_init(&impl->done_cv, NULL);
     atomic_init(&impl->work_seq, 0);
     atomic_init(&impl->sleeping, false);
@@ -568,8 +690,13 @@ clReleaseCommandQueue(cl_command_queue command_queue)
 {
     WEFT_CHECK(weft_is_queue(command_queue), CL_INVALID_COMMAND_QUEUE,
                "command_queue is not a valid command queue");
-    /* The implicit flush is already done: commands are submitted when enqueued. Pending
-     * commands hold the queue, so it lives (and its thread runs them) until they complete. */
+    /* The implicit flush: launches held back for fusion run now. Pending commands hold the
+     * queue, so it lives (and its thread runs them) until they complete. */
+    struct weft_queue_impl *impl = command_queue->impl;
+    pthread_mutex_lock(&impl->lock);
+    release_upto(impl, impl->next_ticket);
+    pthread_mutex_unlock(&impl->lock);
+    queue_wake(impl);
     weft_object_release(WEFT_OBJ(command_queue));
     return CL_SUCCESS;
 }

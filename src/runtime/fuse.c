@@ -1,0 +1,758 @@
+/* runtime/fuse.c — runs chains of launches as overlapped tiles (see fuse.h for the contract
+ * and fuse_plan.h for the geometry). */
+#include "runtime/fuse.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/compiler.h"
+#include "compiler/transform/schedule.h"
+#include "exec/pool.h"
+#include "exec/topology.h"
+#include "runtime/event.h"
+#include "runtime/fuse_plan.h"
+#include "runtime/kernel.h"
+#include "runtime/log.h"
+#include "runtime/mem.h"
+
+#define MAX_BUFS 16u
+#define MAX_STAGES 64u
+#define MAX_PATCHES 16u
+
+/* ---- settings ------------------------------------------------------------------------------- */
+
+static unsigned env_unsigned(const char *name, unsigned dflt)
+{
+    const char *e = getenv(name);
+    if (!e || !*e)
+        return dflt;
+    char *end;
+    unsigned long v = strtoul(e, &end, 10);
+    return *end || v > 1000000 ? dflt : (unsigned)v;
+}
+
+enum weft_fuse_mode weft_fuse_setting(void)
+{
+    static atomic_int mode = -1;
+    int m = atomic_load(&mode);
+    if (m < 0) {
+        const char *e = getenv("WEFT_FUSE");
+        m = e && !strcmp(e, "off") ? WEFT_FUSE_OFF : WEFT_FUSE_AUTO;
+        atomic_store(&mode, m);
+    }
+    return (enum weft_fuse_mode)m;
+}
+
+unsigned weft_fuse_hold_limit(void)
+{
+    static atomic_uint limit = 0;
+    unsigned l = atomic_load(&limit);
+    if (!l) {
+        l = env_unsigned("WEFT_FUSE_HOLD", 64);
+        if (l < 2)
+            l = 2;
+        if (l > MAX_STAGES)
+            l = MAX_STAGES;
+        atomic_store(&limit, l);
+    }
+    return l;
+}
+
+/* ---- measured costs (the t_s and t_c of equation 6, per row of the NDRange) ----------------- */
+
+/* Keys: the kernels of the stage (unfused) or of the first two stages (fused), and the NDRange. */
+struct row_cost {
+    const void *k0, *k1;
+    uint64_t global[3];
+    double ns_per_row;          /* the smallest seen */
+    unsigned samples;
+};
+
+#define COST_SLOTS 64u
+static pthread_mutex_t cost_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct row_cost unfused_cost[COST_SLOTS], fused_cost[COST_SLOTS];
+static unsigned unfused_next, fused_next;
+
+static struct row_cost *cost_find(struct row_cost *t, const void *k0, const void *k1, const uint64_t g[3])
+{
+    for (unsigned i = 0; i < COST_SLOTS; i++)
+        if (t[i].samples && t[i].k0 == k0 && t[i].k1 == k1 && !memcmp(t[i].global, g, sizeof t[i].global))
+            return &t[i];
+    return NULL;
+}
+
+static void cost_note(struct row_cost *t, unsigned *next, const void *k0, const void *k1, const uint64_t g[3],
+                      double ns_per_row)
+{
+    pthread_mutex_lock(&cost_lock);
+    struct row_cost *c = cost_find(t, k0, k1, g);
+    if (!c) {
+        c = &t[*next];
+        *next = (*next + 1) % COST_SLOTS;
+        *c = (struct row_cost){k0, k1, {g[0], g[1], g[2]}, ns_per_row, 0};
+    }
+    if (ns_per_row < c->ns_per_row)
+        c->ns_per_row = ns_per_row;
+    c->samples++;
+    pthread_mutex_unlock(&cost_lock);
+}
+
+/* The cost per row, or 0 when fewer than `min_samples` were seen. */
+static double cost_get(struct row_cost *t, const void *k0, const void *k1, const uint64_t g[3], unsigned min_samples)
+{
+    pthread_mutex_lock(&cost_lock);
+    struct row_cost *c = cost_find(t, k0, k1, g);
+    double v = c && c->samples >= min_samples ? c->ns_per_row : 0.0;
+    pthread_mutex_unlock(&cost_lock);
+    return v;
+}
+
+void weft_fuse_note_unfused(const struct weft_fuse_stage *s, uint64_t ns)
+{
+    uint64_t rows = s->global[s->work_dim - 1];
+    if (rows)
+        cost_note(unfused_cost, &unfused_next, s->kernel, NULL, s->global, (double)ns / (double)rows);
+}
+
+/* ---- window sets: a tile's private copies, recycled across tiles and runs ------------------ */
+
+struct wset {
+    char *mem[MAX_BUFS];
+    size_t cap[MAX_BUFS];
+    char *ptr[MAX_BUFS];        /* where byte `lo` of the buffer lives, or NULL: no window */
+    uint64_t lo[MAX_BUFS];
+    uint64_t tile;              /* while deferred: the tile whose results it holds */
+    struct wset *next;
+};
+
+#define WSET_CACHE_MAX 8u
+static pthread_mutex_t wset_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct wset *wset_cache;
+static unsigned wset_cached;
+
+static struct wset *wset_get(void)
+{
+    pthread_mutex_lock(&wset_lock);
+    struct wset *w = wset_cache;
+    if (w) {
+        wset_cache = w->next;
+        wset_cached--;
+    }
+    pthread_mutex_unlock(&wset_lock);
+    return w ? w : calloc(1, sizeof *w);
+}
+
+static void wset_put(struct wset *w)
+{
+    pthread_mutex_lock(&wset_lock);
+    if (wset_cached < WSET_CACHE_MAX) {
+        w->next = wset_cache;
+        wset_cache = w;
+        wset_cached++;
+        w = NULL;
+    }
+    pthread_mutex_unlock(&wset_lock);
+    if (w) {
+        for (unsigned b = 0; b < MAX_BUFS; b++)
+            free(w->mem[b]);
+        free(w);
+    }
+}
+
+/* Room for `bytes` whose first byte has the 64-byte phase of `phase_of` (so the kernel's
+ * vector accesses keep the alignment they have in the real buffer). */
+static char *wset_room(struct wset *w, unsigned b, size_t bytes, uintptr_t phase_of)
+{
+    size_t need = bytes + 64;
+    if (w->cap[b] < need) {
+        free(w->mem[b]);
+        w->mem[b] = aligned_alloc(64, (need + 63) / 64 * 64);
+        w->cap[b] = w->mem[b] ? (need + 63) / 64 * 64 : 0;
+        if (!w->mem[b])
+            return NULL;
+    }
+    return w->mem[b] + (phase_of & 63);
+}
+
+/* ---- a planned fused run ---------------------------------------------------------------------- */
+
+/* One region of equal work-groups of a stage: which dimensions are the remainder group. */
+struct fpart {
+    weft_wg_fn fn;
+    uint64_t local[3];
+};
+
+struct fstage {
+    struct weft_fuse_stage s;
+    struct weft_fp_access *acc;
+    unsigned npatch;
+    struct { size_t offset; unsigned buf; } patch[MAX_PATCHES];   /* pointer args into windows */
+    uint64_t flocal[3];                /* the enqueued local size the fused run uses */
+    struct fpart part[8];              /* by mask of remainder dimensions; fn NULL: none */
+};
+
+struct weft_fusion {
+    unsigned K;
+    struct fstage st[MAX_STAGES];
+    struct weft_fp_stage fpst[MAX_STAGES];
+    struct weft_fp_buffer buf[MAX_BUFS];
+    char *base[MAX_BUFS];
+    struct weft_fp_chain chain;
+    uint64_t tile, tiles, reach;       /* rows per tile, tiles, neighbours a window may reach */
+    size_t args_max, scratch;
+    atomic_uchar *copied;              /* per tile: its windows are filled */
+    pthread_mutex_t lock;
+    struct wset *deferred;             /* tiles whose write-back waits for a neighbour */
+    _Atomic uint64_t rows_run;
+    atomic_bool failed;
+};
+
+static bool sym_value(const struct weft_fuse_stage *s, struct weft_sym y, int64_t *v)
+{
+    switch (y.kind) {
+    case WEFT_SYM_ONE:
+        *v = 1;
+        return true;
+    case WEFT_SYM_GSIZE:
+        *v = y.index < 3 ? (int64_t)s->global[y.index] : 1;
+        return true;
+    case WEFT_SYM_GOFFSET:
+        *v = y.index < 3 ? (int64_t)s->offset[y.index] : 0;
+        return true;
+    case WEFT_SYM_ARG: {
+        if (y.index >= s->meta->num_args)
+            return false;
+        const struct weft_arg_meta *a = &s->meta->args[y.index];
+        if (a->kind != WEFT_ARG_BY_VALUE)
+            return false;
+        const unsigned char *p = s->block + a->offset;
+        switch (a->size) {
+        case 1: { int8_t x; memcpy(&x, p, 1); *v = x; return true; }
+        case 2: { int16_t x; memcpy(&x, p, 2); *v = x; return true; }
+        case 4: { int32_t x; memcpy(&x, p, 4); *v = x; return true; }
+        case 8: { int64_t x; memcpy(&x, p, 8); *v = x; return true; }
+        default: return false;
+        }
+    }
+    default:
+        return false;
+    }
+}
+
+/* coef[d] and c0 of an access's byte offset at 0-based index i: c0 + sum coef[d] * i[d]. */
+static bool eval_offset(const struct weft_fuse_stage *s, const struct weft_affine *a, int64_t coef[3], int64_t *c0)
+{
+    coef[0] = coef[1] = coef[2] = 0;
+    *c0 = 0;
+    for (unsigned i = 0; i < a->nterms; i++) {
+        const struct weft_term *t = &a->t[i];
+        bool ga = t->a.kind == WEFT_SYM_GID, gb = t->b.kind == WEFT_SYM_GID;
+        if (ga && gb)
+            return false;
+        int64_t v = t->coef, x;
+        if (!ga && (!sym_value(s, t->a, &x) || __builtin_mul_overflow(v, x, &v)))
+            return false;
+        if (!gb && (!sym_value(s, t->b, &x) || __builtin_mul_overflow(v, x, &v)))
+            return false;
+        if (ga || gb) {
+            unsigned d = ga ? t->a.index : t->b.index;
+            if (d >= 3 || __builtin_add_overflow(coef[d], v, &coef[d]))
+                return false;
+        } else if (__builtin_add_overflow(*c0, v, c0)) {
+            return false;
+        }
+    }
+    for (unsigned d = 0; d < 3; d++) {
+        int64_t x;
+        if (__builtin_mul_overflow(coef[d], (int64_t)s->offset[d], &x) || __builtin_add_overflow(*c0, x, c0))
+            return false;
+    }
+    return true;
+}
+
+void weft_fuse_free(struct weft_fusion *f)
+{
+    if (!f)
+        return;
+    for (unsigned k = 0; k < f->K; k++)
+        free(f->st[k].acc);
+    while (f->deferred) {
+        struct wset *w = f->deferred;
+        f->deferred = w->next;
+        wset_put(w);
+    }
+    free(f->copied);
+    pthread_mutex_destroy(&f->lock);
+    free(f);
+}
+
+/* The buffer index of storage `ptr` (adding it), or -1 when it is not a buffer of the snapshot or
+ * overlaps another one without being it (sub-buffers of one parent). */
+static int buffer_of(struct weft_fusion *f, const struct weft_fuse_stage *s, char *ptr)
+{
+    for (unsigned b = 0; b < f->chain.nbufs; b++)
+        if (f->base[b] == ptr)
+            return (int)b;
+    cl_mem m = ptr ? weft_kernel_args_buffer(s->args, ptr) : NULL;
+    if (!m || f->chain.nbufs == MAX_BUFS)
+        return -1;
+    for (unsigned b = 0; b < f->chain.nbufs; b++)
+        if (ptr < f->base[b] + f->buf[b].size && f->base[b] < ptr + m->size)
+            return -1;
+    unsigned b = f->chain.nbufs++;
+    f->base[b] = ptr;
+    memset(&f->buf[b], 0, sizeof f->buf[b]);
+    f->buf[b].size = m->size;
+    return (int)b;
+}
+
+/* Turns command k's launch into stage k of f: its accesses as numbers. */
+static bool add_stage(struct weft_fusion *f, struct weft_command *cmd, char *why, size_t n)
+{
+    unsigned k = f->K;
+    struct fstage *st = &f->st[k];
+    memset(st, 0, sizeof *st);
+    if (!weft_ndrange_fuse_stage(cmd, &st->s)) {
+        snprintf(why, n, "not a kernel launch");
+        return false;
+    }
+    const struct weft_fuse_stage *s = &st->s;
+    const struct weft_access_summary *sum = &s->meta->access;
+    if (!sum->affine || !sum->count) {
+        snprintf(why, n, "%s: %s", s->name, sum->affine ? "no global accesses" : sum->reason);
+        return false;
+    }
+    if (k > 0) {
+        const struct weft_fuse_stage *s0 = &f->st[0].s;
+        if (s->work_dim != s0->work_dim || memcmp(s->global, s0->global, sizeof s->global) ||
+            memcmp(s->offset, s0->offset, sizeof s->offset)) {
+            snprintf(why, n, "%s has another NDRange than %s", s->name, s0->name);
+            return false;
+        }
+    }
+    st->acc = calloc(sum->count, sizeof *st->acc);
+    if (!st->acc)
+        return false;
+    for (unsigned i = 0; i < sum->count; i++) {
+        const struct weft_access *a = &sum->acc[i];
+        const struct weft_arg_meta *am = a->arg < s->meta->num_args ? &s->meta->args[a->arg] : NULL;
+        if (!am || (am->kind != WEFT_ARG_GLOBAL_PTR && am->kind != WEFT_ARG_CONSTANT_PTR)) {
+            snprintf(why, n, "%s: an access through argument %u, not a buffer", s->name, a->arg);
+            return false;
+        }
+        char *ptr;
+        memcpy(&ptr, s->block + am->offset, sizeof ptr);
+        int b = buffer_of(f, s, ptr);
+        if (b < 0) {
+            snprintf(why, n, "%s: argument %u is not a whole buffer apart from the others", s->name, a->arg);
+            return false;
+        }
+        struct weft_fp_access *x = &st->acc[i];
+        x->buf = (unsigned)b;
+        x->kind = a->kind == WEFT_ACCESS_WRITE ? WEFT_FP_WRITE : WEFT_FP_READ;
+        x->size = a->size;
+        if (!eval_offset(s, &a->offset, x->coef, &x->c0)) {
+            snprintf(why, n, "%s: an access offset does not evaluate", s->name);
+            return false;
+        }
+    }
+    f->fpst[k] = (struct weft_fp_stage){sum->count, st->acc};
+    f->K++;
+    f->chain.nstages = f->K;
+    return true;
+}
+
+/* The pointer arguments of stage k that point at windowed buffers. */
+static bool find_patches(struct weft_fusion *f, struct fstage *st)
+{
+    for (unsigned i = 0; i < st->s.meta->num_args; i++) {
+        const struct weft_arg_meta *am = &st->s.meta->args[i];
+        if (am->kind != WEFT_ARG_GLOBAL_PTR && am->kind != WEFT_ARG_CONSTANT_PTR)
+            continue;
+        char *ptr;
+        memcpy(&ptr, st->s.block + am->offset, sizeof ptr);
+        for (unsigned b = 0; b < f->chain.nbufs; b++) {
+            if (f->base[b] != ptr || !f->buf[b].windowed)
+                continue;
+            if (st->npatch == MAX_PATCHES)
+                return false;
+            st->patch[st->npatch].offset = am->offset;
+            st->patch[st->npatch].buf = b;
+            st->npatch++;
+        }
+    }
+    return true;
+}
+
+/* Compiles (or finds) the variants the regions of stage st need: per dimension the full groups
+ * of the fused local size and, where the global size leaves one, the remainder group. */
+static bool prepare_parts(struct fstage *st, uint64_t outer_local)
+{
+    const struct weft_fuse_stage *s = &st->s;
+    const unsigned D = s->work_dim - 1;
+    for (unsigned d = 0; d < 3; d++)
+        st->flocal[d] = d < D ? s->local[d] : d == D ? outer_local : 1;
+    enum weft_schedule_mode mode = weft_schedule_setting();
+    int schedule = mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode;
+    for (unsigned mask = 0; mask < (1u << s->work_dim); mask++) {
+        size_t local[3] = {1, 1, 1};
+        bool exists = true;
+        for (unsigned d = 0; d < s->work_dim; d++) {
+            uint64_t full = s->global[d] / st->flocal[d], rem = s->global[d] % st->flocal[d];
+            exists = exists && (mask >> d & 1 ? rem != 0 : full != 0);
+            local[d] = (size_t)(mask >> d & 1 ? rem : st->flocal[d]);
+        }
+        if (!exists)
+            continue;
+        struct weft_variant v;
+        if (weft_kernel_get_variant_scheduled(s->kernel, s->work_dim, local, schedule, &v) != CL_SUCCESS ||
+            v.static_local_size)
+            return false;
+        st->part[mask].fn = v.fn;
+        for (unsigned d = 0; d < 3; d++)
+            st->part[mask].local[d] = local[d];
+    }
+    return true;
+}
+
+struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, unsigned *used)
+{
+    if (n < 2)
+        return NULL;
+    if (n > MAX_STAGES)
+        n = MAX_STAGES;
+    struct weft_fusion *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    pthread_mutex_init(&f->lock, NULL);
+    f->chain.stage = f->fpst;
+    f->chain.buf = f->buf;
+    char why[160] = "";
+    /* the longest prefix whose stages all describe themselves */
+    for (unsigned k = 0; k < n; k++)
+        if (!add_stage(f, cmds[k], why, sizeof why))
+            break;
+    const struct weft_fuse_stage *s0 = &f->st[0].s;
+    if (f->K < 2)
+        goto no;
+    f->chain.work_dim = s0->work_dim;
+    for (unsigned d = 0; d < 3; d++)
+        f->chain.global[d] = s0->global[d];
+    f->chain.align = s0->work_dim == 1 ? s0->local[0] : 1;
+    /* drop trailing stages that feed nothing back (analysis needs a producer/consumer pair) */
+    while (f->K >= 2 && !weft_fp_analyze(&f->chain, why, sizeof why)) {
+        free(f->st[f->K - 1].acc);
+        f->st[f->K - 1].acc = NULL;
+        f->K--;
+        f->chain.nstages = f->K;
+    }
+    if (f->K < 2)
+        goto no;
+
+    /* depth and tile: forced by WEFT_FUSE_DEPTH / WEFT_FUSE_TILE, else equation 6 with costs
+     * measured on this machine */
+    const uint64_t rows = weft_fp_rows(&f->chain);
+    unsigned forced_depth = env_unsigned("WEFT_FUSE_DEPTH", 0);
+    unsigned forced_tile = env_unsigned("WEFT_FUSE_TILE", 0);
+    unsigned K;
+    uint64_t tile;
+    if (forced_depth) {
+        K = forced_depth < f->K ? forced_depth : f->K;
+        f->chain.nstages = K;
+        tile = forced_tile ? forced_tile : (rows + 3) / 4;
+    } else {
+        double unfused = 0;
+        for (unsigned k = 0; k < f->K; k++) {
+            double u = cost_get(unfused_cost, f->st[k].s.kernel, NULL, s0->global, 1);
+            if (u == 0) {
+                snprintf(why, sizeof why, "no unfused run of %s measured yet", f->st[k].s.name);
+                goto no;
+            }
+            unfused += u / f->K;
+        }
+        double fused = cost_get(fused_cost, s0->kernel, f->st[1].s.kernel, s0->global, 2);
+        double ratio = fused > 0 ? unfused / fused - 1.0 : 3.0;   /* before two fused runs: try */
+        const struct weft_topology *topo = weft_topology_get();
+        uint64_t llc_share = topo->l3_size / (topo->cores ? topo->cores : 1);
+        uint64_t budget = (topo->l2_size > llc_share ? topo->l2_size : llc_share) / 2;
+        if (budget < (256u << 10))
+            budget = 256u << 10;
+        uint64_t row_bytes = 0;
+        for (unsigned b = 0; b < f->chain.nbufs; b++)
+            row_bytes += f->buf[b].windowed ? (uint64_t)f->buf[b].stride : 0;
+        for (unsigned k = 0; k < f->K; k++)
+            for (unsigned i = 0; i < f->fpst[k].nacc; i++) {
+                const struct weft_fp_access *x = &f->fpst[k].acc[i];
+                int64_t c = x->coef[s0->work_dim - 1];
+                if (!f->buf[x->buf].windowed && c > 0)
+                    row_bytes += (uint64_t)c;
+            }
+        weft_fp_choose(&f->chain, row_bytes, budget, weft_pool_concurrency(), ratio, &K, &tile);
+        if (forced_tile)
+            tile = forced_tile;
+        if (K < 2) {
+            snprintf(why, sizeof why, "fusing does not pay: unfused %.0f ns/row, fused %.0f ns/row", unfused,
+                     fused);
+            goto no;
+        }
+    }
+    tile = (tile + f->chain.align - 1) / f->chain.align * f->chain.align;
+    for (unsigned k = K; k < f->K; k++) {
+        free(f->st[k].acc);
+        f->st[k].acc = NULL;
+    }
+    f->K = K;
+    f->chain.nstages = K;
+    /* the shortened chain must still feed itself */
+    if (!weft_fp_analyze(&f->chain, why, sizeof why))
+        goto no;
+    f->tile = tile;
+    f->tiles = (rows + tile - 1) / tile;
+    f->reach = (weft_fp_reach(&f->chain, K, tile) + tile - 1) / tile;
+    f->copied = calloc(f->tiles, sizeof *f->copied);
+    if (!f->copied)
+        goto no;
+    for (unsigned k = 0; k < K; k++) {
+        struct fstage *st = &f->st[k];
+        if (!find_patches(f, st) || !prepare_parts(st, f->chain.align)) {
+            snprintf(why, sizeof why, "%s: its regions cannot run on their own", st->s.name);
+            goto no;
+        }
+        size_t args = st->s.meta->args_size ? st->s.meta->args_size : 8;
+        if (args > f->args_max)
+            f->args_max = args;
+        for (unsigned m = 0; m < 8; m++) {
+            if (!st->part[m].fn)
+                continue;
+            size_t l[3] = {st->part[m].local[0], st->part[m].local[1], st->part[m].local[2]};
+            struct weft_variant v;
+            enum weft_schedule_mode mode = weft_schedule_setting();
+            if (weft_kernel_get_variant_scheduled(st->s.kernel, st->s.work_dim, l,
+                                                  mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode,
+                                                  &v) == CL_SUCCESS &&
+                v.scratch_size > f->scratch)
+                f->scratch = v.scratch_size;
+        }
+    }
+    *used = K;
+    return f;
+no:
+    weft_log(WEFT_LOG_DEBUG, "fuse: %s%s not fused: %s", f->K ? s0->name : "launch", f->K > 1 ? " chain" : "",
+             why);
+    weft_fuse_free(f);
+    return NULL;
+}
+
+/* ---- running ------------------------------------------------------------------------------------ */
+
+/* Runs rows [a, b) of the outer dimension of stage st with argument block `args`. */
+static void run_region(const struct fstage *st, const void *args, const struct weft_wg_ctx *wctx, uint64_t a,
+                       uint64_t b)
+{
+    const struct weft_fuse_stage *s = &st->s;
+    const unsigned D = s->work_dim - 1;
+    struct weft_wg_ctx c = *wctx;
+    c.work_dim = s->work_dim;
+    for (unsigned d = 0; d < 3; d++) {
+        c.global_size[d] = s->global[d];
+        c.global_offset[d] = s->offset[d];
+        c.enqueued_local_size[d] = st->flocal[d];
+        c.num_groups[d] = (s->global[d] + st->flocal[d] - 1) / st->flocal[d];
+    }
+    for (unsigned mask = 0; mask < 8; mask++) {
+        const struct fpart *p = &st->part[mask];
+        if (!p->fn)
+            continue;
+        uint64_t count = 1;
+        for (unsigned d = 0; d < 3; d++) {
+            uint64_t L = st->flocal[d], full = s->global[d] / L;
+            uint64_t base, groups;
+            if (d == D && L == 1) {
+                base = a;
+                groups = b - a;
+            } else if (d == D) {         /* 1-D: a is a multiple of L; b one too, or the end */
+                uint64_t full_end = b < full * L ? b : full * L;
+                base = mask >> d & 1 ? full : a / L;
+                groups = mask >> d & 1 ? (b == s->global[d]) : (full_end > a ? (full_end - a) / L : 0);
+            } else {
+                base = mask >> d & 1 ? full : 0;
+                groups = mask >> d & 1 ? 1 : full;
+            }
+            c.local_size[d] = p->local[d];
+            c.group_base[d] = base;
+            c.launch_groups[d] = groups;
+            c.global_id_base[d] = s->offset[d] + base * (L - p->local[d]);
+            count *= groups;
+        }
+        if (count)
+            p->fn(args, &c, 0, count);
+    }
+}
+
+static bool neighbours_copied(struct weft_fusion *f, uint64_t t)
+{
+    uint64_t lo = t > f->reach ? t - f->reach : 0, hi = t + f->reach < f->tiles ? t + f->reach : f->tiles - 1;
+    for (uint64_t i = lo; i <= hi; i++)
+        if (!atomic_load_explicit(&f->copied[i], memory_order_acquire))
+            return false;
+    return true;
+}
+
+static void write_back(struct weft_fusion *f, struct wset *w)
+{
+    uint64_t t_lo = w->tile * f->tile, t_hi = t_lo + f->tile < weft_fp_rows(&f->chain) ? t_lo + f->tile
+                                                                                       : weft_fp_rows(&f->chain);
+    for (unsigned b = 0; b < f->chain.nbufs; b++) {
+        if (!f->buf[b].windowed || !w->ptr[b])
+            continue;
+        uint64_t lo, hi;
+        weft_fp_owned(&f->chain, b, t_lo, t_hi, &lo, &hi);
+        if (hi > lo)
+            memcpy(f->base[b] + lo, w->ptr[b] + (lo - w->lo[b]), hi - lo);
+    }
+    wset_put(w);
+}
+
+/* Writes back the deferred tiles whose neighbours have all filled their windows (all of them
+ * when `all`). */
+static void flush_deferred(struct weft_fusion *f, bool all)
+{
+    struct wset *ready = NULL;
+    pthread_mutex_lock(&f->lock);
+    for (struct wset **p = &f->deferred; *p;) {
+        struct wset *w = *p;
+        if (all || neighbours_copied(f, w->tile)) {
+            *p = w->next;
+            w->next = ready;
+            ready = w;
+        } else {
+            p = &w->next;
+        }
+    }
+    pthread_mutex_unlock(&f->lock);
+    while (ready) {
+        struct wset *w = ready;
+        ready = w->next;
+        write_back(f, w);
+    }
+}
+
+static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint64_t t, unsigned char *args)
+{
+    const unsigned K = f->K;
+    const uint64_t rows = weft_fp_rows(&f->chain);
+    uint64_t rlo[MAX_STAGES], rhi[MAX_STAGES];
+    uint64_t t_lo = t * f->tile, t_hi = t_lo + f->tile < rows ? t_lo + f->tile : rows;
+    weft_fp_regions(&f->chain, K, t_lo, t_hi, rlo, rhi);
+    struct wset *w = wset_get();
+    if (!w) {
+        atomic_store(&f->failed, true);
+        atomic_store_explicit(&f->copied[t], 1, memory_order_release);
+        return;
+    }
+    w->tile = t;
+    for (unsigned b = 0; b < f->chain.nbufs; b++) {
+        uint64_t lo, hi;
+        w->ptr[b] = NULL;
+        if (!f->buf[b].windowed || !weft_fp_window(&f->chain, K, rlo, rhi, b, &lo, &hi))
+            continue;
+        char *p = wset_room(w, b, hi - lo, (uintptr_t)(f->base[b] + lo));
+        if (!p) {
+            atomic_store(&f->failed, true);
+            break;
+        }
+        memcpy(p, f->base[b] + lo, hi - lo);
+        w->ptr[b] = p;
+        w->lo[b] = lo;
+    }
+    atomic_store_explicit(&f->copied[t], 1, memory_order_release);
+    if (atomic_load(&f->failed)) {
+        wset_put(w);
+        return;
+    }
+    uint64_t run = 0;
+    for (unsigned k = 0; k < K; k++) {
+        if (rlo[k] >= rhi[k])
+            continue;
+        const struct fstage *st = &f->st[k];
+        memcpy(args, st->s.block, st->s.meta->args_size ? st->s.meta->args_size : 8);
+        for (unsigned i = 0; i < st->npatch; i++) {
+            unsigned b = st->patch[i].buf;
+            /* the kernel adds its own offsets to the buffer's start: point that start where
+             * byte 0 of the buffer would be if the window were the buffer */
+            uintptr_t start = w->ptr[b] ? (uintptr_t)w->ptr[b] - (uintptr_t)w->lo[b] : (uintptr_t)f->base[b];
+            memcpy(args + st->patch[i].offset, &start, sizeof start);
+        }
+        run_region(st, args, wctx, rlo[k], rhi[k]);
+        run += rhi[k] - rlo[k];
+    }
+    atomic_fetch_add(&f->rows_run, run);
+    if (neighbours_copied(f, t)) {
+        write_back(f, w);
+    } else {
+        pthread_mutex_lock(&f->lock);
+        w->next = f->deferred;
+        f->deferred = w;
+        pthread_mutex_unlock(&f->lock);
+    }
+}
+
+/* The pool's work-group function of a fused run: one "group" per tile. */
+static void run_tiles(const void *arg, const struct weft_wg_ctx *wctx, uint64_t first, uint64_t count)
+{
+    struct weft_fusion *f = (struct weft_fusion *)arg;
+    unsigned char *args = aligned_alloc(64, (f->args_max + 63) / 64 * 64);
+    if (!args) {
+        atomic_store(&f->failed, true);
+        for (uint64_t t = first; t < first + count; t++)
+            atomic_store_explicit(&f->copied[t], 1, memory_order_release);
+        return;
+    }
+    for (uint64_t t = first; t < first + count; t++)
+        run_tile(f, wctx, t, args);
+    free(args);
+    flush_deferred(f, false);
+}
+
+cl_int weft_fuse_run(struct weft_fusion *f)
+{
+    const struct weft_fuse_stage *s0 = &f->st[0].s;
+    struct weft_launch launch;
+    memset(&launch, 0, sizeof launch);
+    launch.fn = run_tiles;
+    launch.args = f;
+    launch.ctx.work_dim = s0->work_dim;
+    for (int d = 0; d < 3; d++) {
+        launch.ctx.global_size[d] = s0->global[d];
+        launch.ctx.local_size[d] = 1;
+        launch.ctx.global_offset[d] = s0->offset[d];
+        launch.ctx.num_groups[d] = 1;
+    }
+    weft_wg_ctx_set_uniform(&launch.ctx);
+    launch.total_groups = f->tiles;
+    launch.max_chunk = 1;
+    launch.scratch_size = f->scratch;
+    uint64_t t0 = weft_now_ns();
+    int rc = weft_pool_run(&launch);
+    flush_deferred(f, true);
+    uint64_t ns = weft_now_ns() - t0;
+    if (rc != 0 || atomic_load(&f->failed))
+        return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
+                          "could not allocate the windows of a fused chain of %u launches", f->K);
+    uint64_t run = atomic_load(&f->rows_run), rows = weft_fp_rows(&f->chain);
+    if (run)
+        cost_note(fused_cost, &fused_next, s0->kernel, f->st[1].s.kernel, s0->global, (double)ns / (double)run);
+    if (weft_log_level() >= WEFT_LOG_INFO)
+        weft_log(WEFT_LOG_INFO,
+                 "fuse: %u launches (%s%s%s) fused into %llu tiles of %llu rows: K=%u, redundant rows %llu of %llu "
+                 "(%.1f%%), %.3f ms",
+                 f->K, s0->name, f->K > 1 && f->st[1].s.kernel != s0->kernel ? ", " : "",
+                 f->K > 1 && f->st[1].s.kernel != s0->kernel ? f->st[1].s.name : "", (unsigned long long)f->tiles,
+                 (unsigned long long)f->tile, f->K, (unsigned long long)(run - (uint64_t)f->K * rows),
+                 (unsigned long long)((uint64_t)f->K * rows),
+                 100.0 * (double)(run - (uint64_t)f->K * rows) / (double)((uint64_t)f->K * rows), (double)ns / 1e6);
+    return CL_SUCCESS;
+}

@@ -1,0 +1,67 @@
+/* runtime/fuse.h — fusing chains of NDRange launches into overlapped tiles (Zhou et al.,
+ * seed-notes 003-004 Part B; issue "Weft 0.5").
+ *
+ * Who does what:
+ *   - ndrange.c marks a launch WEFT_COMMAND_FUSABLE at enqueue when fusion is on
+ *     (WEFT_FUSE=auto, the default), the queue is in-order, and the kernel could take part in a
+ *     fused chain: it observes nothing of its work-group (so any region of the NDRange can run
+ *     on its own), calls no printf, writes some global memory, and the compiler described all
+ *     of its global accesses as affine (compiler/analysis/access.h).
+ *   - queue.c holds such launches back (delayed enqueue) until a sync point, a non-fusable
+ *     command, WEFT_FUSE_HOLD launches, or a short idle time, and then offers the run of
+ *     consecutive runnable fusable commands at the head of the queue to weft_fuse_prepare.
+ *   - fuse.c decides: evaluates the access summaries with the launches' argument values, finds
+ *     the producer/consumer pairs through the buffers they share, plans the tiles
+ *     (runtime/fuse_plan.h: depth K by Zhou's equation 6 from per-row costs it measured on
+ *     this machine, tile rows from the cache), and runs them: every tile copies the ranges it
+ *     touches of the buffers the chain writes into private windows, runs each launch's own
+ *     compiled code over its region with the arguments pointed at the windows, and writes back
+ *     only the range it owns once no neighbour still has to read the old contents.
+ *
+ * What stays OpenCL's: each command keeps its own event; all of a fused run's events go
+ * RUNNING when it starts and COMPLETE in order when it ends (their profiling times are those
+ * of the fused run, which is when each of them executed). Results are the unfused results bit
+ * for bit: every work-item runs the same code on the same inputs. */
+#ifndef WEFT_RUNTIME_FUSE_H
+#define WEFT_RUNTIME_FUSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runtime/queue.h"
+
+enum weft_fuse_mode { WEFT_FUSE_OFF, WEFT_FUSE_AUTO };
+
+/* WEFT_FUSE=auto|off (read once). */
+enum weft_fuse_mode weft_fuse_setting(void);
+/* How many fusable launches a queue holds back at most before it runs them (WEFT_FUSE_HOLD,
+ * default 64; the longest chain fused at once). */
+unsigned weft_fuse_hold_limit(void);
+
+/* What fuse.c needs of one NDRange command; ndrange.c fills it (weft_ndrange_fuse_stage). */
+struct weft_fuse_stage {
+    cl_kernel kernel;
+    const struct weft_kernel_meta *meta;
+    const struct weft_kernel_args *args;   /* the snapshot: holds the buffers */
+    const unsigned char *block;            /* the packed argument block */
+    unsigned work_dim;
+    uint64_t global[3], offset[3], local[3];   /* unused dimensions: 1, 0, 1 */
+    const char *name;
+};
+
+/* True when `cmd` is an NDRange command made by ndrange.c (always, for WEFT_COMMAND_FUSABLE). */
+bool weft_ndrange_fuse_stage(struct weft_command *cmd, struct weft_fuse_stage *out);
+/* ndrange.c reports the time an unfused run of a fusable command took (per-row cost). */
+void weft_fuse_note_unfused(const struct weft_fuse_stage *s, uint64_t ns);
+
+struct weft_fusion;
+
+/* Plans a fused run of a prefix of cmds[0..n): consecutive commands of one in-order queue, all
+ * WEFT_COMMAND_FUSABLE and runnable. Returns NULL when fusing does not pay or does not apply
+ * (cmds[0] then runs alone, as usual); else the plan for the first *used >= 2 of them. */
+struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, unsigned *used);
+/* Runs a plan: CL_SUCCESS, or an error code that every fused command reports. */
+cl_int weft_fuse_run(struct weft_fusion *f);
+void weft_fuse_free(struct weft_fusion *f);
+
+#endif
