@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler/analysis/access.h"
 #include "compiler/diag.h"
 #include "compiler/transform/wgfunction.h"
 
@@ -123,6 +124,9 @@ struct weft_kernel_meta {
                                                   id or size, group id or count, barrier or
                                                   __local memory (so the runtime may run
                                                   neighbouring work-groups as one) */
+    struct weft_access_summary access;         /* its global memory accesses as affine
+                                                  relations, when it has them (for fusing
+                                                  launch chains; analysis/access.h) */
 };
 
 /* Work-items of dimension 0 per group the runtime merges a group-blind kernel's work-groups
