@@ -709,8 +709,11 @@ static void record(struct ctx *c, const char *what, unsigned kind, LLVMValueRef 
         /* fall through */
     default:
         label(p.off.culprit, lb, sizeof lb);
-        fail(c, "%s: address is not an argument plus an affine offset (depends on %s %s)", what,
-             kind_of(p.off.culprit), lb);
+        LLVMValueRef callee = LLVMIsACallInst(p.off.culprit) ? LLVMGetCalledValue(p.off.culprit) : NULL;
+        size_t n = 0;
+        const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &n) : "";
+        fail(c, "%s: address is not an argument plus an affine offset (depends on %s %s%s%.*s)", what,
+             kind_of(p.off.culprit), lb, n ? " to " : "", (int)n, name);
         return;
     }
     if (size > UINT32_MAX) {
