@@ -687,11 +687,39 @@ static const char *root_memory(enum root r)
     }
 }
 
-/* Records one access of `size` bytes through pointer `ptr`; `what` names it for reasons. */
-static void record(struct ctx *c, const char *what, unsigned kind, LLVMValueRef ptr, uint64_t size)
+/* How a reason names memory instruction `in`: "load %x", "store to %p", "call to f". Only on
+ * failure: naming an unnamed value prints the function. */
+static void describe(LLVMValueRef in, char *buf, size_t size)
 {
-    struct pval p = eval_ptr(c, ptr);
     char lb[64];
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    if (op == LLVMLoad || op == LLVMStore) {
+        bool load = op == LLVMLoad;
+        label(load ? in : LLVMGetOperand(in, 1), lb, sizeof lb);
+        snprintf(buf, size, "%s%s%s %s", LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic ? "atomic " : "",
+                 load ? "load" : "store", load ? "" : " to", lb);
+        return;
+    }
+    LLVMValueRef callee = op == LLVMCall ? LLVMGetCalledValue(in) : NULL;
+    if (callee && LLVMIsAFunction(callee)) {
+        size_t len = 0;
+        const char *name = LLVMGetValueName2(callee, &len);
+        snprintf(buf, size, "call to %.*s", (int)len, name);
+        return;
+    }
+    label(in, lb, sizeof lb);
+    snprintf(buf, size, "instruction %s", lb);
+}
+
+/* Records one access of `size` bytes through pointer `ptr` by instruction `in`. */
+static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef ptr, uint64_t size)
+{
+    if (c->failed)
+        return;
+    struct pval p = eval_ptr(c, ptr);
+    char what[96], lb[64];
+    if (p.root != R_PRIVATE && p.root != R_CONSTDATA && (p.root != R_ARG || p.off.st != S_AFFINE))
+        describe(in, what, sizeof what);
     switch (p.root) {
     case R_PRIVATE:
     case R_CONSTDATA:
@@ -709,7 +737,8 @@ static void record(struct ctx *c, const char *what, unsigned kind, LLVMValueRef 
         /* fall through */
     default:
         label(p.off.culprit, lb, sizeof lb);
-        LLVMValueRef callee = LLVMIsACallInst(p.off.culprit) ? LLVMGetCalledValue(p.off.culprit) : NULL;
+        LLVMValueRef callee =
+            p.off.culprit && LLVMIsACallInst(p.off.culprit) ? LLVMGetCalledValue(p.off.culprit) : NULL;
         size_t n = 0;
         const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &n) : "";
         fail(c, "%s: address is not an argument plus an affine offset (depends on %s %s%s%.*s)", what,
@@ -717,6 +746,7 @@ static void record(struct ctx *c, const char *what, unsigned kind, LLVMValueRef 
         return;
     }
     if (size > UINT32_MAX) {
+        describe(in, what, sizeof what);
         fail(c, "%s: %llu bytes", what, (unsigned long long)size);
         return;
     }
@@ -774,8 +804,8 @@ static void memory_intrinsic(struct ctx *c, LLVMValueRef in, const char *what, b
     if (bytes == 0)
         return;
     if (src)
-        record(c, what, WEFT_ACCESS_READ, src, (uint64_t)bytes);
-    record(c, what, WEFT_ACCESS_WRITE, dst, (uint64_t)bytes);
+        record(c, in, WEFT_ACCESS_READ, src, (uint64_t)bytes);
+    record(c, in, WEFT_ACCESS_WRITE, dst, (uint64_t)bytes);
 }
 
 static void visit_call(struct ctx *c, LLVMValueRef in)
@@ -827,18 +857,16 @@ static void visit(struct ctx *c, LLVMValueRef in)
     case LLVMStore: {
         bool load = op == LLVMLoad;
         LLVMValueRef ptr = LLVMGetOperand(in, load ? 0 : 1);
-        label(load ? in : ptr, lb, sizeof lb);
-        bool atomic = LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic;
-        snprintf(what, sizeof what, "%s%s%s %s", atomic ? "atomic " : "", load ? "load" : "store",
-                 load ? "" : " to", lb);
-        if (atomic) {
+        if (LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic) {
             struct pval p = eval_ptr(c, ptr);
-            if (p.root != R_PRIVATE && p.root != R_CONSTDATA)
+            if (p.root != R_PRIVATE && p.root != R_CONSTDATA) {
+                describe(in, what, sizeof what);
                 fail(c, "%s on %s memory", what, root_memory(p.root));
+            }
             return;
         }
         LLVMTypeRef t = load ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0));
-        record(c, what, load ? WEFT_ACCESS_READ : WEFT_ACCESS_WRITE, ptr, LLVMStoreSizeOfType(c->td, t));
+        record(c, in, load ? WEFT_ACCESS_READ : WEFT_ACCESS_WRITE, ptr, LLVMStoreSizeOfType(c->td, t));
         return;
     }
     case LLVMAtomicRMW:
