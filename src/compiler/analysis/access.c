@@ -720,22 +720,17 @@ static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef p
     char what[96], lb[64];
     if (p.root != R_PRIVATE && p.root != R_CONSTDATA && (p.root != R_ARG || p.off.st != S_AFFINE))
         describe(in, what, sizeof what);
-    switch (p.root) {
-    case R_PRIVATE:
-    case R_CONSTDATA:
+    if (p.root == R_PRIVATE || p.root == R_CONSTDATA)
         return;   /* the work-item's own memory, or data nobody writes */
-    case R_LOCAL:
+    if (p.root == R_LOCAL) {
         fail(c, "%s: __local memory", what);
         return;
-    case R_ARG:
-        if (p.off.st == S_AFFINE)
-            break;
-        if (p.off.st == S_TERMS) {
-            fail(c, "%s: offset has more than %d terms", what, WEFT_AFFINE_MAX_TERMS);
-            return;
-        }
-        /* fall through */
-    default:
+    }
+    if (p.root == R_ARG && p.off.st == S_TERMS) {
+        fail(c, "%s: offset has more than %d terms", what, WEFT_AFFINE_MAX_TERMS);
+        return;
+    }
+    if (p.root != R_ARG || p.off.st != S_AFFINE) {
         label(p.off.culprit, lb, sizeof lb);
         LLVMValueRef callee =
             p.off.culprit && LLVMIsACallInst(p.off.culprit) ? LLVMGetCalledValue(p.off.culprit) : NULL;
