@@ -124,7 +124,9 @@ struct weft_kernel_meta {
                                                   id or size, group id or count, barrier or
                                                   __local memory (so the runtime may run
                                                   neighbouring work-groups as one) */
-    struct weft_access_summary access;         /* its global accesses (analysis/access.h) */
+    struct weft_access_summary access;         /* its global memory accesses as affine
+                                                  relations, when it has them (for fusing
+                                                  launch chains; analysis/access.h) */
 };
 
 /* Work-items of dimension 0 per group the runtime merges a group-blind kernel's work-groups

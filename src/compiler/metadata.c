@@ -7,8 +7,9 @@
  * string as written in the source, reqd_work_group_size and work_group_size_hint, the bytes
  * of static __local variables the kernel uses, an estimate of its private memory, and whether
  * its work-groups must be uniform (clang's "uniform-work-group-size"="true": OpenCL C 1.x, or
- * -cl-uniform-work-group-size). Reads only; a kernel whose arguments cannot be passed fails
- * with arglayout's message.
+ * -cl-uniform-work-group-size), and its global memory accesses as affine relations
+ * (analysis/access.h). Reads only; a kernel whose arguments cannot be passed fails with
+ * arglayout's message.
  */
 #include "compiler/metadata.h"
 
@@ -371,6 +372,7 @@ static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct
     k->uses_printf = calls_printf(fn);
     k->uniform_work_groups = requires_uniform_work_groups(fn);
     k->group_blind = !weft_observes_work_group(m, fn);
+    weft_access_summarize(fn, &k->access);
     return k->attributes != NULL;
 }
 
@@ -412,6 +414,7 @@ void weft_metadata_free(struct weft_kernel_meta *k, cl_uint count)
         free(k[i].args);
         free(k[i].name);
         free(k[i].attributes);
+        weft_access_summary_dispose(&k[i].access);
     }
     free(k);
 }

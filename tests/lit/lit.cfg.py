@@ -21,5 +21,8 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 _weft_src = os.path.dirname(os.path.dirname(config.test_source_root))
 config.substitutions.append(("%ocl_ir", config.clang + " -x cl -cl-std=CL2.0 -Xclang -finclude-default-header"
                              " -Xclang -ffake-address-space-map -target x86_64-unknown-linux-gnu -emit-llvm -S"))
+# Weft's builtin library, for tests that must see builtins inlined as the runtime does
+# (clang -Xclang -mlink-builtin-bitcode -Xclang %builtins_bc, then llvm:cgscc(inline)).
+config.substitutions.append(("%builtins_bc", os.path.join(config.weft_build_dir, "lib", "weft-builtins.bc")))
 config.substitutions.append(("%run_kernel", "sh " + os.path.join(config.test_source_root, "exec", "Inputs", "run.sh")
                              + " " + config.weft_opt + " " + config.clang + " " + os.path.join(_weft_src, "include")))

@@ -284,6 +284,103 @@ static void test_metadata(void **state)
     weft_image_free(img);
 }
 
+/* c1 * gid0 + c0, exactly (the summary's normal form: constant term first). */
+static bool offset_is(const struct weft_affine *a, int64_t c1, int64_t c0)
+{
+    struct weft_affine want = {0};
+    if (c0)
+        want.t[want.nterms++] = (struct weft_term){c0, {WEFT_SYM_ONE, 0}, {WEFT_SYM_ONE, 0}};
+    if (c1)
+        want.t[want.nterms++] = (struct weft_term){c1, {WEFT_SYM_GID, 0}, {WEFT_SYM_ONE, 0}};
+    if (a->nterms != want.nterms)
+        return false;
+    for (unsigned i = 0; i < a->nterms; i++)
+        if (a->t[i].coef != want.t[i].coef || a->t[i].a.kind != want.t[i].a.kind ||
+            a->t[i].a.index != want.t[i].a.index || a->t[i].b.kind != want.t[i].b.kind ||
+            a->t[i].b.index != want.t[i].b.index)
+            return false;
+    return true;
+}
+
+/* The access summary of kernel metadata, through the whole pipeline (builtins linked and
+ * inlined, debug info or not): offsets as the source's indices times the element sizes. */
+static void test_access_summary(void **state)
+{
+    struct weft_image *img = NULL;
+    char *log;
+    const char *src =
+        "kernel void jacobi(global const float *A, global float *B, int n) {\n"
+        "  int i = get_global_id(0);\n"
+        "  if (i > 0 && i < n - 1) B[i] = (A[i - 1] + A[i] + A[i + 1]) / 3.0f; else B[i] = A[i];\n"
+        "}\n"
+        "kernel void poisson(global const float *A, global float *B, int w) {\n"
+        "  int x = get_global_id(0), y = get_global_id(1);\n"
+        "  B[y * w + x] = A[(y - 1) * w + x] + A[(y + 1) * w + x];\n"
+        "}\n"
+        "kernel void vec(global const float *A, global float *B) {\n"
+        "  size_t i = get_global_id(0);\n"
+        "  vstore4(vload4(i + 1, A), i, B);\n"
+        "}\n"
+        "kernel void atom(global int *c) { atomic_inc(c); }\n"
+        "kernel void loc(local int *l, global int *g) { l[0] = 1; g[get_global_id(0)] = l[1]; }\n";
+    static const char *const options[] = {NULL, "-g"};
+    for (size_t o = 0; o < sizeof options / sizeof options[0]; o++) {
+        assert_int_equal(build(src, options[o], &img, &log), CL_SUCCESS);
+        free(log);
+        assert_int_equal(img->num_kernels, 5);
+
+        const struct weft_access_summary *s = &img->kernels[0].access;
+        assert_true(s->affine);
+        static const struct {
+            unsigned arg, kind;
+            int64_t c1, c0;
+        } jacobi[] = {{0, WEFT_ACCESS_READ, 4, -4}, {0, WEFT_ACCESS_READ, 4, 0}, {0, WEFT_ACCESS_READ, 4, 4},
+                      {1, WEFT_ACCESS_WRITE, 4, 0}, {0, WEFT_ACCESS_READ, 4, 0}, {1, WEFT_ACCESS_WRITE, 4, 0}};
+        assert_int_equal(s->count, 6);
+        for (unsigned i = 0; i < 6; i++) {
+            assert_int_equal(s->acc[i].arg, jacobi[i].arg);
+            assert_int_equal(s->acc[i].kind, jacobi[i].kind);
+            assert_int_equal(s->acc[i].size, 4);
+            assert_true(offset_is(&s->acc[i].offset, jacobi[i].c1, jacobi[i].c0));
+        }
+
+        s = &img->kernels[1].access;
+        assert_true(s->affine);
+        assert_int_equal(s->count, 3);
+        char text[128];
+        weft_affine_format(&s->acc[0].offset, text, sizeof text);
+        assert_string_equal(text, "4*gid0 + 4*gid1*arg2 - 4*arg2");
+        weft_affine_format(&s->acc[1].offset, text, sizeof text);
+        assert_string_equal(text, "4*gid0 + 4*gid1*arg2 + 4*arg2");
+        weft_affine_format(&s->acc[2].offset, text, sizeof text);
+        assert_string_equal(text, "4*gid0 + 4*gid1*arg2");
+        assert_int_equal(s->acc[2].kind, WEFT_ACCESS_WRITE);
+
+        s = &img->kernels[2].access;
+        assert_true(s->affine);
+        assert_int_equal(s->count, 2);
+        assert_int_equal(s->acc[0].size, 16);
+        assert_true(offset_is(&s->acc[0].offset, 16, 16));
+        assert_int_equal(s->acc[1].arg, 1);
+        assert_true(offset_is(&s->acc[1].offset, 16, 0));
+
+        /* a deep copy outlives the original */
+        struct weft_access_summary copy;
+        assert_true(weft_access_summary_copy(s, &copy));
+        assert_ptr_not_equal(copy.acc, s->acc);
+        assert_memory_equal(copy.acc, s->acc, s->count * sizeof *s->acc);
+
+        assert_false(img->kernels[3].access.affine);
+        assert_non_null(strstr(img->kernels[3].access.reason, "atomicrmw"));
+        assert_int_equal(img->kernels[3].access.count, 0);
+        assert_false(img->kernels[4].access.affine);
+        assert_non_null(strstr(img->kernels[4].access.reason, "__local memory"));
+        weft_image_free(img);
+        assert_true(offset_is(&copy.acc[1].offset, 16, 0));
+        weft_access_summary_dispose(&copy);
+    }
+}
+
 static void test_binary_format(void **state)
 {
     struct weft_bitcode bc = {(unsigned char *)strdup("BC\xc0\xde-bitcode-bytes"), 20};
@@ -349,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_include_paths_relative_to_cwd),
         cmocka_unit_test(test_link_checks),
         cmocka_unit_test(test_metadata),
+        cmocka_unit_test(test_access_summary),
         cmocka_unit_test(test_binary_format),
         cmocka_unit_test(test_printf_format),
     };

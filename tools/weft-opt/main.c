@@ -20,7 +20,8 @@
  *   drop-kernels            deletes every kernel (what the driver does afterwards)
  *   llvm:<pipeline>         LLVMRunPasses with that pipeline string, on the module
  *   print-<analysis>        analysis/print.h dump of the selected kernels (cfg, dominators,
- *                           loops, liveness, shapes); when last, only the dumps are printed
+ *                           loops, liveness, shapes, locality, locality-precise, access);
+ *                           when last, only the dumps are printed
  * The result goes to stdout; errors to stderr, exit status 1. After the wg-function stages a
  * comment line "; weft: <kernel> static_local_size=N scratch_size=M [subcfgs=.. arrays=..
  * uniform_slots=.. recomputed=..]" is printed first (the counts from form-subcfgs on).
@@ -44,7 +45,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
                     "passes: canonicalize-barriers work-function lower-workitem layout-locals form-subcfgs\n"
-                    "        privatize wg-loops wg-function drop-kernels llvm:<pipeline> print-<analysis>\n");
+                    "        privatize wg-loops wg-function drop-kernels llvm:<pipeline> print-<analysis>\n"
+                    "analyses: cfg dominators loops liveness shapes locality locality-precise access\n");
 }
 
 static bool is_kernel(LLVMValueRef f)

@@ -15,7 +15,21 @@
  * pointer that is not an argument plus an affine offset (a pointer loaded from memory, chosen by
  * a select or a phi of different arguments), no memcpy/memset on global memory. Private memory
  * (allocas) is not listed and does not matter. When not affine, `reason` says why (first
- * offending instruction), and the runtime never fuses the kernel. */
+ * offending instruction), and the runtime never fuses the kernel.
+ *
+ * Details of the implementation (access.c), within the above:
+ *   - a barrier makes the summary not affine (work-items of a group may exchange data through
+ *     global memory across it); other work-item functions, intrinsics and calls that touch no
+ *     memory (memory(none)), llvm.lifetime/dbg/assume and fences are harmless;
+ *   - llvm.memcpy/memmove/memset with a constant length are listed as a read of the source
+ *     and a write of the destination of that many bytes; with a variable length on global
+ *     memory, not affine;
+ *   - reads of constant program-scope data (a constant global variable) are not listed, like
+ *     private memory; any other program-scope variable, and __local memory, make it not affine;
+ *   - an offset may go through sext/zext/trunc, `and` with a mask of 31 low bits or more (how
+ *     instcombine writes zext(trunc x)), exact shifts and divisions by constants, and a phi or
+ *     select whose incoming values are all the same polynomial;
+ *   - `reason` names values as the IR does: %name, or %N (LLVM's slot number) when unnamed. */
 #ifndef WEFT_ANALYSIS_ACCESS_H
 #define WEFT_ANALYSIS_ACCESS_H
 
@@ -36,7 +50,9 @@ struct weft_sym {
     uint8_t index;        /* dimension (0-2) or argument number */
 };
 
-/* coef * a * b; unused factors are ONE. At most one of a, b is a GID. */
+/* coef * a * b; unused factors are ONE. At most one of a, b is a GID. Factor order: a
+ * constant term has a = b = ONE; a linear term has its symbol in a and b = ONE; a quadratic
+ * term has the smaller (kind, index) in a. */
 struct weft_term {
     int64_t coef;
     struct weft_sym a, b;
@@ -44,7 +60,8 @@ struct weft_term {
 
 #define WEFT_AFFINE_MAX_TERMS 8
 
-/* A sum of terms, like terms merged, zero terms dropped, sorted (kind, index) of a then b. */
+/* A sum of terms, like terms merged, zero terms dropped, sorted (kind, index) of a then b (so
+ * the constant term, if any, is t[0]). Zero is nterms == 0. */
 struct weft_affine {
     unsigned nterms;
     struct weft_term t[WEFT_AFFINE_MAX_TERMS];
@@ -63,7 +80,8 @@ struct weft_access_summary {
     bool affine;                  /* every global/constant memory effect is in acc[] */
     char reason[128];             /* when !affine: why, naming the instruction */
     unsigned count;
-    struct weft_access *acc;      /* malloc'd, `count` of them, in instruction order */
+    struct weft_access *acc;      /* malloc'd, `count` of them, in instruction order (function
+                                     layout order of blocks); count 0 and NULL when !affine */
 };
 
 /* Computes the summary of kernel `fn` (everything inlined). Never fails: a kernel it cannot

@@ -16,12 +16,16 @@
  *   shapes:     "<value>: uniform | varying | affine(dim D, stride S)", per non-void
  *               instruction, then "<block>: branch divergent|uniform" for conditional
  *               terminators and "<block>: loop divergent|uniform" for loop headers
+ *   access:     "access of @k: affine" then "read |write arg A size S: <offset>" per access in
+ *               instruction order (offset as weft_affine_format writes it), or
+ *               "access of @k: not affine (<reason>)"
  */
 #include "compiler/analysis/print.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/analysis/access.h"
 #include "compiler/analysis/cfg.h"
 #include "compiler/analysis/dominators.h"
 #include "compiler/analysis/liveness.h"
@@ -270,8 +274,28 @@ static void print_locality(const struct names *n, const struct weft_locality *L,
     }
 }
 
+static void print_access(LLVMValueRef fn, FILE *out)
+{
+    struct weft_access_summary s;
+    weft_access_summarize(fn, &s);
+    if (!s.affine) {
+        fprintf(out, "access of @%s: not affine (%s)\n", LLVMGetValueName(fn), s.reason);
+        weft_access_summary_dispose(&s);
+        return;
+    }
+    fprintf(out, "access of @%s: affine\n", LLVMGetValueName(fn));
+    for (unsigned i = 0; i < s.count; i++) {
+        const struct weft_access *a = &s.acc[i];
+        char text[256];
+        weft_affine_format(&a->offset, text, sizeof text);
+        fprintf(out, "  %s arg %u size %u: %s\n", a->kind == WEFT_ACCESS_WRITE ? "write" : "read ", a->arg, a->size,
+                text);
+    }
+    weft_access_summary_dispose(&s);
+}
+
 static const char *const printers[] = {"cfg", "dominators", "loops", "liveness", "shapes", "locality",
-                                       "locality-precise"};
+                                       "locality-precise", "access"};
 
 bool weft_analysis_has_printer(const char *name)
 {
@@ -311,6 +335,8 @@ void weft_analysis_print(const char *name, LLVMValueRef fn, FILE *out)
         struct weft_liveness *l = weft_liveness_compute(cfg);
         print_liveness(&n, l, out);
         weft_liveness_free(l);
+    } else if (strcmp(name, "access") == 0) {
+        print_access(fn, out);
     } else if (strncmp(name, "locality", 8) == 0) {
         struct weft_locality *L = weft_locality_compute(fn, NULL, strcmp(name, "locality") == 0);
         print_locality(&n, L, out);

@@ -1,8 +1,8 @@
 /* compiler/analysis/print.h — stable text dumps of the analyses, for weft-opt's
  * `-pass=print-<name>` and lit tests. Names: "cfg", "dominators" (also post-dominators),
- * "loops", "liveness", "shapes", "locality" (and "locality-precise"). Blocks and values print
- * by their IR names, or `%N` with LLVM's own slot numbering when unnamed, so lines match the
- * .ll file.
+ * "loops", "liveness", "shapes", "locality" (and "locality-precise"), "access" (the affine
+ * global-memory accesses of analysis/access.h). Blocks and values print by their IR names, or
+ * `%N` with LLVM's own slot numbering when unnamed, so lines match the .ll file.
  * An unknown name prints one line "unknown analysis '<name>'" (check first with
  * weft_analysis_has_printer). */
 #ifndef WEFT_ANALYSIS_PRINT_H

@@ -1,0 +1,1026 @@
+/* compiler/analysis/access.c — the affine global-memory access relations of a kernel
+ * (analysis/access.h).
+ *
+ * Two small symbolic evaluators over LLVM values, each memoized per value:
+ *   - integers evaluate to a polynomial (struct weft_affine, kept normalized at every step)
+ *     over the get_global_{id,size,offset}(d) calls and the integer parameters, or fail
+ *     naming the value that made them fail (the "culprit");
+ *   - pointers evaluate to a root (a __global/__constant argument, private memory, constant
+ *     program data, __local memory, or unknown) and, for an argument, the byte offset from it
+ *     through GEPs and casts.
+ * A value met again while it is being evaluated (a cycle through phis) fails. The summary
+ * walks the kernel's instructions in layout order and stops at the first one it cannot
+ * describe.
+ *
+ * Integer rules (the no-wrap assumption of access.h makes every cast the identity):
+ *   constant, add, sub, mul (degree <= 2, at most one global id per term), shl by a constant,
+ *   `or disjoint` (an add), ashr/lshr/sdiv/udiv `exact` by a constant (when every coefficient
+ *   divides), `and` with a mask of the low 31 bits or more (instcombine's form of a zext of a
+ *   trunc), sext/zext/trunc/freeze, phi/select whose incoming values are all the same
+ *   polynomial. Anything else fails: loads, other phis and selects, other calls, get_local_id.
+ */
+#include "compiler/analysis/access.h"
+
+#include <llvm-c/Target.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/arglayout.h"
+#include "compiler/transform/irutil.h"
+#include "util/ptrmap.h"
+#include "util/vec.h"
+
+#define MAX_ACCESSES 256
+#define MAX_DEPTH 256   /* evaluation recursion; deeper expressions count as not affine */
+
+/* ---- polynomials ------------------------------------------------------------------------ */
+
+static unsigned sym_key(struct weft_sym s)
+{
+    return (unsigned)s.kind << 8 | s.index;
+}
+
+static bool sym_is_one(struct weft_sym s)
+{
+    return s.kind == WEFT_SYM_ONE;
+}
+
+static int term_cmp(const struct weft_term *x, const struct weft_term *y)
+{
+    unsigned xa = sym_key(x->a), ya = sym_key(y->a);
+    if (xa != ya)
+        return xa < ya ? -1 : 1;
+    unsigned xb = sym_key(x->b), yb = sym_key(y->b);
+    return xb == yb ? 0 : xb < yb ? -1 : 1;
+}
+
+/* Factor order inside a term: the constant has a = b = ONE; otherwise a is the smaller
+ * non-ONE factor and b the other one, or ONE for a linear term. */
+static struct weft_term make_term(int64_t coef, struct weft_sym a, struct weft_sym b)
+{
+    if (sym_is_one(a) || (!sym_is_one(b) && sym_key(b) < sym_key(a))) {
+        struct weft_sym t = a;
+        a = b;
+        b = t;
+    }
+    struct weft_term t;
+    memset(&t, 0, sizeof t);   /* padding too: summaries may be hashed or compared bytewise */
+    t.coef = coef;
+    t.a = a;
+    t.b = b;
+    return t;
+}
+
+static unsigned term_degree(const struct weft_term *t)
+{
+    return !sym_is_one(t->a) + !sym_is_one(t->b);
+}
+
+static unsigned term_gids(const struct weft_term *t)
+{
+    return (t->a.kind == WEFT_SYM_GID) + (t->b.kind == WEFT_SYM_GID);
+}
+
+enum status {
+    S_AFFINE,
+    S_NOT,        /* not a polynomial of the allowed form: see culprit */
+    S_TERMS,      /* a polynomial with more than WEFT_AFFINE_MAX_TERMS terms */
+    S_BUSY,       /* being evaluated (memo only) */
+};
+
+/* Adds t into p keeping it normalized (sorted, like terms merged, no zero coefficient).
+ * Fails with S_NOT on coefficient overflow, S_TERMS when p is full. */
+static enum status poly_add_term(struct weft_affine *p, struct weft_term t)
+{
+    if (t.coef == 0)
+        return S_AFFINE;
+    unsigned i = 0;
+    while (i < p->nterms && term_cmp(&p->t[i], &t) < 0)
+        i++;
+    if (i < p->nterms && term_cmp(&p->t[i], &t) == 0) {
+        int64_t c;
+        if (__builtin_add_overflow(p->t[i].coef, t.coef, &c))
+            return S_NOT;
+        if (c) {
+            p->t[i].coef = c;
+        } else {
+            memmove(&p->t[i], &p->t[i + 1], (p->nterms - i - 1) * sizeof p->t[0]);
+            p->nterms--;
+        }
+        return S_AFFINE;
+    }
+    if (p->nterms == WEFT_AFFINE_MAX_TERMS)
+        return S_TERMS;
+    memmove(&p->t[i + 1], &p->t[i], (p->nterms - i) * sizeof p->t[0]);
+    p->t[i] = t;
+    p->nterms++;
+    return S_AFFINE;
+}
+
+static bool poly_eq(const struct weft_affine *x, const struct weft_affine *y)
+{
+    if (x->nterms != y->nterms)
+        return false;
+    for (unsigned i = 0; i < x->nterms; i++)
+        if (x->t[i].coef != y->t[i].coef || term_cmp(&x->t[i], &y->t[i]) != 0)
+            return false;
+    return true;
+}
+
+static const struct weft_sym ONE = {.kind = WEFT_SYM_ONE, .index = 0};
+
+/* ---- values ----------------------------------------------------------------------------- */
+
+/* An integer's value: status, the polynomial when S_AFFINE, else the value to blame. */
+struct ival {
+    enum status st;
+    LLVMValueRef culprit;
+    struct weft_affine p;
+};
+
+enum root {
+    R_ARG,        /* a __global or __constant pointer argument: `arg`, offset in `off` */
+    R_PRIVATE,    /* an alloca or a by-value (byval) argument */
+    R_CONSTDATA,  /* a constant program-scope variable: nobody writes it */
+    R_LOCAL,      /* __local memory */
+    R_UNKNOWN,    /* anything else: see off.culprit */
+    R_BUSY,       /* being evaluated (memo only) */
+};
+
+struct pval {
+    enum root root;
+    unsigned arg;
+    struct ival off;
+};
+
+struct ctx {
+    LLVMValueRef fn;
+    LLVMTargetDataRef td;
+    struct weft_arg_layout layout;
+    bool have_layout;
+    struct weft_ptrmap imemo;   /* integer value -> index into ivals */
+    WEFT_VEC(struct ival) ivals;
+    struct weft_ptrmap pmemo;   /* pointer value -> index into pvals */
+    WEFT_VEC(struct pval) pvals;
+    WEFT_VEC(struct weft_access) acc;
+    unsigned depth;
+    bool failed;
+    char reason[128];
+};
+
+static struct ival not_affine(LLVMValueRef culprit)
+{
+    struct ival r;
+    memset(&r, 0, sizeof r);
+    r.st = S_NOT;
+    r.culprit = culprit;
+    return r;
+}
+
+static struct ival constant(int64_t c)
+{
+    struct ival r;
+    memset(&r, 0, sizeof r);
+    r.st = S_AFFINE;
+    if (c)
+        r.p.t[r.p.nterms++] = make_term(c, ONE, ONE);
+    return r;
+}
+
+static struct ival symbol(uint8_t kind, unsigned index, LLVMValueRef v)
+{
+    if (index > UINT8_MAX)
+        return not_affine(v);
+    struct ival r = constant(0);
+    r.p.t[r.p.nterms++] = make_term(1, (struct weft_sym){.kind = kind, .index = (uint8_t)index}, ONE);
+    return r;
+}
+
+/* x + sign * y; a failure of x or y passes on (x's first). */
+static struct ival iv_add(struct ival x, const struct ival *y, int sign, LLVMValueRef in)
+{
+    if (x.st != S_AFFINE)
+        return x;
+    if (y->st != S_AFFINE)
+        return *y;
+    for (unsigned i = 0; i < y->p.nterms; i++) {
+        struct weft_term t = y->p.t[i];
+        if (sign < 0 && __builtin_sub_overflow((int64_t)0, t.coef, &t.coef))
+            return not_affine(in);
+        enum status st = poly_add_term(&x.p, t);
+        if (st != S_AFFINE) {
+            x.st = st;
+            x.culprit = in;
+            return x;
+        }
+    }
+    return x;
+}
+
+static struct ival iv_mul(const struct ival *x, const struct ival *y, LLVMValueRef in)
+{
+    if (x->st != S_AFFINE)
+        return *x;
+    if (y->st != S_AFFINE)
+        return *y;
+    struct ival r = constant(0);
+    for (unsigned i = 0; i < x->p.nterms; i++) {
+        for (unsigned j = 0; j < y->p.nterms; j++) {
+            const struct weft_term *s = &x->p.t[i], *t = &y->p.t[j];
+            if (term_degree(s) + term_degree(t) > 2 || term_gids(s) + term_gids(t) > 1)
+                return not_affine(in);   /* cubic, or the product of two global ids */
+            int64_t c;
+            if (__builtin_mul_overflow(s->coef, t->coef, &c))
+                return not_affine(in);
+            struct weft_sym f[4] = {s->a, s->b, t->a, t->b}, a = ONE, b = ONE;
+            for (int k = 0; k < 4; k++) {
+                if (sym_is_one(f[k]))
+                    continue;
+                if (sym_is_one(a))
+                    a = f[k];
+                else
+                    b = f[k];
+            }
+            enum status st = poly_add_term(&r.p, make_term(c, a, b));
+            if (st != S_AFFINE) {
+                r.st = st;
+                r.culprit = in;
+                return r;
+            }
+        }
+    }
+    return r;
+}
+
+static struct ival iv_scale(const struct ival *x, int64_t k, LLVMValueRef in)
+{
+    struct ival c = constant(k);
+    return iv_mul(x, &c, in);
+}
+
+/* x / d when d divides every coefficient (an exact division leaves no remainder). */
+static struct ival iv_div_exact(struct ival x, int64_t d, LLVMValueRef in)
+{
+    if (x.st != S_AFFINE)
+        return x;
+    if (d <= 0)
+        return not_affine(in);
+    for (unsigned i = 0; i < x.p.nterms; i++) {
+        if (x.p.t[i].coef % d)
+            return not_affine(in);
+        x.p.t[i].coef /= d;
+    }
+    return x;
+}
+
+static bool const_int(LLVMValueRef v, int64_t *out)
+{
+    if (!v || !LLVMIsAConstantInt(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64)
+        return false;
+    *out = LLVMConstIntGetSExtValue(v);
+    return true;
+}
+
+static int param_index(LLVMValueRef fn, LLVMValueRef p)
+{
+    int i = 0;
+    for (LLVMValueRef a = LLVMGetFirstParam(fn); a; a = LLVMGetNextParam(a), i++)
+        if (a == p)
+            return i;
+    return -1;
+}
+
+static struct ival eval_int(struct ctx *c, LLVMValueRef v);
+
+/* get_global_id / get_global_size / get_global_offset with a constant dimension. Out-of-range
+ * dimensions return 0, 1 and 0 (OpenCL 3.0 6.15.1). */
+static struct ival eval_wi_call(LLVMValueRef in)
+{
+    uint8_t kind;
+    int64_t oob;
+    switch (weft_wi_call_kind(in)) {
+    case WEFT_WI_GLOBAL_ID: kind = WEFT_SYM_GID; oob = 0; break;
+    case WEFT_WI_GLOBAL_SIZE: kind = WEFT_SYM_GSIZE; oob = 1; break;
+    case WEFT_WI_GLOBAL_OFFSET: kind = WEFT_SYM_GOFFSET; oob = 0; break;
+    default: return not_affine(in);
+    }
+    int64_t d;
+    if (LLVMGetNumArgOperands(in) < 1 || !const_int(LLVMGetOperand(in, 0), &d))
+        return not_affine(in);   /* which dimension is only known at run time */
+    if ((uint64_t)d > 2)
+        return constant(oob);
+    return symbol(kind, (unsigned)d, in);
+}
+
+/* A phi or select: the common polynomial of its candidates, when they all agree. */
+static struct ival eval_merge(struct ctx *c, LLVMValueRef in, LLVMValueRef *cand, unsigned n)
+{
+    struct ival r = not_affine(in);
+    for (unsigned i = 0; i < n; i++) {
+        struct ival x = eval_int(c, cand[i]);
+        if (x.st != S_AFFINE || (i && !poly_eq(&x.p, &r.p)))
+            return not_affine(in);
+        r = x;
+    }
+    return r;
+}
+
+static struct ival eval_inst(struct ctx *c, LLVMValueRef in)
+{
+    if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind)
+        return not_affine(in);
+    LLVMValueRef x = LLVMGetNumOperands(in) > 0 ? LLVMGetOperand(in, 0) : NULL;
+    LLVMValueRef y = LLVMGetNumOperands(in) > 1 ? LLVMGetOperand(in, 1) : NULL;
+    int64_t k;
+    switch (LLVMGetInstructionOpcode(in)) {
+    case LLVMAdd: {
+        struct ival b = eval_int(c, y);
+        return iv_add(eval_int(c, x), &b, 1, in);
+    }
+    case LLVMSub: {
+        struct ival b = eval_int(c, y);
+        return iv_add(eval_int(c, x), &b, -1, in);
+    }
+    case LLVMOr:
+        if (LLVMGetIsDisjoint(in)) {   /* no common bits: the sum */
+            struct ival b = eval_int(c, y);
+            return iv_add(eval_int(c, x), &b, 1, in);
+        }
+        return not_affine(in);
+    case LLVMMul: {
+        struct ival a = eval_int(c, x), b = eval_int(c, y);
+        return iv_mul(&a, &b, in);
+    }
+    case LLVMShl:
+        if (const_int(y, &k) && k >= 0 && k < 63) {
+            struct ival a = eval_int(c, x);
+            return iv_scale(&a, (int64_t)1 << k, in);
+        }
+        return not_affine(in);
+    case LLVMAShr:
+    case LLVMLShr:
+        /* clang's sign extension `ashr exact (shl x, 32), 32` and the like */
+        if (LLVMGetExact(in) && const_int(y, &k) && k >= 0 && k < 63)
+            return iv_div_exact(eval_int(c, x), (int64_t)1 << k, in);
+        return not_affine(in);
+    case LLVMSDiv:
+    case LLVMUDiv:
+        if (LLVMGetExact(in) && const_int(y, &k) && k > 0)
+            return iv_div_exact(eval_int(c, x), k, in);
+        return not_affine(in);
+    case LLVMAnd:
+        /* x & (2^n - 1), n >= 31: instcombine's zext(trunc x) to i32 (or of a value it knows
+         * non-negative); the identity under the no-wrap assumption */
+        for (int i = 0; i < 2; i++) {
+            LLVMValueRef m = i ? x : y;
+            if (LLVMIsAConstantInt(m) && LLVMGetIntTypeWidth(LLVMTypeOf(m)) <= 64) {
+                uint64_t u = LLVMConstIntGetZExtValue(m);
+                unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(m));
+                uint64_t all = w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+                if ((u & (u + 1)) == 0 && (u >= 0x7fffffffu || u == all))
+                    return eval_int(c, i ? y : x);
+            }
+        }
+        return not_affine(in);
+    case LLVMZExt:
+        if (const_int(x, &k))   /* a constant keeps its unsigned value */
+            return constant((int64_t)LLVMConstIntGetZExtValue(x));
+        return eval_int(c, x);
+    case LLVMSExt:
+    case LLVMTrunc:
+    case LLVMFreeze:
+        return eval_int(c, x);
+    case LLVMCall:
+        return eval_wi_call(in);
+    case LLVMPHI: {
+        unsigned n = LLVMCountIncoming(in);
+        LLVMValueRef *v = malloc((n ? n : 1) * sizeof *v);
+        if (!v)
+            return not_affine(in);
+        for (unsigned i = 0; i < n; i++)
+            v[i] = LLVMGetIncomingValue(in, i);
+        struct ival r = n ? eval_merge(c, in, v, n) : not_affine(in);
+        free(v);
+        return r;
+    }
+    case LLVMSelect: {
+        LLVMValueRef v[2] = {LLVMGetOperand(in, 1), LLVMGetOperand(in, 2)};
+        return eval_merge(c, in, v, 2);
+    }
+    default:
+        return not_affine(in);
+    }
+}
+
+static struct ival eval_int(struct ctx *c, LLVMValueRef v)
+{
+    int64_t k;
+    if (LLVMIsAConstantInt(v))
+        return const_int(v, &k) ? constant(k) : not_affine(v);
+    if (LLVMIsAArgument(v)) {
+        if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind)
+            return not_affine(v);
+        return symbol(WEFT_SYM_ARG, (unsigned)param_index(c->fn, v), v);
+    }
+    if (!LLVMIsAInstruction(v))
+        return not_affine(v);   /* undef, poison, constant expressions, globals */
+    uintptr_t slot;
+    if (weft_ptrmap_get(&c->imemo, v, &slot)) {
+        struct ival r = c->ivals.data[slot];
+        return r.st == S_BUSY ? not_affine(v) : r;
+    }
+    if (c->depth >= MAX_DEPTH)
+        return not_affine(v);
+    slot = c->ivals.len;
+    struct ival busy = not_affine(v);
+    busy.st = S_BUSY;
+    weft_vec_push(&c->ivals, busy);
+    weft_ptrmap_put(&c->imemo, v, slot);
+    c->depth++;
+    struct ival r = eval_inst(c, v);
+    c->depth--;
+    c->ivals.data[slot] = r;   /* re-read the vector: evaluation may have grown it */
+    return r;
+}
+
+/* ---- pointers --------------------------------------------------------------------------- */
+
+static struct pval proot(enum root root, LLVMValueRef culprit)
+{
+    struct pval r;
+    memset(&r, 0, sizeof r);
+    r.root = root;
+    r.off = root == R_UNKNOWN ? not_affine(culprit) : constant(0);
+    return r;
+}
+
+static struct pval eval_ptr(struct ctx *c, LLVMValueRef p);
+
+static struct pval eval_param(struct ctx *c, LLVMValueRef p)
+{
+    int i = param_index(c->fn, p);
+    enum weft_arg_kind kind;
+    if (c->have_layout && i >= 0 && (unsigned)i < c->layout.count) {
+        kind = c->layout.args[i].kind;
+    } else {   /* no layout: the pointer's own address space tells (fake map numbering) */
+        unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
+        kind = as == 1 ? WEFT_ARG_GLOBAL_PTR : as == 2 ? WEFT_ARG_CONSTANT_PTR : as == 3 ? WEFT_ARG_LOCAL_PTR
+                                                                                         : WEFT_ARG_BY_VALUE;
+    }
+    switch (kind) {
+    case WEFT_ARG_GLOBAL_PTR:
+    case WEFT_ARG_CONSTANT_PTR: {
+        struct pval r = proot(R_ARG, NULL);
+        r.arg = (unsigned)i;
+        return r;
+    }
+    case WEFT_ARG_LOCAL_PTR:
+        return proot(R_LOCAL, p);
+    default:
+        return proot(R_PRIVATE, p);   /* a struct passed by value: the work-item's own copy */
+    }
+}
+
+/* base + the GEP's indices scaled by the sizes of the types they step over. */
+static struct pval eval_gep(struct ctx *c, LLVMValueRef gep)
+{
+    if (LLVMGetTypeKind(LLVMTypeOf(gep)) != LLVMPointerTypeKind)
+        return proot(R_UNKNOWN, gep);   /* a vector of pointers */
+    struct pval r = eval_ptr(c, LLVMGetOperand(gep, 0));
+    if (r.root != R_ARG || r.off.st != S_AFFINE)
+        return r;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
+    int n = LLVMGetNumOperands(gep);
+    for (int i = 1; i < n && r.off.st == S_AFFINE; i++) {
+        LLVMValueRef idx = LLVMGetOperand(gep, i);
+        if (i > 1) {
+            if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+                int64_t f;
+                if (!const_int(idx, &f))
+                    return proot(R_UNKNOWN, gep);
+                struct ival o = constant((int64_t)LLVMOffsetOfElement(c->td, t, (unsigned)f));
+                r.off = iv_add(r.off, &o, 1, gep);
+                t = LLVMStructGetTypeAtIndex(t, (unsigned)f);
+                continue;
+            }
+            t = LLVMGetElementType(t);
+        }
+        struct ival x = eval_int(c, idx);
+        struct ival scaled = iv_scale(&x, (int64_t)LLVMABISizeOfType(c->td, t), gep);
+        r.off = iv_add(r.off, &scaled, 1, gep);
+    }
+    return r;
+}
+
+/* A phi or select of pointers: one root, and for an argument one offset, or unknown. */
+static struct pval eval_ptr_merge(struct ctx *c, LLVMValueRef in, LLVMValueRef *cand, unsigned n)
+{
+    struct pval r = proot(R_UNKNOWN, in);
+    for (unsigned i = 0; i < n; i++) {
+        struct pval x = eval_ptr(c, cand[i]);
+        if (x.root == R_UNKNOWN)
+            return proot(R_UNKNOWN, in);
+        if (i && (x.root != r.root ||
+                  (x.root == R_ARG && (x.arg != r.arg || x.off.st != S_AFFINE || r.off.st != S_AFFINE ||
+                                       !poly_eq(&x.off.p, &r.off.p)))))
+            return proot(R_UNKNOWN, in);
+        r = x;
+    }
+    return r;
+}
+
+static struct pval eval_ptr_uncached(struct ctx *c, LLVMValueRef p)
+{
+    if (LLVMIsAAllocaInst(p))
+        return proot(R_PRIVATE, p);
+    if (LLVMIsAGetElementPtrInst(p))
+        return eval_gep(c, p);
+    if (LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
+        return eval_ptr(c, LLVMGetOperand(p, 0));
+    if (LLVMIsAPHINode(p)) {
+        unsigned n = LLVMCountIncoming(p);
+        LLVMValueRef *v = malloc((n ? n : 1) * sizeof *v);
+        if (!v || !n) {
+            free(v);
+            return proot(R_UNKNOWN, p);
+        }
+        for (unsigned i = 0; i < n; i++)
+            v[i] = LLVMGetIncomingValue(p, i);
+        struct pval r = eval_ptr_merge(c, p, v, n);
+        free(v);
+        return r;
+    }
+    if (LLVMIsASelectInst(p)) {
+        LLVMValueRef v[2] = {LLVMGetOperand(p, 1), LLVMGetOperand(p, 2)};
+        return eval_ptr_merge(c, p, v, 2);
+    }
+    return proot(R_UNKNOWN, p);   /* a loaded pointer, inttoptr, a call's result */
+}
+
+static struct pval eval_ptr(struct ctx *c, LLVMValueRef p)
+{
+    if (LLVMIsAArgument(p))
+        return eval_param(c, p);
+    if (LLVMIsAGlobalVariable(p)) {
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == 3)
+            return proot(R_LOCAL, p);
+        return proot(LLVMIsGlobalConstant(p) ? R_CONSTDATA : R_UNKNOWN, p);
+    }
+    if (LLVMIsAConstantExpr(p)) {
+        LLVMOpcode op = LLVMGetConstOpcode(p);
+        if (op == LLVMGetElementPtr)
+            return eval_gep(c, p);
+        if (op == LLVMBitCast || op == LLVMAddrSpaceCast)
+            return eval_ptr(c, LLVMGetOperand(p, 0));
+        return proot(R_UNKNOWN, p);
+    }
+    if (!LLVMIsAInstruction(p))
+        return proot(R_UNKNOWN, p);   /* null, undef, poison */
+    uintptr_t slot;
+    if (weft_ptrmap_get(&c->pmemo, p, &slot)) {
+        struct pval r = c->pvals.data[slot];
+        return r.root == R_BUSY ? proot(R_UNKNOWN, p) : r;
+    }
+    if (c->depth >= MAX_DEPTH)
+        return proot(R_UNKNOWN, p);
+    slot = c->pvals.len;
+    struct pval busy = proot(R_BUSY, p);
+    weft_vec_push(&c->pvals, busy);
+    weft_ptrmap_put(&c->pmemo, p, slot);
+    c->depth++;
+    struct pval r = eval_ptr_uncached(c, p);
+    c->depth--;
+    c->pvals.data[slot] = r;
+    return r;
+}
+
+/* ---- reasons ---------------------------------------------------------------------------- */
+
+/* How the IR names v: "%name", "@name", a constant's value, or "%N" for an unnamed value
+ * (LLVM's slot number, from the printer). */
+static void label(LLVMValueRef v, char *buf, size_t size)
+{
+    size_t len = 0;
+    const char *name = v ? LLVMGetValueName2(v, &len) : NULL;
+    int64_t k;
+    if (!v) {
+        snprintf(buf, size, "?");
+    } else if (len) {
+        snprintf(buf, size, "%s%.*s", LLVMIsAGlobalValue(v) ? "@" : "%", (int)len, name);
+    } else if (const_int(v, &k)) {
+        snprintf(buf, size, "%lld", (long long)k);
+    } else if (LLVMIsAInstruction(v) || LLVMIsAArgument(v)) {
+        char *s = LLVMPrintValueToString(v);
+        const char *pct = s ? strchr(s, '%') : NULL;
+        size_t n = pct ? strcspn(pct, " ,)") : 0;
+        snprintf(buf, size, "%.*s", (int)n, pct ? pct : "");
+        LLVMDisposeMessage(s);
+        if (!n)
+            snprintf(buf, size, "a value");
+    } else {
+        snprintf(buf, size, "a constant expression");
+    }
+}
+
+static void fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Records why the kernel is not affine (the first reason only). */
+static void fail(struct ctx *c, const char *fmt, ...)
+{
+    if (c->failed)
+        return;
+    c->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->reason, sizeof c->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* What kind of value v is, for "depends on <kind> <label>". */
+static const char *kind_of(LLVMValueRef v)
+{
+    if (!v)
+        return "value";
+    if (LLVMIsAArgument(v))
+        return "argument";
+    if (LLVMIsAGlobalValue(v))
+        return "global";
+    if (!LLVMIsAInstruction(v))
+        return "constant";
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMLoad: return "load";
+    case LLVMPHI: return "phi";
+    case LLVMSelect: return "select";
+    case LLVMCall: return "call";
+    case LLVMAdd: return "add";
+    case LLVMSub: return "sub";
+    case LLVMMul: return "mul";
+    case LLVMShl: return "shl";
+    case LLVMAShr: return "ashr";
+    case LLVMLShr: return "lshr";
+    case LLVMSDiv: return "sdiv";
+    case LLVMUDiv: return "udiv";
+    case LLVMSRem: return "srem";
+    case LLVMURem: return "urem";
+    case LLVMAnd: return "and";
+    case LLVMOr: return "or";
+    case LLVMXor: return "xor";
+    case LLVMGetElementPtr: return "getelementptr";
+    case LLVMPtrToInt: return "ptrtoint";
+    case LLVMIntToPtr: return "inttoptr";
+    default: return "instruction";
+    }
+}
+
+/* ---- the walk --------------------------------------------------------------------------- */
+
+static const char *root_memory(enum root r)
+{
+    switch (r) {
+    case R_ARG: return "global";
+    case R_PRIVATE: return "private";
+    case R_CONSTDATA: return "constant";
+    case R_LOCAL: return "__local";
+    default: return "unknown";
+    }
+}
+
+/* How a reason names memory instruction `in`: "load %x", "store to %p", "call to f". Only on
+ * failure: naming an unnamed value prints the function. */
+static void describe(LLVMValueRef in, char *buf, size_t size)
+{
+    char lb[64];
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    if (op == LLVMLoad || op == LLVMStore) {
+        bool load = op == LLVMLoad;
+        label(load ? in : LLVMGetOperand(in, 1), lb, sizeof lb);
+        snprintf(buf, size, "%s%s%s %s", LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic ? "atomic " : "",
+                 load ? "load" : "store", load ? "" : " to", lb);
+        return;
+    }
+    LLVMValueRef callee = op == LLVMCall ? LLVMGetCalledValue(in) : NULL;
+    if (callee && LLVMIsAFunction(callee)) {
+        size_t len = 0;
+        const char *name = LLVMGetValueName2(callee, &len);
+        snprintf(buf, size, "call to %.*s", (int)len, name);
+        return;
+    }
+    label(in, lb, sizeof lb);
+    snprintf(buf, size, "instruction %s", lb);
+}
+
+/* Records one access of `size` bytes through pointer `ptr` by instruction `in`. */
+static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef ptr, uint64_t size)
+{
+    if (c->failed)
+        return;
+    struct pval p = eval_ptr(c, ptr);
+    char what[96], lb[64];
+    if (p.root != R_PRIVATE && p.root != R_CONSTDATA && (p.root != R_ARG || p.off.st != S_AFFINE))
+        describe(in, what, sizeof what);
+    if (p.root == R_PRIVATE || p.root == R_CONSTDATA)
+        return;   /* the work-item's own memory, or data nobody writes */
+    if (p.root == R_LOCAL) {
+        fail(c, "%s: __local memory", what);
+        return;
+    }
+    if (p.root == R_ARG && p.off.st == S_TERMS) {
+        fail(c, "%s: offset has more than %d terms", what, WEFT_AFFINE_MAX_TERMS);
+        return;
+    }
+    if (p.root != R_ARG || p.off.st != S_AFFINE) {
+        label(p.off.culprit, lb, sizeof lb);
+        LLVMValueRef callee =
+            p.off.culprit && LLVMIsACallInst(p.off.culprit) ? LLVMGetCalledValue(p.off.culprit) : NULL;
+        size_t n = 0;
+        const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &n) : "";
+        fail(c, "%s: address is not an argument plus an affine offset (depends on %s %s%s%.*s)", what,
+             kind_of(p.off.culprit), lb, n ? " to " : "", (int)n, name);
+        return;
+    }
+    if (size > UINT32_MAX) {
+        describe(in, what, sizeof what);
+        fail(c, "%s: %llu bytes", what, (unsigned long long)size);
+        return;
+    }
+    if (c->acc.len == MAX_ACCESSES) {
+        fail(c, "more than %d global memory accesses", MAX_ACCESSES);
+        return;
+    }
+    struct weft_access a;
+    memset(&a, 0, sizeof a);   /* padding and unused terms zero: bytewise comparable */
+    a.arg = p.arg;
+    a.kind = kind;
+    a.size = (unsigned)size;
+    a.offset.nterms = p.off.p.nterms;
+    for (unsigned i = 0; i < p.off.p.nterms; i++) {
+        const struct weft_term *t = &p.off.p.t[i];
+        a.offset.t[i] = make_term(t->coef, t->a, t->b);
+    }
+    weft_vec_push(&c->acc, a);
+}
+
+static bool name_starts(const char *name, size_t len, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return len >= n && memcmp(name, prefix, n) == 0;
+}
+
+/* Whether the call site or the callee says it touches no memory a kernel can see
+ * (memory(none), or memory(inaccessiblemem: ...) only). MemoryEffects keeps two bits per
+ * location: argmem (bits 0-1), inaccessiblemem (2-3), other (4-5). */
+static bool call_is_pure(LLVMValueRef call, LLVMValueRef callee)
+{
+    static unsigned memory_kind;
+    if (!memory_kind)
+        memory_kind = LLVMGetEnumAttributeKindForName("memory", 6);
+    LLVMAttributeRef a = LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, memory_kind);
+    if (!a && callee)
+        a = LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, memory_kind);
+    return a && (LLVMGetEnumAttributeValue(a) & ~(uint64_t)0xc) == 0;
+}
+
+/* llvm.memcpy/memmove/memset with a constant length: a read of the source and a write of
+ * the destination (private and constant memory do not count, as for loads and stores). */
+static void memory_intrinsic(struct ctx *c, LLVMValueRef in, const char *what, bool set)
+{
+    LLVMValueRef dst = LLVMGetOperand(in, 0), src = set ? NULL : LLVMGetOperand(in, 1);
+    int64_t bytes;
+    if (!const_int(LLVMGetOperand(in, 2), &bytes) || bytes < 0) {
+        struct pval d = eval_ptr(c, dst), s = src ? eval_ptr(c, src) : proot(R_PRIVATE, NULL);
+        if (d.root != R_PRIVATE)
+            fail(c, "%s: a variable length on %s memory", what, root_memory(d.root));
+        else if (s.root != R_PRIVATE && s.root != R_CONSTDATA)
+            fail(c, "%s: a variable length on %s memory", what, root_memory(s.root));
+        return;
+    }
+    if (bytes == 0)
+        return;
+    if (src)
+        record(c, in, WEFT_ACCESS_READ, src, (uint64_t)bytes);
+    record(c, in, WEFT_ACCESS_WRITE, dst, (uint64_t)bytes);
+}
+
+static void visit_call(struct ctx *c, LLVMValueRef in)
+{
+    enum weft_wi_kind wi = weft_wi_call_kind(in);
+    if (wi != WEFT_WI_NONE && !weft_wi_is_barrier_kind(wi))
+        return;   /* work-item functions read the launch, never memory */
+    LLVMValueRef callee = LLVMGetCalledValue(in);
+    char what[96];
+    if (!callee || !LLVMIsAFunction(callee)) {
+        label(in, what, sizeof what);
+        fail(c, "call %s: indirect call or inline assembly", what);
+        return;
+    }
+    size_t len = 0;
+    const char *name = LLVMGetValueName2(callee, &len);
+    snprintf(what, sizeof what, "call to %.*s", (int)len, name);
+    if (wi != WEFT_WI_NONE) {
+        /* work-items of a group may exchange data through global memory across a barrier,
+         * which tiles of other shapes would break */
+        fail(c, "%s: a barrier", what);
+        return;
+    }
+    if (LLVMGetIntrinsicID(callee)) {
+        bool set = name_starts(name, len, "llvm.memset");
+        if ((set || name_starts(name, len, "llvm.memcpy") || name_starts(name, len, "llvm.memmove")) &&
+            !name_starts(name, len, "llvm.memcpy.element") && !name_starts(name, len, "llvm.memmove.element") &&
+            !name_starts(name, len, "llvm.memset.element") && LLVMGetNumArgOperands(in) >= 3) {
+            memory_intrinsic(c, in, what, set);
+            return;
+        }
+        static const char *const harmless[] = {"llvm.lifetime.", "llvm.dbg.", "llvm.assume",
+                                               "llvm.experimental.noalias.scope.decl", "llvm.prefetch",
+                                               "llvm.invariant.", "llvm.sideeffect", "llvm.pseudoprobe"};
+        for (size_t i = 0; i < sizeof harmless / sizeof harmless[0]; i++)
+            if (name_starts(name, len, harmless[i]))
+                return;
+    }
+    if (!call_is_pure(in, callee))   /* math intrinsics, readnone library functions pass */
+        fail(c, "%s", what);
+}
+
+static void visit(struct ctx *c, LLVMValueRef in)
+{
+    char what[96], lb[64];
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    switch (op) {
+    case LLVMLoad:
+    case LLVMStore: {
+        bool load = op == LLVMLoad;
+        LLVMValueRef ptr = LLVMGetOperand(in, load ? 0 : 1);
+        if (LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic) {
+            struct pval p = eval_ptr(c, ptr);
+            if (p.root != R_PRIVATE && p.root != R_CONSTDATA) {
+                describe(in, what, sizeof what);
+                fail(c, "%s on %s memory", what, root_memory(p.root));
+            }
+            return;
+        }
+        LLVMTypeRef t = load ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0));
+        record(c, in, load ? WEFT_ACCESS_READ : WEFT_ACCESS_WRITE, ptr, LLVMStoreSizeOfType(c->td, t));
+        return;
+    }
+    case LLVMAtomicRMW:
+    case LLVMAtomicCmpXchg: {
+        struct pval p = eval_ptr(c, LLVMGetOperand(in, 0));
+        if (p.root == R_PRIVATE)
+            return;
+        label(in, lb, sizeof lb);
+        fail(c, "%s %s on %s memory", op == LLVMAtomicRMW ? "atomicrmw" : "cmpxchg", lb, root_memory(p.root));
+        return;
+    }
+    case LLVMCall:
+        visit_call(c, in);
+        return;
+    case LLVMInvoke:
+    case LLVMCallBr:
+    case LLVMVAArg:
+        label(in, lb, sizeof lb);
+        fail(c, "instruction %s", lb);
+        return;
+    default:
+        return;   /* arithmetic, control flow, fences: no memory a kernel shares */
+    }
+}
+
+void weft_access_summarize(LLVMValueRef fn, struct weft_access_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!fn || LLVMIsDeclaration(fn)) {
+        snprintf(out->reason, sizeof out->reason, "a declaration has no body");
+        return;
+    }
+    struct ctx c;
+    memset(&c, 0, sizeof c);
+    c.fn = fn;
+    c.td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
+    struct weft_diag diag;
+    weft_diag_init(&diag);
+    c.have_layout = weft_arglayout_compute(fn, &c.layout, &diag);
+    weft_diag_free(&diag);
+    weft_ptrmap_init(&c.imemo);
+    weft_ptrmap_init(&c.pmemo);
+
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !c.failed; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !c.failed; in = LLVMGetNextInstruction(in))
+            visit(&c, in);
+
+    if (c.failed) {
+        memcpy(out->reason, c.reason, sizeof out->reason);
+    } else {
+        out->affine = true;
+        out->count = (unsigned)c.acc.len;
+        if (c.acc.len) {
+            out->acc = malloc(c.acc.len * sizeof *out->acc);
+            if (out->acc) {
+                memcpy(out->acc, c.acc.data, c.acc.len * sizeof *out->acc);
+            } else {
+                out->affine = false;
+                out->count = 0;
+                snprintf(out->reason, sizeof out->reason, "out of memory");
+            }
+        }
+    }
+    weft_vec_free(&c.acc);
+    weft_vec_free(&c.ivals);
+    weft_vec_free(&c.pvals);
+    weft_ptrmap_free(&c.imemo);
+    weft_ptrmap_free(&c.pmemo);
+    if (c.have_layout)
+        weft_arglayout_free(&c.layout);
+}
+
+void weft_access_summary_dispose(struct weft_access_summary *s)
+{
+    if (!s)
+        return;
+    free(s->acc);
+    s->acc = NULL;
+    s->count = 0;
+}
+
+bool weft_access_summary_copy(const struct weft_access_summary *from, struct weft_access_summary *to)
+{
+    *to = *from;
+    to->acc = NULL;
+    if (!from->count || !from->acc) {
+        to->count = 0;
+        return true;
+    }
+    to->acc = malloc(from->count * sizeof *to->acc);
+    if (!to->acc) {
+        to->count = 0;
+        return false;
+    }
+    memcpy(to->acc, from->acc, from->count * sizeof *to->acc);
+    return true;
+}
+
+/* ---- text ------------------------------------------------------------------------------- */
+
+/* Appends to buf (size bytes, NUL-terminated), truncating. */
+static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void put(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+    if (*len + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, size - *len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *len = *len + (size_t)n < size ? *len + (size_t)n : size - 1;
+}
+
+static const char *sym_name(struct weft_sym s)
+{
+    switch (s.kind) {
+    case WEFT_SYM_GID: return "gid";
+    case WEFT_SYM_GSIZE: return "gsize";
+    case WEFT_SYM_GOFFSET: return "goff";
+    case WEFT_SYM_ARG: return "arg";
+    default: return "?";
+    }
+}
+
+void weft_affine_format(const struct weft_affine *a, char *buf, size_t size)
+{
+    if (!buf || !size)
+        return;
+    size_t len = 0;
+    buf[0] = 0;
+    bool first = true;
+    /* the constant term sorts first but prints last, as one writes a formula */
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; i < a->nterms; i++) {
+            const struct weft_term *t = &a->t[i];
+            bool is_const = term_degree(t) == 0;
+            if (is_const != (pass == 1))
+                continue;
+            uint64_t mag = t->coef < 0 ? 0 - (uint64_t)t->coef : (uint64_t)t->coef;
+            if (first)
+                put(buf, size, &len, "%s", t->coef < 0 ? "-" : "");
+            else
+                put(buf, size, &len, " %c ", t->coef < 0 ? '-' : '+');
+            first = false;
+            bool star = false;   /* "4*gid0", "gid0*arg2", "4" */
+            if (is_const || mag != 1) {
+                put(buf, size, &len, "%llu", (unsigned long long)mag);
+                star = true;
+            }
+            struct weft_sym f[2] = {t->a, t->b};
+            for (int k = 0; k < 2; k++) {
+                if (sym_is_one(f[k]))
+                    continue;
+                put(buf, size, &len, "%s%s%u", star ? "*" : "", sym_name(f[k]), f[k].index);
+                star = true;
+            }
+        }
+    }
+    if (first)
+        put(buf, size, &len, "0");
+}
