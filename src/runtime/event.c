@@ -163,6 +163,11 @@ cl_event weft_event_new(cl_context ctx, cl_command_queue queue, cl_command_type 
 
 void weft_event_set_status(cl_event ev, cl_int status)
 {
+    weft_event_set_status_at(ev, status, weft_now_ns());
+}
+
+void weft_event_set_status_at(cl_event ev, cl_int status, uint64_t now)
+{
     pthread_mutex_lock(&ev->lock);
     cl_int old = atomic_load_explicit(&ev->status, memory_order_relaxed);
     /* Only forward moves: a terminal state is final, and e.g. SUBMITTED after RUNNING is a
@@ -171,7 +176,6 @@ void weft_event_set_status(cl_event ev, cl_int status)
         pthread_mutex_unlock(&ev->lock);
         return;
     }
-    uint64_t now = weft_now_ns();
     if (old > CL_SUBMITTED && status <= CL_SUBMITTED)
         ev->time_submit = now;
     if (old > CL_RUNNING && status <= CL_RUNNING)

@@ -45,6 +45,9 @@ cl_event weft_event_new(cl_context ctx, cl_command_queue queue, cl_command_type 
 /* Moves the event to `status` (CL_SUBMITTED/RUNNING/COMPLETE or < 0), stamps the time,
  * wakes waiters and runs the callbacks due. Terminal states are final. */
 void weft_event_set_status(cl_event ev, cl_int status);
+/* The same with the time stamp given (ns of weft_now_ns): the launches of one fused run all
+ * start at the run's start. */
+void weft_event_set_status_at(cl_event ev, cl_int status, uint64_t now);
 /* Blocks until the event is complete or failed; returns its final status. */
 cl_int weft_event_wait(cl_event ev);
 /* The same, without helping the event's queue (spin briefly, then sleep on the event). */

@@ -21,6 +21,8 @@
 #define MAX_BUFS 16u
 #define MAX_STAGES 64u
 #define MAX_PATCHES 16u
+/* The work-group size of 1-D fused regions (at most; what the launch chose when smaller). */
+#define FUSED_GROUP_1D 32u
 
 /* ---- settings ------------------------------------------------------------------------------- */
 
@@ -441,7 +443,9 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     f->chain.work_dim = s0->work_dim;
     for (unsigned d = 0; d < 3; d++)
         f->chain.global[d] = s0->global[d];
-    f->chain.align = s0->work_dim == 1 ? s0->local[0] : 1;
+    /* 1-D regions start and end on work-groups: small ones, as every stage's region rounds out
+     * to them; other dimensions run rows of work-groups one item high */
+    f->chain.align = s0->work_dim == 1 ? (s0->local[0] < FUSED_GROUP_1D ? s0->local[0] : FUSED_GROUP_1D) : 1;
     /* drop trailing stages that feed nothing back (analysis needs a producer/consumer pair) */
     while (f->K >= 2 && !weft_fp_analyze(&f->chain, why, sizeof why)) {
         free(f->st[f->K - 1].acc);

@@ -199,8 +199,9 @@ static bool execute_fused(struct command *c)
     for (unsigned i = 1; i < used; i++)
         ((struct command *)cmds[i])->state = COMMAND_RUNNING;
     pthread_mutex_unlock(&impl->lock);
+    uint64_t start = weft_now_ns();
     for (unsigned i = 0; i < used; i++)
-        weft_event_set_status(cmds[i]->event, CL_RUNNING);
+        weft_event_set_status_at(cmds[i]->event, CL_RUNNING, start);
     cl_int status = weft_fuse_run(f);
     weft_fuse_free(f);
     /* in order; the last completion may free the queue, so nothing of it is used after */

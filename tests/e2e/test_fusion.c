@@ -1,0 +1,532 @@
+/* tests/e2e/test_fusion.c — launch chains fused into overlapped tiles (runtime/fuse.h) give the
+ * unfused results bit for bit: 1-D and 2-D Jacobi, Poisson with a right-hand side, PathFinder
+ * (a different argument per launch), FDTD-2D (three kernels a step), at odd sizes and with
+ * forced depths and tile sizes from one row to many; chains interrupted by a read, chains on two
+ * queues that wait on each other, a callback on a held launch, and profiling times of fused
+ * launches. The unfused reference is the same chain with clFinish after every launch (nothing
+ * to fuse with); a host computation checks that reference too. Fusion is observed, not assumed:
+ * launches run in one fused run share their start time. */
+#include "test_kernels_harness.h"
+
+#include <float.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+static const char *source =
+    "kernel void jacobi1d(global const float *a, global float *b, int n) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (i > 0 && i < n - 1) b[i] = (a[i - 1] + a[i] + a[i + 1]) * (1.0f / 3.0f);\n"
+    "  else b[i] = a[i];\n"
+    "}\n"
+    "kernel void jacobi2d(global const float *a, global float *b, int w, int h) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1), i = y * w + x;\n"
+    "  if (x > 0 && y > 0 && x < w - 1 && y < h - 1)\n"
+    "    b[i] = 0.2f * (a[i] + a[i - 1] + a[i + 1] + a[i - w] + a[i + w]);\n"
+    "  else b[i] = a[i];\n"
+    "}\n"
+    "kernel void poisson(global const float *u, global float *v, global const float *f, int w, int h, float hh) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1), i = y * w + x;\n"
+    "  if (x > 0 && y > 0 && x < w - 1 && y < h - 1)\n"
+    "    v[i] = 0.25f * (u[i - 1] + u[i + 1] + u[i - w] + u[i + w] - hh * f[i]);\n"
+    "  else v[i] = u[i];\n"
+    "}\n"
+    "kernel void pathfinder(global const int *wall, global const int *src, global int *dst, int cols, int row) {\n"
+    "  int x = get_global_id(0);\n"
+    "  int best = src[x];\n"
+    "  if (x > 0) best = min(best, src[x - 1]);\n"
+    "  if (x < cols - 1) best = min(best, src[x + 1]);\n"
+    "  dst[x] = wall[row * cols + x] + best;\n"
+    "}\n"
+    "kernel void fdtd_ey(global float *ey, global const float *hz, global const float *fict, int nx, int ny, int t) {\n"
+    "  int j = get_global_id(0), i = get_global_id(1);\n"
+    "  if (i == 0) ey[i * ny + j] = fict[t];\n"
+    "  else ey[i * ny + j] = ey[i * ny + j] - 0.5f * (hz[i * ny + j] - hz[(i - 1) * ny + j]);\n"
+    "}\n"
+    "kernel void fdtd_ex(global float *ex, global const float *hz, int nx, int ny) {\n"
+    "  int j = get_global_id(0), i = get_global_id(1);\n"
+    "  if (j > 0) ex[i * ny + j] = ex[i * ny + j] - 0.5f * (hz[i * ny + j] - hz[i * ny + j - 1]);\n"
+    "}\n"
+    "kernel void fdtd_hz(global float *hz, global const float *ex, global const float *ey, int nx, int ny) {\n"
+    "  int j = get_global_id(0), i = get_global_id(1);\n"
+    "  if (i < nx - 1 && j < ny - 1)\n"
+    "    hz[i * ny + j] = hz[i * ny + j] - 0.7f * (ex[i * ny + j + 1] - ex[i * ny + j] + ey[(i + 1) * ny + j] - ey[i * ny + j]);\n"
+    "}\n";
+
+static cl_command_queue pq;   /* in-order, with profiling */
+
+static int setup(void **state)
+{
+    (void)state;
+    if (harness_open(source, "-cl-std=CL3.0") != 0)
+        return -1;
+    cl_int err;
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    pq = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
+    return err == CL_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    clReleaseCommandQueue(pq);
+    return harness_close();
+}
+
+static cl_kernel kernel(const char *name)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, name, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    return k;
+}
+
+static void set_args(cl_kernel k, const struct karg *args, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value), CL_SUCCESS);
+}
+
+static void force(unsigned depth, unsigned tile)
+{
+    char d[16], t[16];
+    snprintf(d, sizeof d, "%u", depth);
+    snprintf(t, sizeof t, "%u", tile);
+    setenv("WEFT_FUSE_DEPTH", d, 1);
+    setenv("WEFT_FUSE_TILE", t, 1);
+}
+
+/* How many launches started together with the one before them (a fused run): > 0 proves
+ * fusion happened. Releases the events. */
+static unsigned count_fused(cl_event *ev, unsigned n)
+{
+    unsigned together = 0;
+    cl_ulong prev_start = 0, prev_end = 0;
+    for (unsigned i = 0; i < n; i++) {
+        cl_int status;
+        cl_ulong start, end, submit, complete;
+        assert_int_equal(clGetEventInfo(ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(status, CL_COMPLETE);
+        assert_int_equal(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_SUBMIT, sizeof submit, &submit, NULL), 0);
+        assert_int_equal(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_START, sizeof start, &start, NULL), 0);
+        assert_int_equal(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL), 0);
+        assert_int_equal(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_COMPLETE, sizeof complete, &complete,
+                                                 NULL), 0);
+        assert_true(submit <= start && start <= end && end <= complete);
+        if (i > 0) {
+            assert_true(start >= prev_start);   /* in order */
+            assert_true(end >= prev_end);
+            together += start == prev_start;
+        }
+        prev_start = start;
+        prev_end = end;
+        clReleaseEvent(ev[i]);
+    }
+    return together;
+}
+
+/* ---- 1-D Jacobi ------------------------------------------------------------------------------ */
+
+/* Runs `steps` Jacobi sweeps from `init`; `sync` finishes after each launch (unfused). The
+ * result (in whichever buffer the last sweep wrote) goes to `out`; returns how many launches
+ * ran fused with their predecessor. */
+static unsigned jacobi1d_run(const float *init, int n, int steps, bool sync, float *out, float *other)
+{
+    cl_kernel k = kernel("jacobi1d");
+    size_t bytes = (size_t)n * sizeof(float);
+    cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
+    cl_event *ev = calloc((size_t)steps, sizeof *ev);
+    size_t global = (size_t)n;
+    for (int s = 0; s < steps; s++) {
+        cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+        set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
+        assert_int_equal(clEnqueueNDRangeKernel(pq, k, 1, NULL, &global, NULL, 0, NULL, &ev[s]), CL_SUCCESS);
+        if (sync)
+            assert_int_equal(clFinish(pq), CL_SUCCESS);
+    }
+    cl_mem last = steps % 2 ? b : a, prev = steps % 2 ? a : b;
+    assert_int_equal(clEnqueueReadBuffer(pq, last, CL_TRUE, 0, bytes, out, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(pq, prev, CL_TRUE, 0, bytes, other, 0, NULL, NULL), CL_SUCCESS);
+    unsigned fused = count_fused(ev, (unsigned)steps);
+    free(ev);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
+    return fused;
+}
+
+static void test_jacobi1d_bit_identical(void **state)
+{
+    (void)state;
+    static const struct { int n, steps; unsigned depth, tile; } cases[] = {
+        {10007, 23, 4, 1000}, {10007, 23, 7, 333}, {10007, 23, 23, 64}, {4096, 16, 16, 4096},
+        {999, 9, 3, 1}, {5, 6, 6, 1}, {300000, 12, 12, 20000},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        int n = cases[c].n, steps = cases[c].steps;
+        float *init = malloc((size_t)n * 4), *ref = malloc((size_t)n * 4), *ref2 = malloc((size_t)n * 4);
+        float *got = malloc((size_t)n * 4), *got2 = malloc((size_t)n * 4), *host = malloc((size_t)n * 4);
+        for (int i = 0; i < n; i++)
+            init[i] = (float)((i * 7919) % 1000) / 10.0f;
+        force(cases[c].depth, cases[c].tile);
+        jacobi1d_run(init, n, steps, true, ref, ref2);
+        unsigned fused = jacobi1d_run(init, n, steps, false, got, got2);
+        if (memcmp(ref, got, (size_t)n * 4) || memcmp(ref2, got2, (size_t)n * 4))
+            fail_msg("jacobi1d n=%d steps=%d depth=%u tile=%u: fused results differ", n, steps, cases[c].depth,
+                     cases[c].tile);
+        if (fused == 0)
+            fail_msg("jacobi1d n=%d depth=%u tile=%u: nothing was fused", n, cases[c].depth, cases[c].tile);
+        /* the reference itself, against the host */
+        memcpy(host, init, (size_t)n * 4);
+        for (int s = 0; s < steps; s++) {
+            float *nx = malloc((size_t)n * 4);
+            for (int i = 0; i < n; i++)
+                nx[i] = i > 0 && i < n - 1 ? (host[i - 1] + host[i] + host[i + 1]) * (1.0f / 3.0f) : host[i];
+            memcpy(host, nx, (size_t)n * 4);
+            free(nx);
+        }
+        for (int i = 0; i < n; i++)
+            if (fabsf(host[i] - ref[i]) > 1e-3f * (1.0f + fabsf(host[i])))
+                fail_msg("jacobi1d n=%d: element %d is %g, host %g", n, i, ref[i], host[i]);
+        free(init), free(ref), free(ref2), free(got), free(got2), free(host);
+    }
+}
+
+/* ---- 2-D stencils ------------------------------------------------------------------------------ */
+
+struct grid_case { int w, h, steps; unsigned depth, tile; const size_t *local; };
+
+static unsigned stencil2d_run(const char *name, const float *init, const float *rhs, int w, int h, int steps,
+                              const size_t *local, bool sync, float *out)
+{
+    cl_kernel k = kernel(name);
+    size_t bytes = (size_t)w * (size_t)h * sizeof(float);
+    cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init), f = rhs ? buf_new(bytes, rhs) : NULL;
+    cl_event *ev = calloc((size_t)steps, sizeof *ev);
+    size_t global[2] = {(size_t)w, (size_t)h};
+    float hh = 0.01f;
+    for (int s = 0; s < steps; s++) {
+        cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+        if (f)
+            set_args(k, KARGS(KARG(src), KARG(dst), KARG(f), KARG(w), KARG(h), KARG(hh)));
+        else
+            set_args(k, KARGS(KARG(src), KARG(dst), KARG(w), KARG(h)));
+        assert_int_equal(clEnqueueNDRangeKernel(pq, k, 2, NULL, global, local, 0, NULL, &ev[s]), CL_SUCCESS);
+        if (sync)
+            assert_int_equal(clFinish(pq), CL_SUCCESS);
+    }
+    assert_int_equal(clEnqueueReadBuffer(pq, steps % 2 ? b : a, CL_TRUE, 0, bytes, out, 0, NULL, NULL), CL_SUCCESS);
+    unsigned fused = count_fused(ev, (unsigned)steps);
+    free(ev);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    if (f)
+        clReleaseMemObject(f);
+    clReleaseKernel(k);
+    return fused;
+}
+
+static void check_2d(const char *name, bool with_rhs, const struct grid_case *cases, size_t ncases)
+{
+    for (size_t c = 0; c < ncases; c++) {
+        int w = cases[c].w, h = cases[c].h;
+        size_t cells = (size_t)w * (size_t)h;
+        float *init = malloc(cells * 4), *rhs = malloc(cells * 4), *ref = malloc(cells * 4), *got = malloc(cells * 4);
+        for (size_t i = 0; i < cells; i++) {
+            init[i] = (float)((i * 2654435761u) % 997) / 7.0f;
+            rhs[i] = (float)(i % 13) - 6.0f;
+        }
+        force(cases[c].depth, cases[c].tile);
+        stencil2d_run(name, init, with_rhs ? rhs : NULL, w, h, cases[c].steps, cases[c].local, true, ref);
+        unsigned fused = stencil2d_run(name, init, with_rhs ? rhs : NULL, w, h, cases[c].steps, cases[c].local, false,
+                                       got);
+        if (memcmp(ref, got, cells * 4))
+            fail_msg("%s %dx%d steps=%d depth=%u tile=%u: fused results differ", name, w, h, cases[c].steps,
+                     cases[c].depth, cases[c].tile);
+        if (fused == 0)
+            fail_msg("%s %dx%d depth=%u tile=%u: nothing was fused", name, w, h, cases[c].depth, cases[c].tile);
+        free(init), free(rhs), free(ref), free(got);
+    }
+}
+
+static void test_jacobi2d_bit_identical(void **state)
+{
+    (void)state;
+    static const size_t l16x4[2] = {16, 4}, l1[2] = {1, 1};
+    const struct grid_case cases[] = {
+        {67, 45, 10, 5, 7, NULL}, {67, 45, 10, 10, 1, NULL}, {64, 64, 12, 4, 16, l16x4}, {33, 17, 8, 8, 3, l1},
+        {512, 300, 20, 20, 40, NULL}, {3, 3, 4, 4, 1, NULL},
+    };
+    check_2d("jacobi2d", false, cases, ARRAY_LEN(cases));
+}
+
+static void test_poisson_bit_identical(void **state)
+{
+    (void)state;
+    const struct grid_case cases[] = {{101, 77, 14, 7, 9, NULL}, {128, 128, 9, 3, 30, NULL}};
+    check_2d("poisson", true, cases, ARRAY_LEN(cases));
+}
+
+/* ---- PathFinder: the row argument differs per launch --------------------------------------------- */
+
+static unsigned pathfinder_run(const int *wall, int cols, int rows, bool sync, int *out)
+{
+    cl_kernel k = kernel("pathfinder");
+    size_t bytes = (size_t)cols * sizeof(int);
+    cl_mem w = buf_new(bytes * (size_t)rows, wall), a = buf_new(bytes, wall), b = buf_new(bytes, NULL);
+    cl_event *ev = calloc((size_t)rows, sizeof *ev);
+    size_t global = (size_t)cols;
+    for (int r = 1; r < rows; r++) {
+        cl_mem src = r % 2 ? a : b, dst = r % 2 ? b : a;
+        set_args(k, KARGS(KARG(w), KARG(src), KARG(dst), KARG(cols), KARG(r)));
+        assert_int_equal(clEnqueueNDRangeKernel(pq, k, 1, NULL, &global, NULL, 0, NULL, &ev[r - 1]), CL_SUCCESS);
+        if (sync)
+            assert_int_equal(clFinish(pq), CL_SUCCESS);
+    }
+    assert_int_equal(clEnqueueReadBuffer(pq, (rows - 1) % 2 ? b : a, CL_TRUE, 0, bytes, out, 0, NULL, NULL), 0);
+    unsigned fused = count_fused(ev, (unsigned)rows - 1);
+    free(ev);
+    clReleaseMemObject(w), clReleaseMemObject(a), clReleaseMemObject(b);
+    clReleaseKernel(k);
+    return fused;
+}
+
+static void test_pathfinder_exact(void **state)
+{
+    (void)state;
+    const int cols = 1001, rows = 40;
+    int *wall = malloc((size_t)cols * rows * sizeof(int)), *got = malloc((size_t)cols * sizeof(int));
+    int *ref = malloc((size_t)cols * sizeof(int)), *host = malloc((size_t)cols * sizeof(int));
+    for (int i = 0; i < cols * rows; i++)
+        wall[i] = (int)((unsigned)(i * 2654435761u) % 10);
+    force(13, 100);
+    pathfinder_run(wall, cols, rows, true, ref);
+    unsigned fused = pathfinder_run(wall, cols, rows, false, got);
+    assert_true(fused > 0);
+    assert_memory_equal(ref, got, (size_t)cols * sizeof(int));
+    memcpy(host, wall, (size_t)cols * sizeof(int));
+    for (int r = 1; r < rows; r++) {
+        int *nx = malloc((size_t)cols * sizeof(int));
+        for (int x = 0; x < cols; x++) {
+            int best = host[x];
+            if (x > 0 && host[x - 1] < best)
+                best = host[x - 1];
+            if (x < cols - 1 && host[x + 1] < best)
+                best = host[x + 1];
+            nx[x] = wall[r * cols + x] + best;
+        }
+        memcpy(host, nx, (size_t)cols * sizeof(int));
+        free(nx);
+    }
+    assert_memory_equal(host, got, (size_t)cols * sizeof(int));
+    free(wall), free(got), free(ref), free(host);
+}
+
+/* ---- FDTD-2D: three kernels a time step --------------------------------------------------------- */
+
+static unsigned fdtd_run(int nx, int ny, int tmax, bool sync, float *ex_out, float *ey_out, float *hz_out)
+{
+    size_t cells = (size_t)nx * (size_t)ny, bytes = cells * sizeof(float);
+    float *ex = malloc(bytes), *ey = malloc(bytes), *hz = malloc(bytes), *fict = malloc((size_t)tmax * 4);
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++) {
+            ex[i * ny + j] = ((float)i * (float)(j + 1)) / (float)nx;
+            ey[i * ny + j] = ((float)i * (float)(j + 2)) / (float)ny;
+            hz[i * ny + j] = ((float)i * (float)(j + 3)) / (float)nx;
+        }
+    for (int t = 0; t < tmax; t++)
+        fict[t] = (float)t;
+    cl_mem mex = buf_new(bytes, ex), mey = buf_new(bytes, ey), mhz = buf_new(bytes, hz);
+    cl_mem mf = buf_new((size_t)tmax * 4, fict);
+    cl_kernel key = kernel("fdtd_ey"), kex = kernel("fdtd_ex"), khz = kernel("fdtd_hz");
+    set_args(kex, KARGS(KARG(mex), KARG(mhz), KARG(nx), KARG(ny)));
+    set_args(khz, KARGS(KARG(mhz), KARG(mex), KARG(mey), KARG(nx), KARG(ny)));
+    size_t global[2] = {(size_t)ny, (size_t)nx};
+    cl_event *ev = calloc(3 * (size_t)tmax, sizeof *ev);
+    for (int t = 0; t < tmax; t++) {
+        set_args(key, KARGS(KARG(mey), KARG(mhz), KARG(mf), KARG(nx), KARG(ny), KARG(t)));
+        cl_kernel ks[3] = {key, kex, khz};
+        for (int s = 0; s < 3; s++) {
+            assert_int_equal(clEnqueueNDRangeKernel(pq, ks[s], 2, NULL, global, NULL, 0, NULL, &ev[3 * t + s]), 0);
+            if (sync)
+                assert_int_equal(clFinish(pq), CL_SUCCESS);
+        }
+    }
+    assert_int_equal(clEnqueueReadBuffer(pq, mex, CL_TRUE, 0, bytes, ex_out, 0, NULL, NULL), 0);
+    assert_int_equal(clEnqueueReadBuffer(pq, mey, CL_TRUE, 0, bytes, ey_out, 0, NULL, NULL), 0);
+    assert_int_equal(clEnqueueReadBuffer(pq, mhz, CL_TRUE, 0, bytes, hz_out, 0, NULL, NULL), 0);
+    unsigned fused = count_fused(ev, 3 * (unsigned)tmax);
+    free(ev), free(ex), free(ey), free(hz), free(fict);
+    clReleaseMemObject(mex), clReleaseMemObject(mey), clReleaseMemObject(mhz), clReleaseMemObject(mf);
+    clReleaseKernel(key), clReleaseKernel(kex), clReleaseKernel(khz);
+    return fused;
+}
+
+static void test_fdtd2d_bit_identical(void **state)
+{
+    (void)state;
+    static const struct { int nx, ny, tmax; unsigned depth, tile; } cases[] = {
+        {60, 70, 8, 24, 9}, {61, 33, 5, 6, 1}, {200, 120, 10, 30, 25},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        size_t cells = (size_t)cases[c].nx * (size_t)cases[c].ny;
+        float *r[3], *g[3];
+        for (int i = 0; i < 3; i++) {
+            r[i] = malloc(cells * 4);
+            g[i] = malloc(cells * 4);
+        }
+        force(cases[c].depth, cases[c].tile);
+        fdtd_run(cases[c].nx, cases[c].ny, cases[c].tmax, true, r[0], r[1], r[2]);
+        unsigned fused = fdtd_run(cases[c].nx, cases[c].ny, cases[c].tmax, false, g[0], g[1], g[2]);
+        for (int i = 0; i < 3; i++)
+            if (memcmp(r[i], g[i], cells * 4))
+                fail_msg("fdtd %dx%d: field %d differs fused", cases[c].nx, cases[c].ny, i);
+        if (fused == 0)
+            fail_msg("fdtd %dx%d: nothing was fused", cases[c].nx, cases[c].ny);
+        for (int i = 0; i < 3; i++)
+            free(r[i]), free(g[i]);
+    }
+}
+
+/* ---- sync points inside a chain ----------------------------------------------------------------- */
+
+/* A non-blocking read between launches sees the state after the launches before it, and the
+ * launches after it still fuse. */
+static void test_chain_interrupted_by_read(void **state)
+{
+    (void)state;
+    const int n = 20011, half = 10;
+    size_t bytes = (size_t)n * 4;
+    float *init = malloc(bytes), *mid[2], *end[2];
+    for (int i = 0; i < n; i++)
+        init[i] = (float)(i % 101);
+    force(10, 997);
+    cl_kernel k = kernel("jacobi1d");
+    size_t global = (size_t)n;
+    for (int run = 0; run < 2; run++) {   /* 0: unfused reference, 1: fused */
+        mid[run] = malloc(bytes);
+        end[run] = malloc(bytes);
+        cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
+        cl_event read_ev;
+        for (int s = 0; s < 2 * half; s++) {
+            cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+            set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
+            assert_int_equal(clEnqueueNDRangeKernel(pq, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+            if (run == 0)
+                assert_int_equal(clFinish(pq), CL_SUCCESS);
+            if (s == half - 1)
+                assert_int_equal(clEnqueueReadBuffer(pq, b, CL_FALSE, 0, bytes, mid[run], 0, NULL, &read_ev), 0);
+        }
+        assert_int_equal(clEnqueueReadBuffer(pq, a, CL_TRUE, 0, bytes, end[run], 0, NULL, NULL), CL_SUCCESS);
+        assert_int_equal(clWaitForEvents(1, &read_ev), CL_SUCCESS);
+        clReleaseEvent(read_ev);
+        clReleaseMemObject(a), clReleaseMemObject(b);
+    }
+    assert_memory_equal(mid[0], mid[1], bytes);
+    assert_memory_equal(end[0], end[1], bytes);
+    clReleaseKernel(k);
+    free(init), free(mid[0]), free(mid[1]), free(end[0]), free(end[1]);
+}
+
+/* Two in-order queues, each holding a chain; the second waits on the first one's last launch
+ * through its wait list, with no flush anywhere: held launches must run and results match. */
+static void test_two_queues(void **state)
+{
+    (void)state;
+    const int n = 5003, steps = 8;
+    size_t bytes = (size_t)n * 4, global = (size_t)n;
+    float *init = malloc(bytes), *ref = malloc(bytes), *ref2 = malloc(bytes), *got = malloc(bytes);
+    for (int i = 0; i < n; i++)
+        init[i] = (float)((i * 31) % 97);
+    force(8, 500);
+    /* reference: 2 * steps sweeps unfused */
+    jacobi1d_run(init, n, 2 * steps, true, ref, ref2);
+    cl_int err;
+    cl_command_queue q2 = clCreateCommandQueueWithProperties(env.context, env.device, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_kernel k1 = kernel("jacobi1d"), k2 = kernel("jacobi1d");
+    cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
+    cl_event last = NULL;
+    for (int s = 0; s < steps; s++) {
+        cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+        set_args(k1, KARGS(KARG(src), KARG(dst), KARG(n)));
+        if (last)
+            clReleaseEvent(last);
+        assert_int_equal(clEnqueueNDRangeKernel(env.queue, k1, 1, NULL, &global, NULL, 0, NULL, &last), 0);
+    }
+    for (int s = steps; s < 2 * steps; s++) {
+        cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+        set_args(k2, KARGS(KARG(src), KARG(dst), KARG(n)));
+        assert_int_equal(clEnqueueNDRangeKernel(q2, k2, 1, NULL, &global, NULL, s == steps ? 1 : 0,
+                                                s == steps ? &last : NULL, NULL), 0);
+    }
+    assert_int_equal(clEnqueueReadBuffer(q2, a, CL_TRUE, 0, bytes, got, 0, NULL, NULL), CL_SUCCESS);
+    assert_memory_equal(ref, got, bytes);
+    clReleaseEvent(last);
+    clReleaseMemObject(a), clReleaseMemObject(b);
+    clReleaseKernel(k1), clReleaseKernel(k2);
+    clReleaseCommandQueue(q2);
+    free(init), free(ref), free(ref2), free(got);
+}
+
+static atomic_int callback_fired;
+
+static void CL_CALLBACK on_complete(cl_event ev, cl_int status, void *data)
+{
+    (void)ev;
+    (void)data;
+    if (status == CL_COMPLETE)
+        atomic_fetch_add(&callback_fired, 1);
+}
+
+/* A callback on a launch held back for fusion fires without clFlush or clFinish; so does a
+ * status poll's answer turn CL_COMPLETE. */
+static void test_held_launch_callback_and_poll(void **state)
+{
+    (void)state;
+    const int n = 4099;
+    size_t bytes = (size_t)n * 4, global = (size_t)n;
+    float *init = calloc((size_t)n, 4);
+    force(6, 300);
+    cl_kernel k = kernel("jacobi1d");
+    cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
+    cl_event ev[6];
+    for (int s = 0; s < 6; s++) {
+        cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+        set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
+        assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, NULL, 0, NULL, &ev[s]), 0);
+    }
+    atomic_store(&callback_fired, 0);
+    assert_int_equal(clSetEventCallback(ev[2], CL_COMPLETE, on_complete, NULL), CL_SUCCESS);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cl_int status = CL_QUEUED;
+    do {
+        assert_int_equal(clGetEventInfo(ev[5], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL), 0);
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((status != CL_COMPLETE || !atomic_load(&callback_fired)) && t.tv_sec - t0.tv_sec < 20);
+    assert_int_equal(status, CL_COMPLETE);
+    assert_int_equal(atomic_load(&callback_fired), 1);
+    for (int s = 0; s < 6; s++)
+        clReleaseEvent(ev[s]);
+    clReleaseMemObject(a), clReleaseMemObject(b);
+    clReleaseKernel(k);
+    free(init);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jacobi1d_bit_identical),
+        cmocka_unit_test(test_jacobi2d_bit_identical),
+        cmocka_unit_test(test_poisson_bit_identical),
+        cmocka_unit_test(test_pathfinder_exact),
+        cmocka_unit_test(test_fdtd2d_bit_identical),
+        cmocka_unit_test(test_chain_interrupted_by_read),
+        cmocka_unit_test(test_two_queues),
+        cmocka_unit_test(test_held_launch_callback_and_poll),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
