@@ -325,6 +325,8 @@ void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t 
         uint64_t reach = weft_fp_reach(c, K, c->align);
         uint64_t fit = budget / row_bytes;
         tile = fit > 2 * reach ? fit - 2 * reach : 1;
+        if (tile < 3 * reach)
+            tile = 3 * reach;   /* past the cache rather than mostly halo */
         uint64_t balance = (rows + 2ull * threads - 1) / (2ull * threads);   /* >= 2 tiles per thread */
         if (tile > balance)
             tile = balance;
