@@ -7,28 +7,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define JACOBI_STEPS 10 /* even: the result ends in the input buffer */
+#define JACOBI_STEPS 10       /* even: the result ends in the input buffer */
+#define JACOBI_LONG_STEPS 64  /* the _long chains: where fusing launches has the most to save */
 
 /* ---- Jacobi chains ------------------------------------------------------------------------ */
 
-static int j1_setup(struct bench *b, enum bench_size s)
+static int j1_setup_steps(struct bench *b, enum bench_size s, int steps)
 {
     size_t n = s == BENCH_SMALL ? (size_t)1 << 20 : s == BENCH_DEFAULT ? (size_t)16 << 20 : (size_t)64 << 20;
     b->p[0] = n;
-    b->work = 8.0 * n * JACOBI_STEPS * 1e-9; /* one read and one write per point and step */
+    b->p[2] = (size_t)steps;
+    b->work = 8.0 * n * steps * 1e-9; /* one read and one write per point and step */
     b->out_count = n;
-    snprintf(b->size_desc, sizeof b->size_desc, "N=%zuM, K=%d", n >> 20, JACOBI_STEPS);
+    snprintf(b->size_desc, sizeof b->size_desc, "N=%zuM, K=%d", n >> 20, steps);
     bench_fill_float(bench_alloc(b, 0, n * 4), n, 61, 0, 1);
     bench_alloc(b, 1, n * 4); /* the native chain's second buffer */
     return 0;
 }
+
+static int j1_setup(struct bench *b, enum bench_size s) { return j1_setup_steps(b, s, JACOBI_STEPS); }
+static int j1_setup_long(struct bench *b, enum bench_size s) { return j1_setup_steps(b, s, JACOBI_LONG_STEPS); }
 
 static void j1_native(struct bench *b, void *out)
 {
     long n = (long)b->p[0];
     float *a = out, *t = b->in[1];
     /* the first step reads the input in place: no copy, as in the OpenCL chain */
-    for (int k = 0; k < JACOBI_STEPS; k++) {
+    for (int k = 0; k < (int)b->p[2]; k++) {
         const float *in = k == 0 ? b->in[0] : k % 2 ? t : a;
         float *o = k % 2 ? a : t;
 #pragma omp parallel for schedule(static)
@@ -39,23 +44,27 @@ static void j1_native(struct bench *b, void *out)
     }
 }
 
-static int j2_setup(struct bench *b, enum bench_size s)
+static int j2_setup_steps(struct bench *b, enum bench_size s, int steps)
 {
     size_t n = s == BENCH_SMALL ? 512 : s == BENCH_DEFAULT ? 2048 : 8192;
     b->p[0] = b->p[1] = n;
-    b->work = 8.0 * n * n * JACOBI_STEPS * 1e-9;
+    b->p[2] = (size_t)steps;
+    b->work = 8.0 * n * n * steps * 1e-9;
     b->out_count = n * n;
-    snprintf(b->size_desc, sizeof b->size_desc, "%zux%zu, K=%d", n, n, JACOBI_STEPS);
+    snprintf(b->size_desc, sizeof b->size_desc, "%zux%zu, K=%d", n, n, steps);
     bench_fill_float(bench_alloc(b, 0, n * n * 4), n * n, 62, 0, 1);
     bench_alloc(b, 1, n * n * 4);
     return 0;
 }
 
+static int j2_setup(struct bench *b, enum bench_size s) { return j2_setup_steps(b, s, JACOBI_STEPS); }
+static int j2_setup_long(struct bench *b, enum bench_size s) { return j2_setup_steps(b, s, JACOBI_LONG_STEPS); }
+
 static void j2_native(struct bench *b, void *out)
 {
     long nx = (long)b->p[0], ny = (long)b->p[1];
     float *a = out, *t = b->in[1];
-    for (int k = 0; k < JACOBI_STEPS; k++) {
+    for (int k = 0; k < (int)b->p[2]; k++) {
         const float *in = k == 0 ? b->in[0] : k % 2 ? t : a;
         float *o = k % 2 ? a : t;
 #pragma omp parallel for schedule(static)
@@ -84,7 +93,7 @@ static void j2_native(struct bench *b, void *out)
 
 static void j1_native_tiled(struct bench *b, void *out)
 {
-    long n = (long)b->p[0], K = JACOBI_STEPS;
+    long n = (long)b->p[0], K = (long)b->p[2];
     const float *src = b->in[0];
     float *dst = out;
 #pragma omp parallel
@@ -97,9 +106,15 @@ static void j1_native_tiled(struct bench *b, void *out)
             memcpy(p, src + elo, (size_t)(ehi - elo) * sizeof *p);
             for (long k = 0; k < K; k++) {
                 long a = elo == 0 ? 0 : elo + k + 1, z = ehi == n ? n : ehi - k - 1;
-                for (long i = a; i < z; i++)
-                    q[i - elo] = i == 0 || i == n - 1 ? p[i - elo]
-                                                      : (p[i - elo - 1] + p[i - elo] + p[i - elo + 1]) * (1.0f / 3.0f);
+                long ia = a == 0 ? 1 : a, iz = z == n ? n - 1 : z;
+                if (a == 0)
+                    q[-elo] = p[-elo];
+                if (z == n)
+                    q[n - 1 - elo] = p[n - 1 - elo];
+                const float *pp = p + (ia - elo);
+                float *qq = q + (ia - elo);
+                for (long i = 0; i < iz - ia; i++)
+                    qq[i] = (pp[i - 1] + pp[i] + pp[i + 1]) * (1.0f / 3.0f);
                 float *t = p;
                 p = q;
                 q = t;
@@ -113,7 +128,7 @@ static void j1_native_tiled(struct bench *b, void *out)
 
 static void j2_native_tiled(struct bench *b, void *out)
 {
-    long nx = (long)b->p[0], ny = (long)b->p[1], K = JACOBI_STEPS;
+    long nx = (long)b->p[0], ny = (long)b->p[1], K = (long)b->p[2];
     const float *src = b->in[0];
     float *dst = out;
 #pragma omp parallel
@@ -175,7 +190,7 @@ static int jacobi_run(struct bench *b, struct bench_cl *c)
     int two = !strncmp(b->d->name, "jacobi2d", 8);
     size_t g1 = b->p[0], l1 = 256;
     size_t g2[2] = {b->p[0], b->p[1]}, l2[2] = {64, 4};
-    for (int k = 0; k < JACOBI_STEPS; k++) {
+    for (int k = 0; k < (int)b->p[2]; k++) {
         int err = two ? bench_launch(b, c, k % 2, 2, g2, l2) : bench_launch(b, c, k % 2, 1, &g1, &l1);
         if (err)
             return err;
@@ -416,6 +431,13 @@ const struct bench_desc bench_patterns[] = {
     /* the same OpenCL chains against natively tiled references */
     {"jacobi1d_tiled", "stencil", BU_GBS, BT_FLOAT, 1e-5, j1_setup, j1_native_tiled, jacobi_init, jacobi_run, read_out},
     {"jacobi2d_tiled", "stencil", BU_GBS, BT_FLOAT, 1e-5, j2_setup, j2_native_tiled, jacobi_init, jacobi_run, read_out},
+    /* chains of 64 launches, against natively untiled and tiled references */
+    {"jacobi1d_long", "stencil", BU_GBS, BT_FLOAT, 1e-4, j1_setup_long, j1_native, jacobi_init, jacobi_run, read_out},
+    {"jacobi1d_long_tiled", "stencil", BU_GBS, BT_FLOAT, 1e-4, j1_setup_long, j1_native_tiled, jacobi_init, jacobi_run,
+     read_out},
+    {"jacobi2d_long", "stencil", BU_GBS, BT_FLOAT, 1e-4, j2_setup_long, j2_native, jacobi_init, jacobi_run, read_out},
+    {"jacobi2d_long_tiled", "stencil", BU_GBS, BT_FLOAT, 1e-4, j2_setup_long, j2_native_tiled, jacobi_init, jacobi_run,
+     read_out},
     {"reduction", "patterns", BU_GBS, BT_FLOAT, 1e-5, red_setup, red_native, red_init, red_run, read_out},
     {"prefix_sum", "patterns", BU_GBS, BT_INT, 0, scan_setup, scan_native, scan_init, scan_run, read_out},
     {"transpose", "patterns", BU_GBS, BT_FLOAT, 0, tr_setup, tr_native, tr_init, tr_run, read_out},
