@@ -25,6 +25,8 @@
  * at least this many stages. */
 #define FUSE_MIN_RATIO 0.15
 #define FUSE_MIN_DEPTH 4u
+/* ... and fused runs measured at least this much faster per replaced launch row than unfused. */
+#define FUSE_MIN_GAIN 0.10
 /* The work-group size of 1-D fused regions (at most; what the launch chose when smaller). */
 #define FUSED_GROUP_1D 256u
 
@@ -81,8 +83,10 @@ struct row_cost {
 
 #define COST_SLOTS 64u
 static pthread_mutex_t cost_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct row_cost unfused_cost[COST_SLOTS], fused_cost[COST_SLOTS];
-static unsigned unfused_next, fused_next;
+/* unfused: per row of one launch; fused: per row a fused run executed (redundant rows included,
+ * Zhou's t_c); fused_useful: per row of the launches it replaced (what it cost against unfused) */
+static struct row_cost unfused_cost[COST_SLOTS], fused_cost[COST_SLOTS], useful_cost[COST_SLOTS];
+static unsigned unfused_next, fused_next, useful_next;
 
 static struct row_cost *cost_find(struct row_cost *t, const void *k0, const void *k1, const uint64_t g[3])
 {
@@ -509,6 +513,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
             unfused += u / f->K;
         }
         double fused = cost_get(fused_cost, s0->meta, f->st[1].s.meta, s0->global, 2);
+        double useful = cost_get(useful_cost, s0->meta, f->st[1].s.meta, s0->global, 2);
         double ratio = fused > 0 ? unfused / fused - 1.0 : 3.0;   /* before two fused runs: try */
         /* Zhou's Eff_Cache: a tile's working set in the core's own L2 (measured on a 2-core
          * EPYC: Jacobi 1-D at 64K-point tiles 39 ms, 1M-point tiles, in the shared L3, 70 ms) */
@@ -527,20 +532,22 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
                     row_bytes += (uint64_t)c;
             }
         weft_fp_choose(&f->chain, row_bytes, budget, weft_pool_concurrency(), ratio, &K, &tile);
-        weft_log(WEFT_LOG_DEBUG, "fuse: %s: unfused %.1f ns/row, fused %.1f ns/row, t_s/t_c %.2f: K=%u, tile %llu",
-                 s0->name, unfused, fused, ratio, K, (unsigned long long)tile);
+        weft_log(WEFT_LOG_DEBUG,
+                 "fuse: %s: unfused %.2f ns/row, fused %.2f ns per row run, %.2f per row replaced, t_s/t_c %.2f: "
+                 "K=%u, tile %llu", s0->name, unfused, fused, useful, ratio, K, (unsigned long long)tile);
         if (forced_tile)
             tile = forced_tile;
         /* The model charges the copies in and out to every stage alike; below a few stages or a
          * clear margin they are not paid back (Jacobi 2-D on a 2-core EPYC: K=2 took 1.4x the
          * unfused time at ratio 0.05). */
-        if (ratio < FUSE_MIN_RATIO || K < FUSE_MIN_DEPTH)
+        if (ratio < FUSE_MIN_RATIO || K < FUSE_MIN_DEPTH || (useful > 0 && useful > unfused * (1.0 - FUSE_MIN_GAIN)))
             K = 1;
         if (K < 2) {
             if (fused > 0)
                 cost_reject(s0->meta, f->st[1].s.meta, s0->global);
-            snprintf(why, sizeof why, "fusing does not pay: unfused %.0f ns/row, fused %.0f ns/row", unfused,
-                     fused);
+            snprintf(why, sizeof why,
+                     "fusing does not pay: unfused %.1f ns/row, fused %.1f ns per row run, %.1f ns per row replaced",
+                     unfused, fused, useful);
             goto no;
         }
     }
@@ -788,8 +795,11 @@ cl_int weft_fuse_run(struct weft_fusion *f)
         return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
                           "could not allocate the windows of a fused chain of %u launches", f->K);
     uint64_t run = atomic_load(&f->rows_run), rows = weft_fp_rows(&f->chain);
-    if (run)
+    if (run) {
         cost_note(fused_cost, &fused_next, s0->meta, f->st[1].s.meta, s0->global, (double)ns / (double)run);
+        cost_note(useful_cost, &useful_next, s0->meta, f->st[1].s.meta, s0->global,
+                  (double)ns / (double)((uint64_t)f->K * rows));
+    }
     if (weft_log_level() >= WEFT_LOG_INFO)
         weft_log(WEFT_LOG_INFO,
                  "fuse: %u launches (%s%s%s) fused into %llu tiles of %llu rows: K=%u, redundant rows %llu of %llu "

@@ -14,7 +14,14 @@
  *   - A command whose wait list holds a failed event does not run; its event fails with
  *     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Failures do not propagate along the
  *     implicit in-order chain, only along wait lists (as the specification says).
- *   - Commands are submitted when enqueued (clFlush has nothing left to do). Whoever waits
+ *   - Delayed enqueue (runtime/fuse.h): an in-order queue holds back launches marked
+ *     WEFT_COMMAND_FUSABLE until a sync point (a helper below, a status query or callback on
+ *     one of them, another queue's command waiting on one, clReleaseCommandQueue), a command
+ *     that is not such a launch, weft_fuse_hold_limit() of them, or QUEUE_HOLD_NS after the
+ *     last enqueue (clFlush promises only that commands run eventually). Whoever then runs the
+ *     first of them offers the run of released ones to weft_fuse_prepare, and runs them fused
+ *     or the first alone.
+ *   - Other commands are submitted when enqueued (clFlush has nothing left to do). Whoever waits
  *     helps: blocking commands, clFinish and clWaitForEvents (through weft_event_wait) run
  *     runnable commands of the queue, up to the one waited for, inline on the calling thread
  *     instead of waiting for the command thread. That saves two thread hand-offs on the
@@ -70,7 +77,7 @@ struct weft_queue_impl {
     unsigned done_waiters;
     bool in_order;
     /* Delayed enqueue (fuse.h): fusable launches with ticket >= release_ticket are held back;
-     * the thread releases them WEFT_QUEUE_HOLD_NS after the last enqueue at the latest. */
+     * the thread releases them QUEUE_HOLD_NS after the last enqueue at the latest. */
     uint64_t release_ticket;
     uint64_t last_enqueue_ns;
     bool stop;                       /* the queue object is being destroyed */
@@ -738,7 +745,8 @@ clFlush(cl_command_queue command_queue)
 {
     WEFT_CHECK(weft_is_queue(command_queue), CL_INVALID_COMMAND_QUEUE,
                "command_queue is not a valid command queue");
-    /* Every command was handed to the command thread when it was enqueued. */
+    /* Every command was handed to the command thread when it was enqueued; launches it holds
+     * back for fusion run at the latest QUEUE_HOLD_NS after the last enqueue. */
     return CL_SUCCESS;
 }
 
