@@ -60,6 +60,19 @@ static int j2_setup_steps(struct bench *b, enum bench_size s, int steps)
 static int j2_setup(struct bench *b, enum bench_size s) { return j2_setup_steps(b, s, JACOBI_STEPS); }
 static int j2_setup_long(struct bench *b, enum bench_size s) { return j2_setup_steps(b, s, JACOBI_LONG_STEPS); }
 
+/* One row of the 2-D sweep: `r` the input row (its neighbours at -nx and +nx), `w` the output. */
+static void j2_row(const float *r, float *w, long nx, int edge_row)
+{
+    if (edge_row) {
+        memcpy(w, r, (size_t)nx * 4);
+        return;
+    }
+    w[0] = r[0];
+    w[nx - 1] = r[nx - 1];
+    for (long x = 1; x < nx - 1; x++)
+        w[x] = 0.2f * (r[x] + r[x - 1] + r[x + 1] + r[x - nx] + r[x + nx]);
+}
+
 static void j2_native(struct bench *b, void *out)
 {
     long nx = (long)b->p[0], ny = (long)b->p[1];
@@ -71,14 +84,7 @@ static void j2_native(struct bench *b, void *out)
         for (long y = 0; y < ny; y++) {
             const float *r = in + y * nx;
             float *w = o + y * nx;
-            if (y == 0 || y == ny - 1) {
-                memcpy(w, r, (size_t)nx * 4);
-                continue;
-            }
-            w[0] = r[0];
-            w[nx - 1] = r[nx - 1];
-            for (long x = 1; x < nx - 1; x++)
-                w[x] = 0.2f * (r[x] + r[x - 1] + r[x + 1] + r[x - nx] + r[x + nx]);
+            j2_row(r, w, nx, y == 0 || y == ny - 1);
         }
     }
 }
@@ -89,7 +95,7 @@ static void j2_native(struct bench *b, void *out)
  * step and side, and writes its own band. What a careful OpenMP programmer does for a chain
  * that does not fit in the cache. */
 #define J1_TILE 16384   /* points per band: two private buffers of it stay in L2 */
-#define J2_BAND 16      /* rows per band */
+#define J2_BAND 16      /* rows per band at least; 4 K rows for long chains, so halos stay a fraction */
 
 static void j1_native_tiled(struct bench *b, void *out)
 {
@@ -129,15 +135,16 @@ static void j1_native_tiled(struct bench *b, void *out)
 static void j2_native_tiled(struct bench *b, void *out)
 {
     long nx = (long)b->p[0], ny = (long)b->p[1], K = (long)b->p[2];
+    long band = 4 * K > J2_BAND ? 4 * K : J2_BAND;
     const float *src = b->in[0];
     float *dst = out;
 #pragma omp parallel
     {
-        size_t cap = (size_t)(J2_BAND + 2 * K) * (size_t)nx;
+        size_t cap = (size_t)(band + 2 * K) * (size_t)nx;
         float *p = malloc(cap * sizeof *p), *q = malloc(cap * sizeof *q);
 #pragma omp for schedule(static)
-        for (long lo = 0; lo < ny; lo += J2_BAND) {
-            long hi = lo + J2_BAND < ny ? lo + J2_BAND : ny;
+        for (long lo = 0; lo < ny; lo += band) {
+            long hi = lo + band < ny ? lo + band : ny;
             long elo = lo - K > 0 ? lo - K : 0, ehi = hi + K < ny ? hi + K : ny;
             memcpy(p, src + elo * nx, (size_t)((ehi - elo) * nx) * sizeof *p);
             for (long k = 0; k < K; k++) {
@@ -145,14 +152,7 @@ static void j2_native_tiled(struct bench *b, void *out)
                 for (long y = a; y < z; y++) {
                     const float *r = p + (y - elo) * nx;
                     float *w = q + (y - elo) * nx;
-                    if (y == 0 || y == ny - 1) {
-                        memcpy(w, r, (size_t)nx * 4);
-                        continue;
-                    }
-                    w[0] = r[0];
-                    w[nx - 1] = r[nx - 1];
-                    for (long x = 1; x < nx - 1; x++)
-                        w[x] = 0.2f * (r[x] + r[x - 1] + r[x + 1] + r[x - nx] + r[x + nx]);
+                    j2_row(r, w, nx, y == 0 || y == ny - 1);
                 }
                 float *t = p;
                 p = q;

@@ -769,17 +769,11 @@ static bool name_starts(const char *name, size_t len, const char *prefix)
 }
 
 /* Whether the call site or the callee says it touches no memory a kernel can see
- * (memory(none), or memory(inaccessiblemem: ...) only). MemoryEffects keeps two bits per
- * location: argmem (bits 0-1), inaccessiblemem (2-3), other (4-5). */
+ * (memory(none), or memory(inaccessiblemem: ...) only: bits 2-3 of MemoryEffects). */
 static bool call_is_pure(LLVMValueRef call, LLVMValueRef callee)
 {
-    static unsigned memory_kind;
-    if (!memory_kind)
-        memory_kind = LLVMGetEnumAttributeKindForName("memory", 6);
-    LLVMAttributeRef a = LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, memory_kind);
-    if (!a && callee)
-        a = LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, memory_kind);
-    return a && (LLVMGetEnumAttributeValue(a) & ~(uint64_t)0xc) == 0;
+    uint64_t effects;
+    return weft_call_memory_effects(call, callee, &effects) && (effects & ~(uint64_t)0xc) == 0;
 }
 
 /* llvm.memcpy/memmove/memset with a constant length: a read of the source and a write of

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/transform/irutil.h"
 #include "util/ptrmap.h"
 #include "util/vec.h"
 
@@ -286,13 +287,8 @@ static enum wi_fn classify_callee(const char *name)
 /* Whether the function or call site says the callee accesses no memory (memory(none)). */
 static bool call_is_pure(LLVMValueRef call, LLVMValueRef callee)
 {
-    static unsigned memory_kind;
-    if (!memory_kind)
-        memory_kind = LLVMGetEnumAttributeKindForName("memory", 6);
-    LLVMAttributeRef a = LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, memory_kind);
-    if (!a && callee)
-        a = LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, memory_kind);
-    return a && LLVMGetEnumAttributeValue(a) == 0;
+    uint64_t effects;
+    return weft_call_memory_effects(call, callee, &effects) && effects == 0;
 }
 
 static struct ishape transfer_call(struct weft_shapes *S, LLVMValueRef in)

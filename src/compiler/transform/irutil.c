@@ -154,3 +154,17 @@ LLVMValueRef weft_i64(LLVMContextRef c, uint64_t v)
     return LLVMConstInt(LLVMInt64TypeInContext(c), v, 0);
 }
 
+
+bool weft_call_memory_effects(LLVMValueRef call, LLVMValueRef callee, uint64_t *effects)
+{
+    static unsigned memory_kind;
+    if (!memory_kind)
+        memory_kind = LLVMGetEnumAttributeKindForName("memory", 6);
+    LLVMAttributeRef a = LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, memory_kind);
+    if (!a && callee)
+        a = LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, memory_kind);
+    if (!a)
+        return false;
+    *effects = LLVMGetEnumAttributeValue(a);
+    return true;
+}

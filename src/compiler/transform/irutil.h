@@ -59,6 +59,11 @@ LLVMBasicBlockRef *weft_function_blocks(LLVMValueRef fn, unsigned *n);
 /* Declares (or finds) `void name()` in `m`. */
 LLVMValueRef weft_get_void_fn(LLVMModuleRef m, const char *name);
 
+/* The LLVM MemoryEffects value of a call (call site first, then the callee's declaration):
+ * two bits per location, argmem (bits 0-1), inaccessiblemem (2-3), other (4-5). False when
+ * neither says anything (the call may touch any memory). */
+bool weft_call_memory_effects(LLVMValueRef call, LLVMValueRef callee, uint64_t *effects);
+
 /* A constant i64. */
 LLVMValueRef weft_i64(LLVMContextRef c, uint64_t v);
 
