@@ -19,7 +19,7 @@
 #include "runtime/mem.h"
 
 #define MAX_BUFS 16u
-#define MAX_STAGES 64u
+#define MAX_STAGES WEFT_FUSE_MAX_CHAIN
 #define MAX_PATCHES 16u
 /* Fusing needs a measured saving per row of at least this fraction (equation 6's t_s/t_c) and
  * at least this many stages. */
@@ -155,6 +155,8 @@ struct wset {
     size_t cap[MAX_BUFS];
     char *ptr[MAX_BUFS];        /* where byte `lo` of the buffer lives, or NULL: no window */
     uint64_t lo[MAX_BUFS];
+    unsigned char *args;        /* a stage's argument block, pointers rebased onto the windows */
+    size_t args_cap;
     uint64_t tile;              /* while deferred: the tile whose results it holds */
     struct wset *next;
 };
@@ -189,6 +191,7 @@ static void wset_put(struct wset *w)
     if (w) {
         for (unsigned b = 0; b < MAX_BUFS; b++)
             free(w->mem[b]);
+        free(w->args);
         free(w);
     }
 }
@@ -226,8 +229,7 @@ struct fstage {
 };
 
 struct weft_fusion {
-    unsigned K;
-    struct fstage st[MAX_STAGES];
+    struct fstage st[MAX_STAGES];      /* chain.nstages of them */
     struct weft_fp_stage fpst[MAX_STAGES];
     struct weft_fp_buffer buf[MAX_BUFS];
     char *base[MAX_BUFS];
@@ -308,7 +310,7 @@ void weft_fuse_free(struct weft_fusion *f)
 {
     if (!f)
         return;
-    for (unsigned k = 0; k < f->K; k++)
+    for (unsigned k = 0; k < MAX_STAGES; k++)   /* also a stage add_stage gave up on */
         free(f->st[k].acc);
     while (f->deferred) {
         struct wset *w = f->deferred;
@@ -343,7 +345,7 @@ static int buffer_of(struct weft_fusion *f, const struct weft_fuse_stage *s, cha
 /* Turns command k's launch into stage k of f: its accesses as numbers. */
 static bool add_stage(struct weft_fusion *f, struct weft_command *cmd, char *why, size_t n)
 {
-    unsigned k = f->K;
+    unsigned k = f->chain.nstages;
     struct fstage *st = &f->st[k];
     memset(st, 0, sizeof *st);
     if (!weft_ndrange_fuse_stage(cmd, &st->s)) {
@@ -391,8 +393,7 @@ static bool add_stage(struct weft_fusion *f, struct weft_command *cmd, char *why
         }
     }
     f->fpst[k] = (struct weft_fp_stage){sum->count, st->acc};
-    f->K++;
-    f->chain.nstages = f->K;
+    f->chain.nstages++;
     return true;
 }
 
@@ -420,7 +421,7 @@ static bool find_patches(struct weft_fusion *f, struct fstage *st)
 
 /* Compiles (or finds) the variants the regions of stage st need: per dimension the full groups
  * of the fused local size and, where the global size leaves one, the remainder group. */
-static bool prepare_parts(struct fstage *st, uint64_t outer_local)
+static bool prepare_parts(struct fstage *st, uint64_t outer_local, size_t *scratch)
 {
     const struct weft_fuse_stage *s = &st->s;
     const unsigned D = s->work_dim - 1;
@@ -445,6 +446,8 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local)
         st->part[mask].fn = v.fn;
         for (unsigned d = 0; d < 3; d++)
             st->part[mask].local[d] = local[d];
+        if (v.scratch_size > *scratch)
+            *scratch = v.scratch_size;
     }
     return true;
 }
@@ -456,8 +459,9 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     if (n > MAX_STAGES)
         n = MAX_STAGES;
     /* a chain measured not to pay is not planned again (planning costs microseconds per launch) */
+    const unsigned forced_depth = env_unsigned("WEFT_FUSE_DEPTH", 0);
     struct weft_fuse_stage a, b;
-    if (!env_unsigned("WEFT_FUSE_DEPTH", 0) && weft_ndrange_fuse_stage(cmds[0], &a) &&
+    if (!forced_depth && weft_ndrange_fuse_stage(cmds[0], &a) &&
         weft_ndrange_fuse_stage(cmds[1], &b) && cost_rejected(a.meta, b.meta, a.global))
         return NULL;
     struct weft_fusion *f = calloc(1, sizeof *f);
@@ -472,7 +476,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         if (!add_stage(f, cmds[k], why, sizeof why))
             break;
     const struct weft_fuse_stage *s0 = &f->st[0].s;
-    if (f->K < 2)
+    if (f->chain.nstages < 2)
         goto no;
     f->chain.work_dim = s0->work_dim;
     for (unsigned d = 0; d < 3; d++)
@@ -481,36 +485,34 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
      * to them; other dimensions run rows of work-groups one item high */
     f->chain.align = s0->work_dim == 1 ? (s0->local[0] < FUSED_GROUP_1D ? s0->local[0] : FUSED_GROUP_1D) : 1;
     /* drop trailing stages that feed nothing back (analysis needs a producer/consumer pair) */
-    while (f->K >= 2 && !weft_fp_analyze(&f->chain, why, sizeof why)) {
-        free(f->st[f->K - 1].acc);
-        f->st[f->K - 1].acc = NULL;
-        f->K--;
-        f->chain.nstages = f->K;
+    while (f->chain.nstages >= 2 && !weft_fp_analyze(&f->chain, why, sizeof why)) {
+        f->chain.nstages--;
+        free(f->st[f->chain.nstages].acc);
+        f->st[f->chain.nstages].acc = NULL;
     }
-    if (f->K < 2)
+    if (f->chain.nstages < 2)
         goto no;
 
     /* depth and tile: forced by WEFT_FUSE_DEPTH / WEFT_FUSE_TILE, else equation 6 with costs
      * measured on this machine */
     const uint64_t rows = weft_fp_rows(&f->chain);
-    unsigned forced_depth = env_unsigned("WEFT_FUSE_DEPTH", 0);
     unsigned forced_tile = env_unsigned("WEFT_FUSE_TILE", 0);
     unsigned K;
     uint64_t tile;
     if (forced_depth) {
-        K = forced_depth < f->K ? forced_depth : f->K;
+        K = forced_depth < f->chain.nstages ? forced_depth : f->chain.nstages;
         f->chain.nstages = K;
         tile = forced_tile ? forced_tile : (rows + 3) / 4;
     } else {
         double unfused = 0;
-        for (unsigned k = 0; k < f->K; k++) {
+        for (unsigned k = 0; k < f->chain.nstages; k++) {
             /* three unfused runs: the smallest leaves out the first's page faults */
             double u = cost_get(unfused_cost, f->st[k].s.meta, NULL, s0->global, 3);
             if (u == 0) {
                 snprintf(why, sizeof why, "no unfused run of %s measured yet", f->st[k].s.name);
                 goto no;
             }
-            unfused += u / f->K;
+            unfused += u / f->chain.nstages;
         }
         double fused = cost_get(fused_cost, s0->meta, f->st[1].s.meta, s0->global, 2);
         double useful = cost_get(useful_cost, s0->meta, f->st[1].s.meta, s0->global, 2);
@@ -524,7 +526,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         uint64_t row_bytes = 0;
         for (unsigned b = 0; b < f->chain.nbufs; b++)
             row_bytes += f->buf[b].windowed ? (uint64_t)f->buf[b].stride : 0;
-        for (unsigned k = 0; k < f->K; k++)
+        for (unsigned k = 0; k < f->chain.nstages; k++)
             for (unsigned i = 0; i < f->fpst[k].nacc; i++) {
                 const struct weft_fp_access *x = &f->fpst[k].acc[i];
                 int64_t c = x->coef[s0->work_dim - 1];
@@ -552,11 +554,10 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         }
     }
     tile = (tile + f->chain.align - 1) / f->chain.align * f->chain.align;
-    for (unsigned k = K; k < f->K; k++) {
+    for (unsigned k = K; k < f->chain.nstages; k++) {
         free(f->st[k].acc);
         f->st[k].acc = NULL;
     }
-    f->K = K;
     f->chain.nstages = K;
     /* the shortened chain must still feed itself */
     if (!weft_fp_analyze(&f->chain, why, sizeof why))
@@ -569,30 +570,18 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         goto no;
     for (unsigned k = 0; k < K; k++) {
         struct fstage *st = &f->st[k];
-        if (!find_patches(f, st) || !prepare_parts(st, f->chain.align)) {
+        if (!find_patches(f, st) || !prepare_parts(st, f->chain.align, &f->scratch)) {
             snprintf(why, sizeof why, "%s: its regions cannot run on their own", st->s.name);
             goto no;
         }
         size_t args = st->s.meta->args_size ? st->s.meta->args_size : 8;
         if (args > f->args_max)
             f->args_max = args;
-        for (unsigned m = 0; m < 8; m++) {
-            if (!st->part[m].fn)
-                continue;
-            size_t l[3] = {st->part[m].local[0], st->part[m].local[1], st->part[m].local[2]};
-            struct weft_variant v;
-            enum weft_schedule_mode mode = weft_schedule_setting();
-            if (weft_kernel_get_variant_scheduled(st->s.kernel, st->s.work_dim, l,
-                                                  mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode,
-                                                  &v) == CL_SUCCESS &&
-                v.scratch_size > f->scratch)
-                f->scratch = v.scratch_size;
-        }
     }
     *used = K;
     return f;
 no:
-    weft_log(WEFT_LOG_DEBUG, "fuse: %s%s not fused: %s", f->K ? s0->name : "launch", f->K > 1 ? " chain" : "",
+    weft_log(WEFT_LOG_DEBUG, "fuse: %s%s not fused: %s", f->chain.nstages ? s0->name : "launch", f->chain.nstages > 1 ? " chain" : "",
              why);
     weft_fuse_free(f);
     return NULL;
@@ -692,9 +681,9 @@ static void flush_deferred(struct weft_fusion *f, bool all)
     }
 }
 
-static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint64_t t, unsigned char *args)
+static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint64_t t)
 {
-    const unsigned K = f->K;
+    const unsigned K = f->chain.nstages;
     const uint64_t rows = weft_fp_rows(&f->chain);
     uint64_t rlo[MAX_STAGES], rhi[MAX_STAGES];
     uint64_t t_lo = t * f->tile, t_hi = t_lo + f->tile < rows ? t_lo + f->tile : rows;
@@ -706,7 +695,16 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
         return;
     }
     w->tile = t;
-    for (unsigned b = 0; b < f->chain.nbufs; b++) {
+    if (w->args_cap < f->args_max) {
+        free(w->args);
+        w->args_cap = (f->args_max + 63) / 64 * 64;
+        w->args = aligned_alloc(64, w->args_cap);
+        if (!w->args) {
+            w->args_cap = 0;
+            atomic_store(&f->failed, true);
+        }
+    }
+    for (unsigned b = 0; b < f->chain.nbufs && !atomic_load(&f->failed); b++) {
         uint64_t lo, hi;
         w->ptr[b] = NULL;
         if (!f->buf[b].windowed || !weft_fp_window(&f->chain, K, rlo, rhi, b, &lo, &hi))
@@ -726,6 +724,7 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
         return;
     }
     uint64_t run = 0;
+    unsigned char *args = w->args;
     for (unsigned k = 0; k < K; k++) {
         if (rlo[k] >= rhi[k])
             continue;
@@ -756,16 +755,8 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
 static void run_tiles(const void *arg, const struct weft_wg_ctx *wctx, uint64_t first, uint64_t count)
 {
     struct weft_fusion *f = (struct weft_fusion *)arg;
-    unsigned char *args = aligned_alloc(64, (f->args_max + 63) / 64 * 64);
-    if (!args) {
-        atomic_store(&f->failed, true);
-        for (uint64_t t = first; t < first + count; t++)
-            atomic_store_explicit(&f->copied[t], 1, memory_order_release);
-        return;
-    }
     for (uint64_t t = first; t < first + count; t++)
-        run_tile(f, wctx, t, args);
-    free(args);
+        run_tile(f, wctx, t);
     flush_deferred(f, false);
 }
 
@@ -793,21 +784,21 @@ cl_int weft_fuse_run(struct weft_fusion *f)
     uint64_t ns = weft_now_ns() - t0;
     if (rc != 0 || atomic_load(&f->failed))
         return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
-                          "could not allocate the windows of a fused chain of %u launches", f->K);
+                          "could not allocate the windows of a fused chain of %u launches", f->chain.nstages);
     uint64_t run = atomic_load(&f->rows_run), rows = weft_fp_rows(&f->chain);
     if (run) {
         cost_note(fused_cost, &fused_next, s0->meta, f->st[1].s.meta, s0->global, (double)ns / (double)run);
         cost_note(useful_cost, &useful_next, s0->meta, f->st[1].s.meta, s0->global,
-                  (double)ns / (double)((uint64_t)f->K * rows));
+                  (double)ns / (double)((uint64_t)f->chain.nstages * rows));
     }
     if (weft_log_level() >= WEFT_LOG_INFO)
         weft_log(WEFT_LOG_INFO,
                  "fuse: %u launches (%s%s%s) fused into %llu tiles of %llu rows: K=%u, redundant rows %llu of %llu "
                  "(%.1f%%), %.3f ms",
-                 f->K, s0->name, f->K > 1 && f->st[1].s.meta != s0->meta ? ", " : "",
-                 f->K > 1 && f->st[1].s.meta != s0->meta ? f->st[1].s.name : "", (unsigned long long)f->tiles,
-                 (unsigned long long)f->tile, f->K, (unsigned long long)(run - (uint64_t)f->K * rows),
-                 (unsigned long long)((uint64_t)f->K * rows),
-                 100.0 * (double)(run - (uint64_t)f->K * rows) / (double)((uint64_t)f->K * rows), (double)ns / 1e6);
+                 f->chain.nstages, s0->name, f->chain.nstages > 1 && f->st[1].s.meta != s0->meta ? ", " : "",
+                 f->chain.nstages > 1 && f->st[1].s.meta != s0->meta ? f->st[1].s.name : "", (unsigned long long)f->tiles,
+                 (unsigned long long)f->tile, f->chain.nstages, (unsigned long long)(run - (uint64_t)f->chain.nstages * rows),
+                 (unsigned long long)((uint64_t)f->chain.nstages * rows),
+                 100.0 * (double)(run - (uint64_t)f->chain.nstages * rows) / (double)((uint64_t)f->chain.nstages * rows), (double)ns / 1e6);
     return CL_SUCCESS;
 }

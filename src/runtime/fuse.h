@@ -34,8 +34,10 @@ enum weft_fuse_mode { WEFT_FUSE_OFF, WEFT_FUSE_AUTO };
 
 /* WEFT_FUSE=auto|off (read once). */
 enum weft_fuse_mode weft_fuse_setting(void);
+/* The longest chain fused at once. */
+#define WEFT_FUSE_MAX_CHAIN 64u
 /* How many fusable launches a queue holds back at most before it runs them (WEFT_FUSE_HOLD,
- * default 64; the longest chain fused at once). */
+ * default and most WEFT_FUSE_MAX_CHAIN). */
 unsigned weft_fuse_hold_limit(void);
 
 /* What fuse.c needs of one NDRange command; ndrange.c fills it (weft_ndrange_fuse_stage). */

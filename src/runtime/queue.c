@@ -194,9 +194,8 @@ static unsigned collect_chain(struct weft_queue_impl *impl, struct command *c, s
 static bool execute_fused(struct command *c)
 {
     struct weft_queue_impl *impl = c->pub.queue->impl;
-    struct weft_command *cmds[64];
-    unsigned max = weft_fuse_hold_limit() < 64 ? weft_fuse_hold_limit() : 64;
-    unsigned n = collect_chain(impl, c, cmds, max), used = 0;
+    struct weft_command *cmds[WEFT_FUSE_MAX_CHAIN];
+    unsigned n = collect_chain(impl, c, cmds, weft_fuse_hold_limit()), used = 0;
     if (n < 2)
         return false;
     struct weft_fusion *f = weft_fuse_prepare(cmds, n, &used);

@@ -74,20 +74,6 @@ static int teardown(void **state)
     return harness_close();
 }
 
-static cl_kernel kernel(const char *name)
-{
-    cl_int err;
-    cl_kernel k = clCreateKernel(prog, name, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    return k;
-}
-
-static void set_args(cl_kernel k, const struct karg *args, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        assert_int_equal(clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value), CL_SUCCESS);
-}
-
 static void force(unsigned depth, unsigned tile)
 {
     char d[16], t[16];
@@ -134,14 +120,14 @@ static unsigned count_fused(cl_event *ev, unsigned n)
  * ran fused with their predecessor. */
 static unsigned jacobi1d_run(const float *init, int n, int steps, bool sync, float *out, float *other)
 {
-    cl_kernel k = kernel("jacobi1d");
+    cl_kernel k = kernel_new("jacobi1d");
     size_t bytes = (size_t)n * sizeof(float);
     cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
     cl_event *ev = calloc((size_t)steps, sizeof *ev);
     size_t global = (size_t)n;
     for (int s = 0; s < steps; s++) {
         cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
-        set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
+        kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
         assert_int_equal(clEnqueueNDRangeKernel(pq, k, 1, NULL, &global, NULL, 0, NULL, &ev[s]), CL_SUCCESS);
         if (sync)
             assert_int_equal(clFinish(pq), CL_SUCCESS);
@@ -201,7 +187,7 @@ struct grid_case { int w, h, steps; unsigned depth, tile; const size_t *local; }
 static unsigned stencil2d_run(const char *name, const float *init, const float *rhs, int w, int h, int steps,
                               const size_t *local, bool sync, float *out)
 {
-    cl_kernel k = kernel(name);
+    cl_kernel k = kernel_new(name);
     size_t bytes = (size_t)w * (size_t)h * sizeof(float);
     cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init), f = rhs ? buf_new(bytes, rhs) : NULL;
     cl_event *ev = calloc((size_t)steps, sizeof *ev);
@@ -210,9 +196,9 @@ static unsigned stencil2d_run(const char *name, const float *init, const float *
     for (int s = 0; s < steps; s++) {
         cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
         if (f)
-            set_args(k, KARGS(KARG(src), KARG(dst), KARG(f), KARG(w), KARG(h), KARG(hh)));
+            kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(f), KARG(w), KARG(h), KARG(hh)));
         else
-            set_args(k, KARGS(KARG(src), KARG(dst), KARG(w), KARG(h)));
+            kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(w), KARG(h)));
         assert_int_equal(clEnqueueNDRangeKernel(pq, k, 2, NULL, global, local, 0, NULL, &ev[s]), CL_SUCCESS);
         if (sync)
             assert_int_equal(clFinish(pq), CL_SUCCESS);
@@ -273,14 +259,14 @@ static void test_poisson_bit_identical(void **state)
 
 static unsigned pathfinder_run(const int *wall, int cols, int rows, bool sync, int *out)
 {
-    cl_kernel k = kernel("pathfinder");
+    cl_kernel k = kernel_new("pathfinder");
     size_t bytes = (size_t)cols * sizeof(int);
     cl_mem w = buf_new(bytes * (size_t)rows, wall), a = buf_new(bytes, wall), b = buf_new(bytes, NULL);
     cl_event *ev = calloc((size_t)rows, sizeof *ev);
     size_t global = (size_t)cols;
     for (int r = 1; r < rows; r++) {
         cl_mem src = r % 2 ? a : b, dst = r % 2 ? b : a;
-        set_args(k, KARGS(KARG(w), KARG(src), KARG(dst), KARG(cols), KARG(r)));
+        kernel_set_args(k, KARGS(KARG(w), KARG(src), KARG(dst), KARG(cols), KARG(r)));
         assert_int_equal(clEnqueueNDRangeKernel(pq, k, 1, NULL, &global, NULL, 0, NULL, &ev[r - 1]), CL_SUCCESS);
         if (sync)
             assert_int_equal(clFinish(pq), CL_SUCCESS);
@@ -340,13 +326,13 @@ static unsigned fdtd_run(int nx, int ny, int tmax, bool sync, float *ex_out, flo
         fict[t] = (float)t;
     cl_mem mex = buf_new(bytes, ex), mey = buf_new(bytes, ey), mhz = buf_new(bytes, hz);
     cl_mem mf = buf_new((size_t)tmax * 4, fict);
-    cl_kernel key = kernel("fdtd_ey"), kex = kernel("fdtd_ex"), khz = kernel("fdtd_hz");
-    set_args(kex, KARGS(KARG(mex), KARG(mhz), KARG(nx), KARG(ny)));
-    set_args(khz, KARGS(KARG(mhz), KARG(mex), KARG(mey), KARG(nx), KARG(ny)));
+    cl_kernel key = kernel_new("fdtd_ey"), kex = kernel_new("fdtd_ex"), khz = kernel_new("fdtd_hz");
+    kernel_set_args(kex, KARGS(KARG(mex), KARG(mhz), KARG(nx), KARG(ny)));
+    kernel_set_args(khz, KARGS(KARG(mhz), KARG(mex), KARG(mey), KARG(nx), KARG(ny)));
     size_t global[2] = {(size_t)ny, (size_t)nx};
     cl_event *ev = calloc(3 * (size_t)tmax, sizeof *ev);
     for (int t = 0; t < tmax; t++) {
-        set_args(key, KARGS(KARG(mey), KARG(mhz), KARG(mf), KARG(nx), KARG(ny), KARG(t)));
+        kernel_set_args(key, KARGS(KARG(mey), KARG(mhz), KARG(mf), KARG(nx), KARG(ny), KARG(t)));
         cl_kernel ks[3] = {key, kex, khz};
         for (int s = 0; s < 3; s++) {
             assert_int_equal(clEnqueueNDRangeKernel(pq, ks[s], 2, NULL, global, NULL, 0, NULL, &ev[3 * t + s]), 0);
@@ -403,7 +389,7 @@ static void test_chain_interrupted_by_read(void **state)
     for (int i = 0; i < n; i++)
         init[i] = (float)(i % 101);
     force(10, 997);
-    cl_kernel k = kernel("jacobi1d");
+    cl_kernel k = kernel_new("jacobi1d");
     size_t global = (size_t)n;
     for (int run = 0; run < 2; run++) {   /* 0: unfused reference, 1: fused */
         mid[run] = malloc(bytes);
@@ -412,7 +398,7 @@ static void test_chain_interrupted_by_read(void **state)
         cl_event read_ev;
         for (int s = 0; s < 2 * half; s++) {
             cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
-            set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
+            kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
             assert_int_equal(clEnqueueNDRangeKernel(pq, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
             if (run == 0)
                 assert_int_equal(clFinish(pq), CL_SUCCESS);
@@ -446,19 +432,19 @@ static void test_two_queues(void **state)
     cl_int err;
     cl_command_queue q2 = clCreateCommandQueueWithProperties(env.context, env.device, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
-    cl_kernel k1 = kernel("jacobi1d"), k2 = kernel("jacobi1d");
+    cl_kernel k1 = kernel_new("jacobi1d"), k2 = kernel_new("jacobi1d");
     cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
     cl_event last = NULL;
     for (int s = 0; s < steps; s++) {
         cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
-        set_args(k1, KARGS(KARG(src), KARG(dst), KARG(n)));
+        kernel_set_args(k1, KARGS(KARG(src), KARG(dst), KARG(n)));
         if (last)
             clReleaseEvent(last);
         assert_int_equal(clEnqueueNDRangeKernel(env.queue, k1, 1, NULL, &global, NULL, 0, NULL, &last), 0);
     }
     for (int s = steps; s < 2 * steps; s++) {
         cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
-        set_args(k2, KARGS(KARG(src), KARG(dst), KARG(n)));
+        kernel_set_args(k2, KARGS(KARG(src), KARG(dst), KARG(n)));
         assert_int_equal(clEnqueueNDRangeKernel(q2, k2, 1, NULL, &global, NULL, s == steps ? 1 : 0,
                                                 s == steps ? &last : NULL, NULL), 0);
     }
@@ -490,12 +476,12 @@ static void test_held_launch_callback_and_poll(void **state)
     size_t bytes = (size_t)n * 4, global = (size_t)n;
     float *init = calloc((size_t)n, 4);
     force(6, 300);
-    cl_kernel k = kernel("jacobi1d");
+    cl_kernel k = kernel_new("jacobi1d");
     cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
     cl_event ev[6];
     for (int s = 0; s < 6; s++) {
         cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
-        set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
+        kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
         assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, NULL, 0, NULL, &ev[s]), 0);
     }
     atomic_store(&callback_fired, 0);

@@ -97,6 +97,22 @@ static inline cl_int launch(const char *name, cl_uint dim, const size_t *offset,
     return err;
 }
 
+/* Kernel `name` of the suite's program (the caller releases it). */
+static inline cl_kernel kernel_new(const char *name)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, name, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    return k;
+}
+
+/* Sets all of k's arguments (KARGS). */
+static inline void kernel_set_args(cl_kernel k, const struct karg *args, size_t nargs)
+{
+    for (size_t i = 0; i < nargs; i++)
+        assert_int_equal(clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value), CL_SUCCESS);
+}
+
 static inline size_t round_up(size_t n, size_t m)
 {
     return (n + m - 1) / m * m;

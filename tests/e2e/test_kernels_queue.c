@@ -53,14 +53,6 @@ static int teardown(void **state)
     return harness_close();
 }
 
-static cl_kernel kernel(const char *name)
-{
-    cl_int err;
-    cl_kernel k = clCreateKernel(prog, name, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    return k;
-}
-
 static void test_args_captured_at_enqueue(void **state)
 {
     (void)state;
@@ -68,7 +60,7 @@ static void test_args_captured_at_enqueue(void **state)
     int in[N], out[R][N];
     for (int i = 0; i < N; i++)
         in[i] = i - 100;
-    cl_kernel k = kernel("scale_add");
+    cl_kernel k = kernel_new("scale_add");
     cl_mem bi = buf_new(sizeof in, in), bo[R];
     size_t global = N, local = 64;
     for (int r = 0; r < R; r++) {
@@ -98,7 +90,7 @@ static void test_local_sizes_in_flight(void **state)
     (void)state;
     static const size_t sizes[] = {1, 3, 7, 64, 100, 256, 1024};
     enum { R = ARRAY_LEN(sizes) };
-    cl_kernel k = kernel("group_sum_add");
+    cl_kernel k = kernel_new("group_sum_add");
     cl_mem b[R];
     int *host[R];
     size_t n[R];
@@ -139,7 +131,7 @@ static void test_release_after_enqueue(void **state)
     for (int i = 0; i < N; i++)
         in[i] = i;
     cl_mem bi = buf_new(sizeof in, in), bo = buf_poisoned(sizeof out);
-    cl_kernel k = kernel("scale_add");
+    cl_kernel k = kernel_new("scale_add");
     int mul = 3, add = 4;
     assert_int_equal(clSetKernelArg(k, 0, sizeof bi, &bi), CL_SUCCESS);
     assert_int_equal(clSetKernelArg(k, 1, sizeof bo, &bo), CL_SUCCESS);
@@ -168,7 +160,7 @@ static void test_many_dependent_launches(void **state)
     for (int i = 0; i < N; i++)
         data[i] = i;
     cl_mem b = buf_new(sizeof data, data);
-    cl_kernel k = kernel("increment");
+    cl_kernel k = kernel_new("increment");
     assert_int_equal(clSetKernelArg(k, 0, sizeof b, &b), CL_SUCCESS);
     size_t global = N, local = 64;
     for (int r = 0; r < LAUNCHES; r++)
@@ -192,8 +184,8 @@ static void test_out_of_order_queue_with_events(void **state)
     for (int i = 0; i < N; i++)
         data[i] = 2 * i;
     cl_mem b = buf_new(sizeof data, data);
-    cl_kernel inc = kernel("increment");
-    cl_kernel sa = kernel("scale_add");
+    cl_kernel inc = kernel_new("increment");
+    cl_kernel sa = kernel_new("scale_add");
     assert_int_equal(clSetKernelArg(inc, 0, sizeof b, &b), CL_SUCCESS);
     int mul = 1, add = 5;
     /* scale_add in place (in == out): out[i] = in[i] + 5 */
@@ -230,7 +222,7 @@ static void test_clone_kernel_keeps_args(void **state)
     for (int i = 0; i < N; i++)
         in[i] = i * i;
     cl_mem bi = buf_new(sizeof in, in), bo1 = buf_poisoned(sizeof out1), bo2 = buf_poisoned(sizeof out2);
-    cl_kernel k = kernel("scale_add");
+    cl_kernel k = kernel_new("scale_add");
     int mul = -1, add = 1000;
     assert_int_equal(clSetKernelArg(k, 0, sizeof bi, &bi), CL_SUCCESS);
     assert_int_equal(clSetKernelArg(k, 1, sizeof bo1, &bo1), CL_SUCCESS);
