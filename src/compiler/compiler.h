@@ -118,6 +118,7 @@ struct weft_kernel_meta {
     size_t private_size;                       /* estimate of private memory per work-item */
     bool has_arg_names;
     bool uses_printf;                          /* the kernel calls printf (after inlining) */
+    bool uses_sub_groups;                      /* ... or sub-group built-ins (transform/subgroup.h) */
     bool uniform_work_groups;                  /* OpenCL C 1.x or -cl-uniform-work-group-size:
                                                   the global size must be a multiple of the local */
     bool group_blind;                          /* observes nothing of its work-group: no local
@@ -162,6 +163,7 @@ struct weft_compiled_variant {
     uint32_t bfo_loops;        /* loops the variant runs breadth-first (transform/schedule.h) */
     uint32_t votes_bfo;        /* loops that could run breadth-first and vote BFO (what AUTO schedules) */
     uint32_t vec_linearized;   /* sub-CFGs the vectorizer ran under lane masks (divergent code) */
+    uint32_t sub_group_width;  /* the sub-group size S of this variant (transform/subgroup.h) */
     uint64_t key;              /* the variant's cache key: names this code */
 };
 
@@ -173,6 +175,11 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
  * AUTO 1, BFO 2), optionally with WEFT_VARIANT_SCALAR (scalar work-item loops whatever
  * WEFT_VECTORIZE says); weft_image_get_variant uses WEFT_SCHEDULE's. */
 #define WEFT_VARIANT_SCALAR 0x100
+/* ... and optionally a sub-group cap c (1..64: the sub-group size of the launch's full
+ * work-groups, for the variant of a remainder group; transform/wgfunction.h sub_group_cap)
+ * as c << WEFT_VARIANT_SG_CAP_SHIFT. */
+#define WEFT_VARIANT_SG_CAP_SHIFT 12
+#define WEFT_VARIANT_SG_CAP_MASK (0xffu << WEFT_VARIANT_SG_CAP_SHIFT)
 cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
                                         int schedule, struct weft_compiled_variant *out, struct weft_diag *diag);
 

@@ -26,6 +26,7 @@
 #include "compiler/codegen.h"
 #include "compiler/metadata.h"
 #include "compiler/printf.h"
+#include "compiler/transform/subgroup.h"
 
 extern const char weft_builtins_bc_start[], weft_builtins_bc_end[];
 
@@ -60,6 +61,9 @@ static bool is_provided(const char *name)
     for (size_t i = 0; i < sizeof provided / sizeof provided[0]; i++)
         if (!strcmp(name, provided[i]))
             return true;
+    /* the sub-group built-ins are lowered by the work-group passes (transform/subgroup.h) */
+    if (weft_subgroup_by_name(name, strlen(name)).kind != WEFT_SG_NONE)
+        return true;
     if (!strncmp(name, "llvm.", 5))
         return true;
     /* C library functions (libm) the builtins call: resolvable in this process. Mangled

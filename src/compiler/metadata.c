@@ -21,6 +21,7 @@
 #include "compiler/arglayout.h"
 #include "compiler/printf.h"
 #include "compiler/transform/irutil.h"
+#include "compiler/transform/subgroup.h"
 
 bool weft_is_kernel(LLVMValueRef fn)
 {
@@ -370,6 +371,7 @@ static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct
     k->static_local_size = static_local_bytes(m, fn, td);
     k->private_size = private_bytes(fn, td);
     k->uses_printf = calls_printf(fn);
+    k->uses_sub_groups = weft_subgroup_used(fn);
     k->uniform_work_groups = requires_uniform_work_groups(fn);
     k->group_blind = !weft_observes_work_group(m, fn);
     weft_access_summarize(fn, &k->access);

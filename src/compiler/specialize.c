@@ -143,7 +143,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     weft_vector_setting(k, &wopts.vector_width, &wopts.interleave);
     if (schedule & WEFT_VARIANT_SCALAR)
         wopts.vector_width = 0;
-    wopts.schedule = (enum weft_schedule_mode)(schedule & ~WEFT_VARIANT_SCALAR);
+    wopts.sub_group_cap = ((unsigned)schedule & WEFT_VARIANT_SG_CAP_MASK) >> WEFT_VARIANT_SG_CAP_SHIFT;
+    wopts.schedule = (enum weft_schedule_mode)(schedule & ~(WEFT_VARIANT_SCALAR | (int)WEFT_VARIANT_SG_CAP_MASK));
     struct weft_wg_result res = {0};
     struct weft_diag vdiag;
     weft_diag_init(&vdiag);
@@ -160,6 +161,7 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     weft_diag_free(&vdiag);
     for (unsigned i = 0; built && res.vec && i < res.subcfg_count; i++)
         out->vec_linearized += res.vec[i].vectorized && res.vec[i].linearized;
+    out->sub_group_width = built && res.sub_group_width ? res.sub_group_width : 1;
     weft_wg_result_dispose(&res);
     out->bfo_loops = res.schedule.bfo;
     out->votes_bfo = res.schedule.votes_bfo;
@@ -374,7 +376,7 @@ static uint64_t variant_key(const struct weft_image *img, const char *kernel, co
 struct payload_header {
     uint64_t static_local_size;
     uint64_t scratch_size;
-    uint32_t bfo_loops, votes_bfo, vec_linearized, pad;
+    uint32_t bfo_loops, votes_bfo, vec_linearized, sub_group_width;
 };
 
 cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
@@ -424,6 +426,7 @@ cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const
         ph.bfo_loops = sr.bfo_loops;
         ph.votes_bfo = sr.votes_bfo;
         ph.vec_linearized = sr.vec_linearized;
+        ph.sub_group_width = sr.sub_group_width;
         obj = sr.object.data;
         obj_size = sr.object.size;
         payload = malloc(sizeof ph + obj_size);
@@ -452,6 +455,7 @@ cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const
     e->v.bfo_loops = ph.bfo_loops;
     e->v.votes_bfo = ph.votes_bfo;
     e->v.vec_linearized = ph.vec_linearized;
+    e->v.sub_group_width = ph.sub_group_width ? ph.sub_group_width : 1;
     e->v.key = key;
     e->next = img->variants;
     img->variants = e;

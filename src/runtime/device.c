@@ -290,9 +290,12 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+        /* sub-groups of one work-group run one after another on one thread (a packet of SIMD
+         * lanes each, compiler/transform/subgroup.h): none progresses while another waits */
         ANSWER(cl_bool, CL_FALSE);
     case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-        ANSWER(cl_uint, 0);
+        /* a local size that is not vectorized has sub-groups of one work-item */
+        ANSWER(cl_uint, (cl_uint)d->max_work_group_size);
 
     /* ---- vector widths (native = preferred: the ISA's widest register) ---- */
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:

@@ -121,6 +121,7 @@ const struct _cl_icd_dispatch weft_dispatch = {
     .clGetDeviceAndHostTimer = clGetDeviceAndHostTimer,
     .clGetHostTimer = clGetHostTimer,
     .clGetKernelSubGroupInfo = clGetKernelSubGroupInfo,
+    .clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfoKHR,
     .clSetDefaultDeviceCommandQueue = clSetDefaultDeviceCommandQueue,
     .clSetProgramReleaseCallback = clSetProgramReleaseCallback,
     .clSetProgramSpecializationConstant = clSetProgramSpecializationConstant,
@@ -143,6 +144,7 @@ static const struct {
     void *fn;
 } extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
+    {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR},   /* cl_khr_subgroups */
 };
 
 CL_API_ENTRY void *CL_API_CALL

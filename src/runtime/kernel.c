@@ -375,6 +375,151 @@ clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_g
     }
 }
 
+/* ---- sub-groups ---------------------------------------------------------------------------- */
+
+/* Sub-group size S and count for local size `ls` (work_dim dimensions): S as the variant the
+ * launch would run has it (compiled now if needed, so that the launch uses what is reported),
+ * the largest sub-group min(S, work-items) and ceil(work-items / S) sub-groups. */
+static cl_int sub_groups_for(cl_kernel k, cl_uint work_dim, const size_t *ls, size_t *max_size, size_t *count)
+{
+    size_t l[3] = {1, 1, 1}, items = 1;
+    for (cl_uint d = 0; d < work_dim; d++) {
+        l[d] = ls[d];
+        items *= ls[d];
+    }
+    unsigned s = 1;
+    cl_int err = weft_kernel_sub_group_width(k, work_dim, l, &s);
+    if (err != CL_SUCCESS)
+        return err;
+    *max_size = s < items ? s : items;
+    *count = (items + s - 1) / s;
+    return CL_SUCCESS;
+}
+
+static cl_int sub_group_info(const char *fn, bool khr, cl_kernel kernel, cl_device_id device,
+                             cl_kernel_sub_group_info param_name, size_t input_value_size, const void *input_value,
+                             size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "%s: kernel is not a live kernel", fn);
+    cl_device_id dev = kernel->program->context->device;
+    WEFT_CHECK(!device || device == dev, CL_INVALID_DEVICE, "%s: device is not the kernel's device", fn);
+    const struct weft_kernel_meta *m = kernel->meta;
+    switch (param_name) {
+    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+        /* input: the local size, its dimension count given by input_value_size */
+        WEFT_CHECK(input_value && input_value_size && input_value_size % sizeof(size_t) == 0 &&
+                       input_value_size <= 3 * sizeof(size_t),
+                   CL_INVALID_VALUE, "%s: input_value must be 1 to 3 size_t (a local size), got %zu bytes%s", fn,
+                   input_value_size, input_value ? "" : " at NULL");
+        size_t ls[3];
+        cl_uint dims = (cl_uint)(input_value_size / sizeof(size_t));
+        memcpy(ls, input_value, input_value_size);
+        uint64_t items = 1;
+        for (cl_uint d = 0; d < dims; d++) {
+            WEFT_CHECK(ls[d] != 0, CL_INVALID_VALUE, "%s: local size %u is 0", fn, d);
+            items = ls[d] > UINT64_MAX / items ? UINT64_MAX : items * ls[d];
+        }
+        WEFT_CHECK(items <= max_wg_size(m, dev), CL_INVALID_VALUE,
+                   "%s: %llu work-items per work-group exceed the kernel's CL_KERNEL_WORK_GROUP_SIZE %zu", fn,
+                   (unsigned long long)items, max_wg_size(m, dev));
+        if (param_value && param_value_size < sizeof(size_t))
+            return weft_info_bytes(param_value_size, param_value, param_value_size_ret, &items, sizeof(size_t));
+        size_t max_size = 0, count = 0;
+        cl_int err = sub_groups_for(kernel, dims, ls, &max_size, &count);
+        if (err != CL_SUCCESS)
+            return err;
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, size_t,
+                        param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE ? max_size : count);
+    }
+    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+        if (khr)
+            break;
+        WEFT_CHECK(input_value && input_value_size == sizeof(size_t), CL_INVALID_VALUE,
+                   "%s: input_value must be one size_t (a sub-group count)", fn);
+        WEFT_CHECK(param_value_size % sizeof(size_t) == 0 && param_value_size >= sizeof(size_t) &&
+                       param_value_size <= 3 * sizeof(size_t),
+                   CL_INVALID_VALUE, "%s: param_value_size %zu is not 1 to 3 size_t", fn, param_value_size);
+        size_t want, out[3] = {0, 0, 0};
+        memcpy(&want, input_value, sizeof want);
+        cl_uint dims = (cl_uint)(param_value_size / sizeof(size_t));
+        /* one dimension of `want` whole sub-groups: want * S work-items where S is the
+         * sub-group size of that local size (W when vectorized, else 1) */
+        size_t limit = max_wg_size(m, dev) < dev->max_work_item_sizes[0] ? max_wg_size(m, dev)
+                                                                           : dev->max_work_item_sizes[0];
+        bool reqd = m->reqd_work_group_size[0] != 0;
+        size_t tries[2] = {0, want};
+        if (reqd) {
+            tries[0] = m->reqd_work_group_size[0];   /* the only size there is */
+        } else if (want && want <= limit) {
+            /* the sub-group size of a one-dimensional group: want * that many work-items */
+            size_t l[3] = {want, 1, 1};
+            unsigned s = 1;
+            cl_int err = weft_kernel_sub_group_width(kernel, 1, l, &s);
+            if (err != CL_SUCCESS)
+                return err;
+            tries[0] = s > 1 && want <= limit / s ? want * s : 0;
+        }
+        for (int t = 0; t < 2 && want && !out[0]; t++) {
+            size_t l[3] = {tries[t], 1, 1}, max_size = 0, count = 0;
+            if (!l[0] || l[0] > limit || (reqd && (m->reqd_work_group_size[0] != l[0] ||
+                                                  m->reqd_work_group_size[1] != 1 || m->reqd_work_group_size[2] != 1)))
+                continue;
+            cl_int err = sub_groups_for(kernel, 1, l, &max_size, &count);
+            if (err != CL_SUCCESS)
+                return err;
+            if (count == want && l[0] % max_size == 0) {
+                out[0] = l[0];
+                for (cl_uint d = 1; d < dims; d++)
+                    out[d] = 1;
+            }
+        }
+        return weft_info_bytes(param_value_size, param_value, param_value_size_ret, out, dims * sizeof(size_t));
+    }
+    case CL_KERNEL_MAX_NUM_SUB_GROUPS: {
+        if (khr)
+            break;
+        /* with a required size, its count; else one work-item per sub-group is possible (a
+         * local size of 1 x N is never vectorized), so the kernel's largest work-group */
+        size_t n = max_wg_size(m, dev);
+        if (m->reqd_work_group_size[0]) {
+            size_t max_size = 0;
+            cl_int err = sub_groups_for(kernel, 3, m->reqd_work_group_size, &max_size, &n);
+            if (err != CL_SUCCESS)
+                return err;
+        }
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, size_t, n);
+    }
+    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+        if (khr)
+            break;
+        /* OpenCL C has no attribute for it (SPIR-V's SubgroupsPerWorkgroup does) */
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, size_t, 0);
+    default:
+        break;
+    }
+    return weft_error(fn, CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                        size_t input_value_size, const void *input_value, size_t param_value_size,
+                        void *param_value, size_t *param_value_size_ret)
+{
+    return sub_group_info(__func__, false, kernel, device, param_name, input_value_size, input_value,
+                          param_value_size, param_value, param_value_size_ret);
+}
+
+/* cl_khr_subgroups' own entry point: the two NDRange queries of the extension. */
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                           size_t input_value_size, const void *input_value, size_t param_value_size,
+                           void *param_value, size_t *param_value_size_ret)
+{
+    return sub_group_info(__func__, true, kernel, device, param_name, input_value_size, input_value,
+                          param_value_size, param_value, param_value_size_ret);
+}
+
 /* ---- launch support (runtime/kernel.h) ------------------------------------------------ */
 
 void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out)
@@ -518,7 +663,26 @@ cl_int weft_kernel_get_variant_scheduled(cl_kernel k, cl_uint work_dim, const si
     out->bfo_loops = cv.bfo_loops;
     out->votes_bfo = cv.votes_bfo;
     out->vec_linearized = cv.vec_linearized;
+    out->sub_group_width = cv.sub_group_width ? cv.sub_group_width : 1;
     return CL_SUCCESS;
+}
+
+bool weft_kernel_uses_sub_groups(cl_kernel k)
+{
+    return k->meta->uses_sub_groups;
+}
+
+/* The variant of the full work-groups is the one runtime/ndrange.c runs first: the schedule
+ * WEFT_SCHEDULE asks for (depth-first under auto, which a kernel with sub-groups never leaves). */
+cl_int weft_kernel_sub_group_width(cl_kernel k, cl_uint work_dim, const size_t local[3], unsigned *width)
+{
+    enum weft_schedule_mode mode = weft_schedule_setting();
+    struct weft_variant v;
+    cl_int err = weft_kernel_get_variant_scheduled(k, work_dim, local,
+                                                   mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode, &v);
+    if (err == CL_SUCCESS)
+        *width = v.sub_group_width;
+    return err;
 }
 
 cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3], struct weft_variant *out)

@@ -17,6 +17,7 @@ struct weft_variant {
     unsigned bfo_loops;         /* loops it runs breadth-first (compiler/transform/schedule.h) */
     unsigned votes_bfo;         /* loops whose locality votes for breadth-first order */
     unsigned vec_linearized;    /* sub-CFGs the vectorizer ran under lane masks */
+    unsigned sub_group_width;   /* its sub-group size (compiler/transform/subgroup.h) */
 };
 
 /* Launch-relevant facts of a kernel (from its compiled metadata). */
@@ -51,6 +52,12 @@ bool weft_kernel_uses_printf(cl_kernel k);
 /* The kernel observes nothing of its work-groups (weft_kernel_meta.group_blind) and asks for
  * no particular work-group size: the runtime may run neighbouring work-groups as one. */
 bool weft_kernel_group_blind(cl_kernel k);
+/* The kernel calls sub-group built-ins: its launches never switch variants at run time
+ * (the sub-group size must stay what clGetKernelSubGroupInfo reported). */
+bool weft_kernel_uses_sub_groups(cl_kernel k);
+/* The sub-group size S of launches of `k` with this (enqueued) local size: the one the variant
+ * the launch runs has (compiled now when needed). */
+cl_int weft_kernel_sub_group_width(cl_kernel k, cl_uint work_dim, const size_t local[3], unsigned *width);
 /* The kernel's function name. */
 const char *weft_kernel_name(cl_kernel k);
 /* The kernel's compiled metadata (argument layout, access summary). */

@@ -328,7 +328,10 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
     memset(alt, 0, sizeof *alt);
     cl_int err = weft_kernel_get_variant_scheduled(kernel, work_dim, local,
                                                    mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : mode, v);
-    if (err != CL_SUCCESS || mode != WEFT_SCHEDULE_AUTO || weft_profile_setting() == WEFT_PROFILE_OFF)
+    /* a kernel with sub-groups keeps the variant whose sub-group size clGetKernelSubGroupInfo
+     * reported (the scalar variant's is 1) */
+    if (err != CL_SUCCESS || mode != WEFT_SCHEDULE_AUTO || weft_profile_setting() == WEFT_PROFILE_OFF ||
+        weft_kernel_uses_sub_groups(kernel))
         return err;
     if (v->votes_bfo > 0 &&
         (weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_AUTO, alt) != CL_SUCCESS ||
@@ -509,22 +512,35 @@ static unsigned split_regions(const size_t global[3], const size_t offset[3], co
  * and scratch_size. When parts[0] is the region of full groups (`first_full`) and Weft picks
  * the schedule, *alt may be a breadth-first variant of it to profile against (choose_variants);
  * *key0 is then part 0's cache key. */
-static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim, struct weft_kernel_args *args,
-                            struct ndrange_part *parts, unsigned nparts, bool first_full, struct weft_launch *launch,
-                            struct weft_variant *alt, uint64_t *key0)
+static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim, const size_t enqueued_local[3],
+                            struct weft_kernel_args *args, struct ndrange_part *parts, unsigned nparts,
+                            bool first_full, struct weft_launch *launch, struct weft_variant *alt, uint64_t *key0)
 {
     enum weft_schedule_mode mode = weft_schedule_setting();
     int plain = mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode;
     struct weft_variant v[MAX_PARTS];
+    /* Sub-groups: a remainder group's variant may not have larger sub-groups than the full
+     * groups' (get_max_sub_group_size is one value for the whole dispatch), which it is told
+     * through a cap in the schedule (compiler/compiler.h); the full groups' size is the one
+     * clGetKernelSubGroupInfo reports for the enqueued local size. */
+    int cap = 0;
+    if (weft_kernel_uses_sub_groups(kernel) && (nparts > 1 || !first_full)) {
+        unsigned sg = 1;
+        cl_int err = weft_kernel_sub_group_width(kernel, work_dim, enqueued_local, &sg);
+        if (err != CL_SUCCESS)
+            return err;
+        cap = (int)sg << WEFT_VARIANT_SG_CAP_SHIFT;
+    }
     for (bool dfo_only = false;; dfo_only = true) {
         memset(alt, 0, sizeof *alt);
         bool breadth_first = false;
         for (unsigned i = 0; i < nparts; i++) {
             size_t l[3] = {parts[i].local[0], parts[i].local[1], parts[i].local[2]};
+            int part_cap = i == 0 && first_full ? 0 : cap;
             cl_int err = i == 0 && first_full && !dfo_only
                              ? choose_variants(kernel, work_dim, l, &v[0], alt)
                              : weft_kernel_get_variant_scheduled(kernel, work_dim, l,
-                                                                 dfo_only ? WEFT_SCHEDULE_DFO : plain, &v[i]);
+                                                                 (dfo_only ? WEFT_SCHEDULE_DFO : plain) | part_cap, &v[i]);
             if (err != CL_SUCCESS)
                 return err;
             breadth_first = breadth_first || v[i].bfo_loops;
@@ -648,7 +664,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
         bool first_full = false;
         nparts = split_regions(global, offset, local, parts, &first_full);
         uint64_t parts_key = 0;
-        err = prepare_parts(kernel, dev, work_dim, args, parts, nparts, first_full, &launch, &alt, &parts_key);
+        err = prepare_parts(kernel, dev, work_dim, local, args, parts, nparts, first_full, &launch, &alt, &parts_key);
         if (err != CL_SUCCESS) {
             weft_kernel_args_free(args);
             return err;

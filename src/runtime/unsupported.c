@@ -1,8 +1,7 @@
 /* runtime/unsupported.c — the entry points of optional features the Weft device reports as
  * absent: images and samplers (CL_DEVICE_IMAGE_SUPPORT false), pipes (CL_DEVICE_PIPE_SUPPORT
  * false), shared virtual memory (CL_DEVICE_SVM_CAPABILITIES 0), on-device queues, SPIR-V
- * (CL_DEVICE_IL_VERSION ""), native kernels (no CL_EXEC_NATIVE_KERNEL) and sub-groups
- * (CL_DEVICE_MAX_NUM_SUB_GROUPS 0).
+ * (CL_DEVICE_IL_VERSION "") and native kernels (no CL_EXEC_NATIVE_KERNEL).
  *
  * Guarantees: each entry point first validates the arguments the specification lists before
  * the feature error (invalid handles, malformed values), then fails with the code the
@@ -485,18 +484,4 @@ clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_prope
     return weft_error(__func__, CL_INVALID_OPERATION,
                "queue properties cannot be changed after creation (clSetCommandQueueProperty is "
                "deprecated since OpenCL 1.1); create a queue with the properties instead");
-}
-
-CL_API_ENTRY cl_int CL_API_CALL
-clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
-                        size_t input_value_size, const void *input_value, size_t param_value_size,
-                        void *param_value, size_t *param_value_size_ret)
-{
-    WEFT_CHECK(weft_object_is(kernel, WEFT_TYPE_KERNEL), CL_INVALID_KERNEL,
-               "kernel %p is not a valid kernel", (void *)kernel);
-    /* NULL is allowed: the kernel's program has exactly one device. */
-    WEFT_CHECK(device == NULL || (weft_object_is(device, WEFT_TYPE_DEVICE) && device == weft_device_get()),
-               CL_INVALID_DEVICE, "device %p is not the kernel's device", (void *)device);
-    return weft_error(__func__, CL_INVALID_OPERATION,
-               "this device does not support sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0)");
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "compiler/transform/irutil.h"
+#include "compiler/transform/subgroup.h"
 #include "util/ptrmap.h"
 #include "util/vec.h"
 
@@ -303,6 +304,21 @@ static struct ishape transfer_call(struct weft_shapes *S, LLVMValueRef in)
     const char *name = LLVMGetValueName2(callee, &len);
     enum wi_fn wi = classify_callee(name);
     unsigned nargs = LLVMGetNumArgOperands(in);
+    switch (weft_subgroup_by_name(name, len).kind) {
+    case WEFT_SG_NONE:
+        break;
+    case WEFT_SG_MAX_SIZE:
+    case WEFT_SG_NUM:
+    case WEFT_SG_ENQUEUED_NUM:
+    case WEFT_SG_WIDTH_PLACEHOLDER:
+    case WEFT_SG_MAX_PLACEHOLDER:
+        return UNIFORM;
+    default:
+        /* sub-group id, local id and size (the last sub-group may be short), and the
+         * collectives: a reduction or broadcast is the same within one sub-group only, and a
+         * work-group holds several */
+        return VARYING;
+    }
     switch (wi) {
     case WI_UNIFORM:
         return UNIFORM;

@@ -27,8 +27,13 @@
  *   An instruction marked !weft.uniform (WEFT_UNIFORM_LOAD_MD) is pinned uniform: Weft's own
  *   scheduling code puts it on values every work-item that uses them agrees on (reads of
  *   work-group-shared words that every work-item reads alike, the skeleton's iteration count).
- *   Calls: work-item functions as above; a call to a function that does not access memory
- *   (memory(none), e.g. math intrinsics) with uniform arguments is uniform; otherwise varying.
+ *   Calls: work-item functions as above; get_max_sub_group_size, get_num_sub_groups,
+ *   get_enqueued_num_sub_groups (and the sub-group width placeholders of
+ *   transform/subgroup.h) are uniform; get_sub_group_id, get_sub_group_local_id,
+ *   get_sub_group_size and every sub-group collective (reduce, scan, broadcast, all, any) are
+ *   varying: their values agree within one sub-group at most, and a work-group holds several;
+ *   a call to a function that does not access memory (memory(none), e.g. math intrinsics)
+ *   with uniform arguments is uniform; otherwise varying.
  * Control divergence: a conditional branch or switch whose condition is not uniform is
  *   divergent. Its join points are the blocks where paths from different successors first meet
  *   before its immediate post-dominator P (P included), found by propagating one label per

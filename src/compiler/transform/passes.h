@@ -100,6 +100,8 @@ struct weft_workfn {
     /* vectorization across work-items (vectorize.h), read by wgloops */
     unsigned vec_width;            /* W lanes; 0 or 1: every sub-CFG keeps its scalar loop */
     unsigned vec_interleave;       /* U packets side by side; 0: the cost model chooses */
+    bool vec_sub_groups;           /* the kernel's sub-groups are the packets' W-lane groups
+                                      (transform/subgroup.h): packets of at least W lanes */
     const struct weft_shapes *vec_shapes;   /* the function before wgloops, focused on dim 0 */
     struct weft_vec_report *vec_reports;    /* [subcfgs.count], owned by the caller */
 };

@@ -31,6 +31,7 @@
 #include "compiler/analysis/shape.h"
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
+#include "compiler/transform/subgroup.h"
 #include "util/ptrmap.h"
 #include "util/vec.h"
 
@@ -286,7 +287,8 @@ static bool is_serialized(LLVMValueRef i)
     if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i))
         return LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic;
     if (LLVMIsACallInst(i))
-        return !droppable_call(i) && weft_wi_call_kind(i) == WEFT_WI_NONE && !lanewise_of(i);
+        return !droppable_call(i) && weft_wi_call_kind(i) == WEFT_WI_NONE && !lanewise_of(i) &&
+               !weft_subgroup_is_collective(weft_subgroup_call(i).kind);
     return false;
 }
 
@@ -853,7 +855,16 @@ static unsigned reg_units(struct weft_vec_plan *p, LLVMTypeRef t)
  * state is small (U packets side by side), fewer than W when each work-item carries wide
  * vectors (double16), so that the chains stay in registers. Never more than the local size
  * needs. */
+static unsigned choose_packet_any(struct weft_vec_plan *p, unsigned requested);
+
+/* With sub-groups the packet holds whole sub-groups of W lanes: P is a multiple of W. */
 static unsigned choose_packet(struct weft_vec_plan *p, unsigned requested)
+{
+    unsigned pk = choose_packet_any(p, requested);
+    return p->wf->vec_sub_groups && pk < p->W ? p->W : pk;
+}
+
+static unsigned choose_packet_any(struct weft_vec_plan *p, unsigned requested)
 {
     uint64_t l0 = p->wf->local_size[0];
     unsigned max_p = l0 >= p->W ? p->W * pow2_floor((unsigned)(l0 / p->W)) : p->W;
@@ -1678,6 +1689,175 @@ static void emit_local_id(struct weft_vec_plan *p, struct vinfo *vi)
     define(p, vi, iv ? LLVMBuildIntCast2(p->b, iv, t, 0, "") : LLVMConstInt(t, 0, 0), NULL);
 }
 
+/* ---- emission: sub-group collectives ------------------------------------------------------ */
+
+/* A sub-group is one W-lane group of the packet: lanes [g*W, (g+1)*W) of packet lanes, i.e.
+ * W consecutive work-items starting at a multiple of W (wgfunction.c only lets the vectorizer
+ * run a kernel with sub-groups when that is the spec's sub-group of those work-items). Every
+ * collective works on the lanes of the current mask: an inactive lane (divergent code, the
+ * tail of a local size that is not a multiple of P) contributes the operation's identity. */
+
+/* Lanes [g*W, (g+1)*W) of a P-lane vector. */
+static LLVMValueRef group_lanes(struct weft_vec_plan *p, LLVMValueRef v, unsigned g)
+{
+    if (p->P == p->W)
+        return v;
+    int *idx = malloc(sizeof(int) * p->W);
+    if (!idx)
+        abort();
+    for (unsigned l = 0; l < p->W; l++)
+        idx[l] = (int)(g * p->W + l);
+    LLVMValueRef r = LLVMBuildShuffleVector(p->b, v, LLVMGetPoison(LLVMTypeOf(v)), shuffle_mask(p, idx, p->W), "");
+    free(idx);
+    return r;
+}
+
+/* The P-lane vector whose lanes of group g all hold r[g]. */
+static LLVMValueRef spread_groups(struct weft_vec_plan *p, LLVMValueRef *r, LLVMTypeRef t)
+{
+    unsigned ng = p->P / p->W;
+    if (ng == 1)
+        return splat(p, r[0]);
+    LLVMValueRef v = LLVMGetPoison(LLVMVectorType(t, ng));
+    for (unsigned g = 0; g < ng; g++)
+        v = LLVMBuildInsertElement(p->b, v, r[g], LLVMConstInt(p->i32, g, 0), "");
+    int *idx = malloc(sizeof(int) * p->P);
+    if (!idx)
+        abort();
+    for (unsigned l = 0; l < p->P; l++)
+        idx[l] = (int)(l / p->W);
+    LLVMValueRef out = LLVMBuildShuffleVector(p->b, v, LLVMGetPoison(LLVMTypeOf(v)), shuffle_mask(p, idx, p->P), "");
+    free(idx);
+    return out;
+}
+
+/* One W-lane vector reduced to a scalar by the collective's operation. */
+static LLVMValueRef reduce_group(struct weft_vec_plan *p, const struct weft_sg_call *sg, LLVMValueRef v)
+{
+    LLVMTypeRef vt = LLVMTypeOf(v);
+    if (sg->is_float && sg->op == WEFT_SG_OP_ADD) {
+        /* reassociable: the specification leaves the order of a floating-point reduction open */
+        LLVMValueRef args[] = {weft_subgroup_identity(LLVMGetElementType(vt), sg), v};
+        LLVMValueRef r = call_intrinsic(p, "llvm.vector.reduce.fadd", &vt, 1, args, 2);
+        LLVMSetFastMathFlags(r, LLVMFastMathAllowReassoc);
+        return r;
+    }
+    const char *name = sg->is_float ? (sg->op == WEFT_SG_OP_MIN ? "llvm.vector.reduce.fmin" : "llvm.vector.reduce.fmax")
+                       : sg->op == WEFT_SG_OP_ADD ? "llvm.vector.reduce.add"
+                       : sg->op == WEFT_SG_OP_MIN ? (sg->is_signed ? "llvm.vector.reduce.smin" : "llvm.vector.reduce.umin")
+                                                  : (sg->is_signed ? "llvm.vector.reduce.smax" : "llvm.vector.reduce.umax");
+    return call_intrinsic(p, name, &vt, 1, &v, 1);
+}
+
+/* a op b, lane by lane (fmin/fmax are OpenCL's: a NaN operand yields the other). */
+static LLVMValueRef combine_lanes(struct weft_vec_plan *p, const struct weft_sg_call *sg, LLVMValueRef a, LLVMValueRef b)
+{
+    if (sg->op == WEFT_SG_OP_ADD)
+        return sg->is_float ? LLVMBuildFAdd(p->b, a, b, "") : LLVMBuildAdd(p->b, a, b, "");
+    const char *name = sg->is_float ? (sg->op == WEFT_SG_OP_MIN ? "llvm.minnum" : "llvm.maxnum")
+                       : sg->op == WEFT_SG_OP_MIN ? (sg->is_signed ? "llvm.smin" : "llvm.umin")
+                                                  : (sg->is_signed ? "llvm.smax" : "llvm.umax");
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMValueRef args[] = {a, b};
+    return call_intrinsic(p, name, &t, 1, args, 2);
+}
+
+/* v with each lane l replaced by lane l - k of its group, or by `fill` for the first k lanes
+ * of each group. */
+static LLVMValueRef shift_in_groups(struct weft_vec_plan *p, LLVMValueRef v, unsigned k, LLVMValueRef fill)
+{
+    int *idx = malloc(sizeof(int) * p->P);
+    if (!idx)
+        abort();
+    for (unsigned l = 0; l < p->P; l++)
+        idx[l] = l % p->W >= k ? (int)(l - k) : (int)(p->P + l);
+    LLVMValueRef r = LLVMBuildShuffleVector(p->b, v, fill, shuffle_mask(p, idx, p->P), "");
+    free(idx);
+    return r;
+}
+
+static void emit_collective(struct weft_vec_plan *p, struct vinfo *vi, const struct weft_sg_call *sg)
+{
+    LLVMValueRef i = vi->v, x = LLVMGetOperand(i, 0);
+    LLVMTypeRef t = LLVMTypeOf(x), rt = LLVMTypeOf(i);
+    LLVMValueRef xv = get_vec(p, x), m = cur_mask(p), r = NULL;
+    unsigned ng = p->P / p->W;
+    LLVMValueRef *res = calloc(ng, sizeof *res);
+    if (!res)
+        abort();
+    switch (sg->kind) {
+    case WEFT_SG_ALL:
+    case WEFT_SG_ANY: {
+        bool all = sg->kind == WEFT_SG_ALL;
+        LLVMValueRef c = LLVMBuildICmp(p->b, LLVMIntNE, xv, LLVMConstNull(LLVMTypeOf(xv)), "");
+        /* inactive lanes neither veto `all` nor satisfy `any` */
+        c = LLVMBuildSelect(p->b, m, c, const_splat(p, LLVMConstInt(p->i1, all, 0)), "");
+        for (unsigned g = 0; g < ng; g++) {
+            LLVMValueRef gv = group_lanes(p, c, g);
+            LLVMTypeRef gt = LLVMTypeOf(gv);
+            LLVMValueRef red = call_intrinsic(p, all ? "llvm.vector.reduce.and" : "llvm.vector.reduce.or", &gt, 1, &gv, 1);
+            res[g] = LLVMBuildZExt(p->b, red, rt, "");
+        }
+        r = spread_groups(p, res, rt);
+        break;
+    }
+    case WEFT_SG_REDUCE: {
+        LLVMValueRef xi = LLVMBuildSelect(p->b, m, xv, const_splat(p, weft_subgroup_identity(t, sg)), "");
+        for (unsigned g = 0; g < ng; g++)
+            res[g] = reduce_group(p, sg, group_lanes(p, xi, g));
+        r = spread_groups(p, res, rt);
+        break;
+    }
+    case WEFT_SG_SCAN_INCLUSIVE:
+    case WEFT_SG_SCAN_EXCLUSIVE: {
+        /* Hillis-Steele within each group: log2(W) shifted combines */
+        LLVMValueRef id = const_splat(p, weft_subgroup_identity(t, sg));
+        r = LLVMBuildSelect(p->b, m, xv, id, "");
+        for (unsigned k = 1; k < p->W; k *= 2)
+            r = combine_lanes(p, sg, r, shift_in_groups(p, r, k, id));
+        if (sg->kind == WEFT_SG_SCAN_EXCLUSIVE)
+            r = shift_in_groups(p, r, 1, id);
+        break;
+    }
+    case WEFT_SG_BROADCAST: {
+        /* the lane is the same for the whole sub-group (the specification's condition); a lane
+         * outside the sub-group or an inactive one is undefined: wrap it into the group and
+         * freeze whatever that lane holds */
+        LLVMValueRef lane = LLVMGetOperand(i, 1);
+        LLVMValueRef wmask = LLVMConstInt(p->i32, p->W - 1, 0);
+        bool uniform = kind_of(p, lane) == K_U;
+        LLVMValueRef ls = uniform ? LLVMBuildAnd(p->b, LLVMBuildIntCast2(p->b, get_scal(p, lane), p->i32, 0, ""), wmask, "") : NULL;
+        LLVMValueRef lv = uniform ? NULL : get_vec(p, lane);
+        LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
+        LLVMValueRef bits = uniform ? NULL : mask_bits(p, m);
+        for (unsigned g = 0; g < ng; g++) {
+            LLVMValueRef base = LLVMConstInt(p->i32, g * p->W, 0), l = ls;
+            if (!uniform) {
+                /* the lane index as the group's first active lane has it */
+                LLVMValueRef gb = LLVMBuildLShr(p->b, bits, LLVMConstInt(it, g * p->W, 0), "");
+                LLVMValueRef args[] = {gb, LLVMConstInt(p->i1, 0, 0)};
+                LLVMValueRef tz = LLVMBuildIntCast2(p->b, call_intrinsic(p, "llvm.cttz", &it, 1, args, 2), p->i32, 0, "");
+                LLVMValueRef first = LLVMBuildAdd(p->b, base, LLVMBuildAnd(p->b, tz, wmask, ""), "");
+                l = LLVMBuildExtractElement(p->b, lv, first, "");
+                l = LLVMBuildAnd(p->b, LLVMBuildIntCast2(p->b, l, p->i32, 0, ""), wmask, "");
+            }
+            LLVMValueRef e = LLVMBuildExtractElement(p->b, xv, LLVMBuildAdd(p->b, base, l, ""), "");
+            res[g] = LLVMBuildFreeze(p->b, e, "");
+        }
+        r = spread_groups(p, res, rt);
+        break;
+    }
+    default:
+        break;
+    }
+    free(res);
+    if (!r) {
+        fail_at(p, "internal: an unknown sub-group collective", i);
+        return;
+    }
+    define(p, vi, NULL, r);
+}
+
 static void emit_inst(struct weft_vec_plan *p, struct vinfo *vi)
 {
     LLVMValueRef i = vi->v;
@@ -1689,6 +1869,11 @@ static void emit_inst(struct weft_vec_plan *p, struct vinfo *vi)
     }
     if (LLVMIsACallInst(i) && weft_wi_call_kind(i) == WEFT_WI_LOCAL_ID) {
         emit_local_id(p, vi);
+        return;
+    }
+    struct weft_sg_call sg = weft_subgroup_call(i);
+    if (weft_subgroup_is_collective(sg.kind)) {
+        emit_collective(p, vi, &sg);
         return;
     }
     if (is_serialized(i)) {

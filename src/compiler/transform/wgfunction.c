@@ -17,6 +17,7 @@
 #include "compiler/arglayout.h"
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
+#include "compiler/transform/subgroup.h"
 #include "util/vec.h"
 #include "weft/abi.h"
 
@@ -273,6 +274,53 @@ static struct weft_shapes *vector_shapes(struct weft_workfn *wf)
     return s;
 }
 
+/* The sub-group size S of this variant (transform/subgroup.h): W, when every sub-CFG can be
+ * vectorized in packets of whole W-lane groups and each W-lane group is a sub-group of the
+ * specification (W consecutive linear local ids from a multiple of W): the x extent is a
+ * multiple of W (rows hold whole groups), or the work-group is one row (its last group may be
+ * short, as the last sub-group may); and the launch's full work-groups allow it (`cap`).
+ * Otherwise 1. Deterministic for one local size, schedule and WEFT_VECTORIZE, which is what
+ * lets clGetKernelSubGroupInfo answer before the launch by compiling the same variant. The
+ * vectorizer's plans are only tried here (they change nothing); wgloops plans again. */
+static unsigned sub_group_width(struct weft_workfn *wf, const struct weft_wg_options *opts,
+                                const struct weft_shapes *shapes)
+{
+    unsigned W = opts->vector_width;
+    const uint64_t *L = wf->local_size;
+    if (W < 2 || !shapes || (opts->sub_group_cap && opts->sub_group_cap < W))
+        return 1;
+    if (!(L[0] % W == 0 || (L[1] == 1 && L[2] == 1 && L[0] >= 2)))
+        return 1;
+    wf->vec_sub_groups = true;
+    for (unsigned s = 0; s < wf->subcfgs.count; s++) {
+        struct weft_vec_report rep;
+        struct weft_vec_plan *plan = weft_vectorize_plan(wf, &wf->subcfgs.s[s], shapes, W, opts->interleave, &rep);
+        if (!plan)
+            return 1;
+        weft_vectorize_plan_free(plan);
+    }
+    return W;
+}
+
+/* Replaces every call of placeholder `name` by the constant v. */
+static void resolve_placeholder(LLVMModuleRef m, const char *name, unsigned v)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(m, name);
+    if (!f)
+        return;
+    LLVMValueRef k = LLVMConstInt(LLVMGetReturnType(LLVMGlobalGetValueType(f)), v, 0);
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u;) {
+        LLVMValueRef user = LLVMGetUser(u);
+        u = LLVMGetNextUse(u);
+        if (LLVMIsACallInst(user)) {
+            LLVMReplaceAllUsesWith(user, k);
+            LLVMInstructionEraseFromParent(user);
+        }
+    }
+    if (!LLVMGetFirstUse(f))
+        LLVMDeleteFunction(f);
+}
+
 void weft_wg_result_dispose(struct weft_wg_result *r)
 {
     free(r->vec);
@@ -315,16 +363,42 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
         ok = weft_privatize(&wf, diag);
     struct weft_shapes *vec_shapes = NULL;
     struct weft_vec_report *vec = NULL;
+    unsigned vector_width = opts->vector_width, sg_width = 1;
+    bool uses_sg = false;
     if (ok && last >= WEFT_WG_STAGE_WGLOOPS) {
-        if (opts->vector_width > 1 && wf.subcfgs.count) {
+        uses_sg = weft_subgroup_used(wf.fn);
+        if (uses_sg) {
+            /* one sub-group size for every sub-CFG: all vectorized in W-lane groups, or none */
+            if (vector_width > 1 && wf.subcfgs.count) {
+                vec_shapes = vector_shapes(&wf);
+                sg_width = sub_group_width(&wf, opts, vec_shapes);
+                weft_shapes_free(vec_shapes);
+                vec_shapes = NULL;
+            }
+            resolve_placeholder(m, WEFT_SG_WIDTH_NAME, sg_width);
+            resolve_placeholder(m, WEFT_SG_MAX_NAME, opts->sub_group_cap ? opts->sub_group_cap : sg_width);
+            if (sg_width == 1) {
+                weft_subgroup_lower_scalar(wf.fn);
+                vector_width = 0;
+                wf.vec_sub_groups = false;
+            }
+        }
+        if (vector_width > 1 && wf.subcfgs.count) {
             vec = calloc(wf.subcfgs.count, sizeof *vec);
             vec_shapes = vector_shapes(&wf);
-            wf.vec_width = opts->vector_width;
+            wf.vec_width = vector_width;
             wf.vec_interleave = opts->interleave;
             wf.vec_shapes = vec_shapes;
             wf.vec_reports = vec;
         }
         ok = weft_wgloops_build(&wf, diag);
+        /* with sub-groups of W, a sub-CFG left scalar would run them one work-item wide */
+        for (unsigned s = 0; ok && sg_width > 1 && s < subcfg_count; s++)
+            if (!vec || !vec[s].vectorized) {
+                weft_diag_error(diag, "vectorizer: sub-CFG %u of a kernel with sub-groups of %u was not vectorized: %s",
+                                s, sg_width, vec ? vec[s].reason : "");
+                ok = false;
+            }
         if (ok)
             weft_lower_local_atomics(wf.fn);
         if (vec_shapes)
@@ -359,6 +433,8 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
         out->schedule = sched;
         out->vec = vec;
         vec = NULL;
+        out->uses_sub_groups = uses_sg;
+        out->sub_group_width = sg_width;
         char *msg = NULL;
         if (LLVMVerifyFunction(out->fn, LLVMReturnStatusAction)) {
             size_t n = 0;

@@ -34,6 +34,9 @@ struct weft_wg_options {
     unsigned vector_width;       /* lanes per packet for the vectorizer; 0 or 1: off */
     unsigned interleave;         /* packets side by side; 0: chosen by the cost model */
     enum weft_schedule_mode schedule;   /* which loops run breadth-first (schedule.h); 0: none */
+    unsigned sub_group_cap;      /* 0, or the sub-group size of the launch's full work-groups:
+                                    this variant (a remainder group) may not have larger ones,
+                                    and get_max_sub_group_size reports it (subgroup.h) */
 };
 
 struct weft_wg_result {
@@ -46,6 +49,9 @@ struct weft_wg_result {
     unsigned uniform_slots;      /* cross-barrier values kept in one scalar slot (uniform) */
     unsigned recomputed;         /* cross-barrier affine values recomputed from a uniform base */
     struct weft_schedule_report schedule;   /* which loops were scheduled breadth-first */
+    unsigned sub_group_width;    /* the sub-group size S: W when the kernel's sub-groups are
+                                    the vectorizer's W-lane groups, else 1 (subgroup.h) */
+    bool uses_sub_groups;        /* the kernel calls sub-group built-ins */
     struct weft_vec_report *vec; /* [subcfg_count] what the vectorizer did per sub-CFG (NULL when
                                     it was off); free with weft_wg_result_dispose */
 };

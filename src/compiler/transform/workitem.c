@@ -15,12 +15,27 @@
  * remainder sub-launches right while the uniform case costs what a plain offset costs.)
  * A non-constant dimension argument is handled with selects (out-of-range values get the
  * specification's defaults).
+ * Sub-group queries (subgroup.h), with S = the WEFT_SG_WIDTH_NAME placeholder, M = the
+ * WEFT_SG_MAX_NAME one, lin = get_local_linear_id, L = this group's work-items and E = the
+ * enqueued local size's (ctx loads) — sub-group k holds linear ids [k*S, (k+1)*S):
+ *   get_sub_group_id -> lin / S          get_sub_group_local_id -> lin % S
+ *   get_num_sub_groups -> ceil(L / S)    get_sub_group_size -> min(S, L - (lin / S) * S)
+ *   get_max_sub_group_size -> min(M, E)  get_enqueued_num_sub_groups -> ceil(E / M)
+ * sub_group_barrier is removed. The work-items of a sub-group run in lockstep in one thread:
+ * with S == W they are the lanes of one vector packet, so every operation before the barrier
+ * has run for all of them (as one vector instruction, or lane by lane for serialized ones)
+ * before any operation after it runs, and memory dependences between those operations are
+ * LLVM's to keep like any others in one thread; no sub-CFG cut is needed. With S == 1 the
+ * sub-group is one work-item, whose own program order already orders its memory accesses.
+ * (No pass between here and the work-item loops reorders memory accesses.)
  */
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
+#include "compiler/transform/subgroup.h"
 #include "weft/abi.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static LLVMValueRef get_local_id_fn(struct weft_workfn *wf)
 {
@@ -129,6 +144,53 @@ static LLVMValueRef dim_local_id(LLVMBuilderRef b, struct weft_workfn *wf, unsig
     return weft_build_local_id(b, wf, d);
 }
 
+static LLVMValueRef sg_placeholder(struct weft_workfn *wf, LLVMBuilderRef b, const char *name)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(wf->c);
+    LLVMValueRef f = LLVMGetNamedFunction(wf->m, name);
+    if (!f) {
+        f = LLVMAddFunction(wf->m, name, LLVMFunctionType(i32, NULL, 0, 0));
+        /* memory(none) nounwind willreturn: the shape analysis sees a uniform value */
+        const char *attrs[] = {"memory", "nounwind", "willreturn"};
+        for (unsigned a = 0; a < 3; a++) {
+            unsigned k = LLVMGetEnumAttributeKindForName(attrs[a], strlen(attrs[a]));
+            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(wf->c, k, 0));
+        }
+    }
+    LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+    return LLVMBuildZExt(b, r, LLVMInt64TypeInContext(wf->c), "");
+}
+
+/* The i64 value of sub-group query `k` (see the header comment). */
+static LLVMValueRef sg_query(struct weft_workfn *wf, LLVMBuilderRef b, enum weft_sg_kind k)
+{
+    LLVMValueRef S = sg_placeholder(wf, b, WEFT_SG_WIDTH_NAME);
+    LLVMValueRef L = weft_i64(wf->c, weft_workfn_local_total(wf));
+    LLVMValueRef one = weft_i64(wf->c, 1);
+    switch (k) {
+    case WEFT_SG_ID:
+        return LLVMBuildUDiv(b, weft_build_local_linear_id(b, wf), S, "sg.id");
+    case WEFT_SG_LOCAL_ID:
+        return LLVMBuildURem(b, weft_build_local_linear_id(b, wf), S, "sg.lid");
+    case WEFT_SG_NUM:
+        return LLVMBuildUDiv(b, LLVMBuildSub(b, LLVMBuildAdd(b, L, S, ""), one, ""), S, "sg.num");
+    case WEFT_SG_SIZE: {
+        LLVMValueRef first = LLVMBuildMul(b, LLVMBuildUDiv(b, weft_build_local_linear_id(b, wf), S, ""), S, "");
+        LLVMValueRef left = LLVMBuildSub(b, L, first, "");
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, left, S, ""), left, S, "sg.size");
+    }
+    default: {
+        LLVMValueRef M = sg_placeholder(wf, b, WEFT_SG_MAX_NAME);
+        LLVMValueRef E = one;
+        for (unsigned d = 0; d < 3; d++)
+            E = LLVMBuildMul(b, E, dim_enqueued_local_size(b, wf, d), "");
+        if (k == WEFT_SG_MAX_SIZE)
+            return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, E, M, ""), E, M, "sg.max");
+        return LLVMBuildUDiv(b, LLVMBuildSub(b, LLVMBuildAdd(b, E, M, ""), one, ""), M, "sg.enqueued.num");
+    }
+    }
+}
+
 bool weft_workitem_lower(struct weft_workfn *wf, struct weft_diag *diag)
 {
     (void)diag;
@@ -141,6 +203,14 @@ bool weft_workitem_lower(struct weft_workfn *wf, struct weft_diag *diag)
             enum weft_wi_kind k = weft_wi_call_kind(i);
             LLVMValueRef r = NULL;
             LLVMPositionBuilderBefore(b, i);
+            enum weft_sg_kind sk = k == WEFT_WI_NONE ? weft_subgroup_call(i).kind : WEFT_SG_NONE;
+            if (sk == WEFT_SG_BARRIER) {
+                LLVMInstructionEraseFromParent(i);
+                i = next;
+                continue;
+            }
+            if (sk >= WEFT_SG_SIZE && sk <= WEFT_SG_LOCAL_ID)
+                r = sg_query(wf, b, sk);
             LLVMValueRef darg = LLVMGetNumArgOperands(i) > 0 && k != WEFT_WI_BARRIER ? LLVMGetOperand(i, 0) : NULL;
             switch (k) {
             case WEFT_WI_GROUP_ID: r = per_dim(b, wf, darg, dim_group, zero); break;
