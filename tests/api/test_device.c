@@ -360,7 +360,20 @@ static void test_extensions_and_features_agree(void **state)
     /* unsupported features are not advertised */
     assert_false(has_word(ext, "cl_khr_fp16"));
     assert_false(has_word(ext, "cl_khr_il_program"));
-    assert_false(has_word(ext, "cl_khr_subgroups"));
+    /* sub-groups: the extension, its entry point and the device's limits agree */
+    assert_true(has_word(ext, "cl_khr_subgroups"));
+    cl_platform_id plat = NULL;
+    assert_int_equal(clGetDeviceInfo(dev(), CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL), CL_SUCCESS);
+    assert_non_null(clGetExtensionFunctionAddressForPlatform(plat, "clGetKernelSubGroupInfoKHR"));
+    cl_uint max_sg = 0;
+    size_t max_wg = 0;
+    cl_bool ifp = CL_TRUE;
+    assert_int_equal(clGetDeviceInfo(dev(), CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof max_sg, &max_sg, NULL), CL_SUCCESS);
+    assert_int_equal(clGetDeviceInfo(dev(), CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL), CL_SUCCESS);
+    assert_int_equal(clGetDeviceInfo(dev(), CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof ifp, &ifp, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(max_sg, max_wg);   /* sub-groups of one work-item are possible */
+    assert_int_equal(ifp, CL_FALSE);
 
     /* OpenCL C: 1.0, 1.1, 1.2 and 3.0 */
     v = name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, &n);
@@ -384,7 +397,7 @@ static void test_extensions_and_features_agree(void **state)
     assert_false(has_name(v, n, "__opencl_c_3d_image_writes"));
     assert_false(has_name(v, n, "__opencl_c_pipes"));
     assert_false(has_name(v, n, "__opencl_c_device_enqueue"));
-    assert_false(has_name(v, n, "__opencl_c_subgroups"));
+    assert_int_equal(has_name(v, n, "__opencl_c_subgroups"), has_word(ext, "cl_khr_subgroups"));
     assert_false(has_name(v, n, "__opencl_c_generic_address_space"));
     assert_false(has_name(v, n, "__opencl_c_work_group_collective_functions"));
     assert_false(has_name(v, n, "__opencl_c_program_scope_global_variables"));
@@ -519,7 +532,7 @@ static void test_unsupported_features_are_reported_absent(void **state)
         CL_DEVICE_PIPE_SUPPORT, CL_DEVICE_MAX_PIPE_ARGS, CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS,
         CL_DEVICE_PIPE_MAX_PACKET_SIZE, CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS,
         CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE,
-        CL_DEVICE_MAX_NUM_SUB_GROUPS, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
         CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_DEVICE_PARTITION_MAX_SUB_DEVICES,
     };

@@ -1,6 +1,6 @@
 /* tests/api/test_unsupported.c — the entry points of features the Weft device reports as absent
  * (images, samplers, pipes, SVM, on-device queues, IL programs, built-in and native kernels,
- * sub-groups, clSetCommandQueueProperty), through the ICD loader: with otherwise valid
+ * clSetCommandQueueProperty), through the ICD loader: with otherwise valid
  * arguments each fails with the specification's code for a device without the feature; the
  * arguments the specification checks first are checked first; nothing is created. */
 #include <setjmp.h>
@@ -292,7 +292,7 @@ static void test_svm(void **state)
                      CL_INVALID_KERNEL);
 }
 
-/* ---- device queues, IL, built-in and native kernels, sub-groups, queue properties ---- */
+/* ---- device queues, IL, built-in and native kernels, queue properties ---- */
 
 static void CL_CALLBACK native_fn(void *args) { (void)args; }
 
@@ -345,20 +345,6 @@ static void test_other_unsupported_entry_points(void **state)
     cl_command_queue_properties now = 99;
     assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof now, &now, NULL), CL_SUCCESS);
     assert_int_equal(now, 0);
-
-    size_t local = 64, n;
-    assert_int_equal(clGetKernelSubGroupInfo(f->kernel, d, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
-                                             &local, sizeof n, &n, NULL),
-                     CL_INVALID_OPERATION);
-    assert_int_equal(clGetKernelSubGroupInfo(f->kernel, NULL, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof n, &n,
-                                             NULL),
-                     CL_INVALID_OPERATION);
-    assert_int_equal(clGetKernelSubGroupInfo((cl_kernel)f->program, d, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
-                                             sizeof n, &n, NULL),
-                     CL_INVALID_KERNEL);
-    assert_int_equal(clGetKernelSubGroupInfo(f->kernel, (cl_device_id)c, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
-                                             sizeof n, &n, NULL),
-                     CL_INVALID_DEVICE);
 }
 
 int main(void)
