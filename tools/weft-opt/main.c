@@ -6,7 +6,8 @@
  *
  * -vectorize=off (default) | auto | W | WxU: the vectorizer across work-items (vectorize.h) for
  * the wg-loops and wg-function stages; auto takes W from the kernel's target-cpu/-features
- * attributes. A "; weft-vec:" line per sub-CFG says what it did.
+ * attributes. A "; weft-vec:" line per sub-CFG says what it did, a "; weft-subgroups:" line the
+ * sub-group size of a kernel that calls sub-group built-ins (transform/subgroup.h).
  * -schedule=dfo (default) | auto | bfo: which loops run breadth-first (transform/schedule.h),
  * from the lower-workitem stage on; a "; weft-schedule:" line per loop says what it decided.
  *
@@ -251,6 +252,8 @@ int main(int argc, char **argv)
                         print_schedule(hs, kn, n, &r.schedule.loop[l]);
                     for (unsigned v = 0; r.vec && v < r.subcfg_count; v++)
                         print_vec_report(hs, kn, n, v, &r.vec[v]);
+                    if (r.uses_sub_groups)
+                        fprintf(hs, "; weft-subgroups: %.*s: size %u\n", (int)n, kn, r.sub_group_width);
                 }
                 weft_wg_result_dispose(&r);
             }

@@ -1780,7 +1780,7 @@ static void emit_collective(struct weft_vec_plan *p, struct vinfo *vi, const str
 {
     LLVMValueRef i = vi->v, x = LLVMGetOperand(i, 0);
     LLVMTypeRef t = LLVMTypeOf(x), rt = LLVMTypeOf(i);
-    LLVMValueRef xv = get_vec(p, x), m = cur_mask(p), r = NULL;
+    LLVMValueRef xv = get_vec(p, x), m = p->mask, r = NULL;
     unsigned ng = p->P / p->W;
     LLVMValueRef *res = calloc(ng, sizeof *res);
     if (!res)
@@ -1791,7 +1791,8 @@ static void emit_collective(struct weft_vec_plan *p, struct vinfo *vi, const str
         bool all = sg->kind == WEFT_SG_ALL;
         LLVMValueRef c = LLVMBuildICmp(p->b, LLVMIntNE, xv, LLVMConstNull(LLVMTypeOf(xv)), "");
         /* inactive lanes neither veto `all` nor satisfy `any` */
-        c = LLVMBuildSelect(p->b, m, c, const_splat(p, LLVMConstInt(p->i1, all, 0)), "");
+        if (m)
+            c = LLVMBuildSelect(p->b, m, c, const_splat(p, LLVMConstInt(p->i1, all, 0)), "");
         for (unsigned g = 0; g < ng; g++) {
             LLVMValueRef gv = group_lanes(p, c, g);
             LLVMTypeRef gt = LLVMTypeOf(gv);
@@ -1802,7 +1803,7 @@ static void emit_collective(struct weft_vec_plan *p, struct vinfo *vi, const str
         break;
     }
     case WEFT_SG_REDUCE: {
-        LLVMValueRef xi = LLVMBuildSelect(p->b, m, xv, const_splat(p, weft_subgroup_identity(t, sg)), "");
+        LLVMValueRef xi = m ? LLVMBuildSelect(p->b, m, xv, const_splat(p, weft_subgroup_identity(t, sg)), "") : xv;
         for (unsigned g = 0; g < ng; g++)
             res[g] = reduce_group(p, sg, group_lanes(p, xi, g));
         r = spread_groups(p, res, rt);
@@ -1812,7 +1813,7 @@ static void emit_collective(struct weft_vec_plan *p, struct vinfo *vi, const str
     case WEFT_SG_SCAN_EXCLUSIVE: {
         /* Hillis-Steele within each group: log2(W) shifted combines */
         LLVMValueRef id = const_splat(p, weft_subgroup_identity(t, sg));
-        r = LLVMBuildSelect(p->b, m, xv, id, "");
+        r = m ? LLVMBuildSelect(p->b, m, xv, id, "") : xv;
         for (unsigned k = 1; k < p->W; k *= 2)
             r = combine_lanes(p, sg, r, shift_in_groups(p, r, k, id));
         if (sg->kind == WEFT_SG_SCAN_EXCLUSIVE)
@@ -1829,7 +1830,7 @@ static void emit_collective(struct weft_vec_plan *p, struct vinfo *vi, const str
         LLVMValueRef ls = uniform ? LLVMBuildAnd(p->b, LLVMBuildIntCast2(p->b, get_scal(p, lane), p->i32, 0, ""), wmask, "") : NULL;
         LLVMValueRef lv = uniform ? NULL : get_vec(p, lane);
         LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
-        LLVMValueRef bits = uniform ? NULL : mask_bits(p, m);
+        LLVMValueRef bits = uniform ? NULL : mask_bits(p, cur_mask(p));
         for (unsigned g = 0; g < ng; g++) {
             LLVMValueRef base = LLVMConstInt(p->i32, g * p->W, 0), l = ls;
             if (!uniform) {
