@@ -43,6 +43,9 @@ INLINE size_t weft_local_linear_size(void)
 #define ASYNC_N(N, T) ASYNC_T(T##N)
 #define ASYNC(T, _) ASYNC_T(T) WEFT_WIDTHS(ASYNC_N, T)
 WEFT_ALL_TYPES(ASYNC, _)
+#ifdef cl_khr_fp16
+ASYNC(half, _)
+#endif
 
 OVL void wait_group_events(int n, event_t *events)
 {

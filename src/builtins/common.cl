@@ -39,6 +39,9 @@
     CNST T##N smoothstep(T e0, T e1, T##N x) { return smoothstep((T##N)(e0), (T##N)(e1), x); }
 #define COMMON(T, _) WEFT_WIDTHS1(COMMON_N, T) WEFT_WIDTHS(COMMON_S_N, T)
 WEFT_FLOAT_TYPES(COMMON, _)
+#ifdef cl_khr_fp16
+COMMON(half, _)
+#endif
 
 /* ---- relational -------------------------------------------------------------------------- */
 
@@ -65,6 +68,13 @@ WEFT_WIDTHS(REL_N, double, long, DBL_MIN)
 /* scalar double relationals return int, not long */
 REL_N(, float, int, FLT_MIN)
 REL_N(, double, int, DBL_MIN)
+#ifdef cl_khr_fp16
+WEFT_WIDTHS(REL_N, half, short, HALF_MIN)
+REL_N(, half, int, HALF_MIN)
+CNST int signbit(half x) { return as_short(x) < 0; }
+#define REL_SIGNBIT_H_N(N, _) CNST short##N signbit(half##N x) { return as_short##N(x) < (short##N)(0); }
+WEFT_WIDTHS(REL_SIGNBIT_H_N, _)
+#endif
 
 CNST int signbit(float x) { return as_int(x) < 0; }
 CNST int signbit(double x) { return as_long(x) < 0; }
@@ -94,9 +104,12 @@ WEFT_INT_TYPES(REL_BITSELECT_INT, _)
 #define REL_BITSELECT_FP_N(N, T, I)                                                        \
     CNST T##N bitselect(T##N a, T##N b, T##N c) {                                          \
         I##N ia = as_##I##N(a), ib = as_##I##N(b), ic = as_##I##N(c);                      \
-        return as_##T##N((ia & ~ic) | (ib & ic)); }
+        return as_##T##N((I##N)((ia & ~ic) | (ib & ic))); }
 WEFT_WIDTHS1(REL_BITSELECT_FP_N, float, uint)
 WEFT_WIDTHS1(REL_BITSELECT_FP_N, double, ulong)
+#ifdef cl_khr_fp16
+WEFT_WIDTHS1(REL_BITSELECT_FP_N, half, ushort)
+#endif
 
 /* select: scalars pick b when c != 0; vectors pick per component by the MSB of c. */
 #define REL_SELECT_N(N, T, S, U)                                                           \
@@ -116,6 +129,9 @@ REL_SELECT(long, long, ulong)
 REL_SELECT(ulong, long, ulong)
 REL_SELECT(float, int, uint)
 REL_SELECT(double, long, ulong)
+#ifdef cl_khr_fp16
+REL_SELECT(half, short, ushort)
+#endif
 
 /* ---- geometric --------------------------------------------------------------------------- */
 
@@ -172,6 +188,11 @@ GEOM_VEC(4, float)
 GEOM_VEC(2, double)
 GEOM_VEC(3, double)
 GEOM_VEC(4, double)
+#ifdef cl_khr_fp16
+GEOM_VEC(2, half)
+GEOM_VEC(3, half)
+GEOM_VEC(4, half)
+#endif
 
 #define GEOM_SCALAR(T)                                                                     \
     CNST T dot(T p, T q) { return p * q; }                                                 \
@@ -182,6 +203,9 @@ GEOM_VEC(4, double)
         return __builtin_elementwise_copysign((T)1, p); }
 GEOM_SCALAR(float)
 GEOM_SCALAR(double)
+#ifdef cl_khr_fp16
+GEOM_SCALAR(half)
+#endif
 
 /* cross: the w component of the 4-wide form is 0. */
 #define GEOM_CROSS(T)                                                                      \
@@ -191,6 +215,9 @@ GEOM_SCALAR(double)
         return (T##4)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x, (T)0); }
 GEOM_CROSS(float)
 GEOM_CROSS(double)
+#ifdef cl_khr_fp16
+GEOM_CROSS(half)
+#endif
 
 /* fast_*: float only; the accurate forms cost little more on a CPU. */
 CNST float fast_length(float p) { return length(p); }

@@ -5553,3 +5553,897 @@ CNST double3 convert_double3_rtn(double3 x) { return __builtin_convertvector(x, 
 CNST double4 convert_double4_rtn(double4 x) { return __builtin_convertvector(x, double4); }
 CNST double8 convert_double8_rtn(double8 x) { return __builtin_convertvector(x, double8); }
 CNST double16 convert_double16_rtn(double16 x) { return __builtin_convertvector(x, double16); }
+
+#ifdef cl_khr_fp16
+/* half -> char */
+CNST char convert_char(half x) { return convert_char((float)x); }
+CNST char2 convert_char2(half2 x) { return convert_char2(__builtin_convertvector(x, float2)); }
+CNST char3 convert_char3(half3 x) { return convert_char3(__builtin_convertvector(x, float3)); }
+CNST char4 convert_char4(half4 x) { return convert_char4(__builtin_convertvector(x, float4)); }
+CNST char8 convert_char8(half8 x) { return convert_char8(__builtin_convertvector(x, float8)); }
+CNST char16 convert_char16(half16 x) { return convert_char16(__builtin_convertvector(x, float16)); }
+CNST char convert_char_rte(half x) { return convert_char_rte((float)x); }
+CNST char2 convert_char2_rte(half2 x) { return convert_char2_rte(__builtin_convertvector(x, float2)); }
+CNST char3 convert_char3_rte(half3 x) { return convert_char3_rte(__builtin_convertvector(x, float3)); }
+CNST char4 convert_char4_rte(half4 x) { return convert_char4_rte(__builtin_convertvector(x, float4)); }
+CNST char8 convert_char8_rte(half8 x) { return convert_char8_rte(__builtin_convertvector(x, float8)); }
+CNST char16 convert_char16_rte(half16 x) { return convert_char16_rte(__builtin_convertvector(x, float16)); }
+CNST char convert_char_rtz(half x) { return convert_char_rtz((float)x); }
+CNST char2 convert_char2_rtz(half2 x) { return convert_char2_rtz(__builtin_convertvector(x, float2)); }
+CNST char3 convert_char3_rtz(half3 x) { return convert_char3_rtz(__builtin_convertvector(x, float3)); }
+CNST char4 convert_char4_rtz(half4 x) { return convert_char4_rtz(__builtin_convertvector(x, float4)); }
+CNST char8 convert_char8_rtz(half8 x) { return convert_char8_rtz(__builtin_convertvector(x, float8)); }
+CNST char16 convert_char16_rtz(half16 x) { return convert_char16_rtz(__builtin_convertvector(x, float16)); }
+CNST char convert_char_rtp(half x) { return convert_char_rtp((float)x); }
+CNST char2 convert_char2_rtp(half2 x) { return convert_char2_rtp(__builtin_convertvector(x, float2)); }
+CNST char3 convert_char3_rtp(half3 x) { return convert_char3_rtp(__builtin_convertvector(x, float3)); }
+CNST char4 convert_char4_rtp(half4 x) { return convert_char4_rtp(__builtin_convertvector(x, float4)); }
+CNST char8 convert_char8_rtp(half8 x) { return convert_char8_rtp(__builtin_convertvector(x, float8)); }
+CNST char16 convert_char16_rtp(half16 x) { return convert_char16_rtp(__builtin_convertvector(x, float16)); }
+CNST char convert_char_rtn(half x) { return convert_char_rtn((float)x); }
+CNST char2 convert_char2_rtn(half2 x) { return convert_char2_rtn(__builtin_convertvector(x, float2)); }
+CNST char3 convert_char3_rtn(half3 x) { return convert_char3_rtn(__builtin_convertvector(x, float3)); }
+CNST char4 convert_char4_rtn(half4 x) { return convert_char4_rtn(__builtin_convertvector(x, float4)); }
+CNST char8 convert_char8_rtn(half8 x) { return convert_char8_rtn(__builtin_convertvector(x, float8)); }
+CNST char16 convert_char16_rtn(half16 x) { return convert_char16_rtn(__builtin_convertvector(x, float16)); }
+CNST char convert_char_sat(half x) { return convert_char_sat((float)x); }
+CNST char2 convert_char2_sat(half2 x) { return convert_char2_sat(__builtin_convertvector(x, float2)); }
+CNST char3 convert_char3_sat(half3 x) { return convert_char3_sat(__builtin_convertvector(x, float3)); }
+CNST char4 convert_char4_sat(half4 x) { return convert_char4_sat(__builtin_convertvector(x, float4)); }
+CNST char8 convert_char8_sat(half8 x) { return convert_char8_sat(__builtin_convertvector(x, float8)); }
+CNST char16 convert_char16_sat(half16 x) { return convert_char16_sat(__builtin_convertvector(x, float16)); }
+CNST char convert_char_sat_rte(half x) { return convert_char_sat_rte((float)x); }
+CNST char2 convert_char2_sat_rte(half2 x) { return convert_char2_sat_rte(__builtin_convertvector(x, float2)); }
+CNST char3 convert_char3_sat_rte(half3 x) { return convert_char3_sat_rte(__builtin_convertvector(x, float3)); }
+CNST char4 convert_char4_sat_rte(half4 x) { return convert_char4_sat_rte(__builtin_convertvector(x, float4)); }
+CNST char8 convert_char8_sat_rte(half8 x) { return convert_char8_sat_rte(__builtin_convertvector(x, float8)); }
+CNST char16 convert_char16_sat_rte(half16 x) { return convert_char16_sat_rte(__builtin_convertvector(x, float16)); }
+CNST char convert_char_sat_rtz(half x) { return convert_char_sat_rtz((float)x); }
+CNST char2 convert_char2_sat_rtz(half2 x) { return convert_char2_sat_rtz(__builtin_convertvector(x, float2)); }
+CNST char3 convert_char3_sat_rtz(half3 x) { return convert_char3_sat_rtz(__builtin_convertvector(x, float3)); }
+CNST char4 convert_char4_sat_rtz(half4 x) { return convert_char4_sat_rtz(__builtin_convertvector(x, float4)); }
+CNST char8 convert_char8_sat_rtz(half8 x) { return convert_char8_sat_rtz(__builtin_convertvector(x, float8)); }
+CNST char16 convert_char16_sat_rtz(half16 x) { return convert_char16_sat_rtz(__builtin_convertvector(x, float16)); }
+CNST char convert_char_sat_rtp(half x) { return convert_char_sat_rtp((float)x); }
+CNST char2 convert_char2_sat_rtp(half2 x) { return convert_char2_sat_rtp(__builtin_convertvector(x, float2)); }
+CNST char3 convert_char3_sat_rtp(half3 x) { return convert_char3_sat_rtp(__builtin_convertvector(x, float3)); }
+CNST char4 convert_char4_sat_rtp(half4 x) { return convert_char4_sat_rtp(__builtin_convertvector(x, float4)); }
+CNST char8 convert_char8_sat_rtp(half8 x) { return convert_char8_sat_rtp(__builtin_convertvector(x, float8)); }
+CNST char16 convert_char16_sat_rtp(half16 x) { return convert_char16_sat_rtp(__builtin_convertvector(x, float16)); }
+CNST char convert_char_sat_rtn(half x) { return convert_char_sat_rtn((float)x); }
+CNST char2 convert_char2_sat_rtn(half2 x) { return convert_char2_sat_rtn(__builtin_convertvector(x, float2)); }
+CNST char3 convert_char3_sat_rtn(half3 x) { return convert_char3_sat_rtn(__builtin_convertvector(x, float3)); }
+CNST char4 convert_char4_sat_rtn(half4 x) { return convert_char4_sat_rtn(__builtin_convertvector(x, float4)); }
+CNST char8 convert_char8_sat_rtn(half8 x) { return convert_char8_sat_rtn(__builtin_convertvector(x, float8)); }
+CNST char16 convert_char16_sat_rtn(half16 x) { return convert_char16_sat_rtn(__builtin_convertvector(x, float16)); }
+/* half -> uchar */
+CNST uchar convert_uchar(half x) { return convert_uchar((float)x); }
+CNST uchar2 convert_uchar2(half2 x) { return convert_uchar2(__builtin_convertvector(x, float2)); }
+CNST uchar3 convert_uchar3(half3 x) { return convert_uchar3(__builtin_convertvector(x, float3)); }
+CNST uchar4 convert_uchar4(half4 x) { return convert_uchar4(__builtin_convertvector(x, float4)); }
+CNST uchar8 convert_uchar8(half8 x) { return convert_uchar8(__builtin_convertvector(x, float8)); }
+CNST uchar16 convert_uchar16(half16 x) { return convert_uchar16(__builtin_convertvector(x, float16)); }
+CNST uchar convert_uchar_rte(half x) { return convert_uchar_rte((float)x); }
+CNST uchar2 convert_uchar2_rte(half2 x) { return convert_uchar2_rte(__builtin_convertvector(x, float2)); }
+CNST uchar3 convert_uchar3_rte(half3 x) { return convert_uchar3_rte(__builtin_convertvector(x, float3)); }
+CNST uchar4 convert_uchar4_rte(half4 x) { return convert_uchar4_rte(__builtin_convertvector(x, float4)); }
+CNST uchar8 convert_uchar8_rte(half8 x) { return convert_uchar8_rte(__builtin_convertvector(x, float8)); }
+CNST uchar16 convert_uchar16_rte(half16 x) { return convert_uchar16_rte(__builtin_convertvector(x, float16)); }
+CNST uchar convert_uchar_rtz(half x) { return convert_uchar_rtz((float)x); }
+CNST uchar2 convert_uchar2_rtz(half2 x) { return convert_uchar2_rtz(__builtin_convertvector(x, float2)); }
+CNST uchar3 convert_uchar3_rtz(half3 x) { return convert_uchar3_rtz(__builtin_convertvector(x, float3)); }
+CNST uchar4 convert_uchar4_rtz(half4 x) { return convert_uchar4_rtz(__builtin_convertvector(x, float4)); }
+CNST uchar8 convert_uchar8_rtz(half8 x) { return convert_uchar8_rtz(__builtin_convertvector(x, float8)); }
+CNST uchar16 convert_uchar16_rtz(half16 x) { return convert_uchar16_rtz(__builtin_convertvector(x, float16)); }
+CNST uchar convert_uchar_rtp(half x) { return convert_uchar_rtp((float)x); }
+CNST uchar2 convert_uchar2_rtp(half2 x) { return convert_uchar2_rtp(__builtin_convertvector(x, float2)); }
+CNST uchar3 convert_uchar3_rtp(half3 x) { return convert_uchar3_rtp(__builtin_convertvector(x, float3)); }
+CNST uchar4 convert_uchar4_rtp(half4 x) { return convert_uchar4_rtp(__builtin_convertvector(x, float4)); }
+CNST uchar8 convert_uchar8_rtp(half8 x) { return convert_uchar8_rtp(__builtin_convertvector(x, float8)); }
+CNST uchar16 convert_uchar16_rtp(half16 x) { return convert_uchar16_rtp(__builtin_convertvector(x, float16)); }
+CNST uchar convert_uchar_rtn(half x) { return convert_uchar_rtn((float)x); }
+CNST uchar2 convert_uchar2_rtn(half2 x) { return convert_uchar2_rtn(__builtin_convertvector(x, float2)); }
+CNST uchar3 convert_uchar3_rtn(half3 x) { return convert_uchar3_rtn(__builtin_convertvector(x, float3)); }
+CNST uchar4 convert_uchar4_rtn(half4 x) { return convert_uchar4_rtn(__builtin_convertvector(x, float4)); }
+CNST uchar8 convert_uchar8_rtn(half8 x) { return convert_uchar8_rtn(__builtin_convertvector(x, float8)); }
+CNST uchar16 convert_uchar16_rtn(half16 x) { return convert_uchar16_rtn(__builtin_convertvector(x, float16)); }
+CNST uchar convert_uchar_sat(half x) { return convert_uchar_sat((float)x); }
+CNST uchar2 convert_uchar2_sat(half2 x) { return convert_uchar2_sat(__builtin_convertvector(x, float2)); }
+CNST uchar3 convert_uchar3_sat(half3 x) { return convert_uchar3_sat(__builtin_convertvector(x, float3)); }
+CNST uchar4 convert_uchar4_sat(half4 x) { return convert_uchar4_sat(__builtin_convertvector(x, float4)); }
+CNST uchar8 convert_uchar8_sat(half8 x) { return convert_uchar8_sat(__builtin_convertvector(x, float8)); }
+CNST uchar16 convert_uchar16_sat(half16 x) { return convert_uchar16_sat(__builtin_convertvector(x, float16)); }
+CNST uchar convert_uchar_sat_rte(half x) { return convert_uchar_sat_rte((float)x); }
+CNST uchar2 convert_uchar2_sat_rte(half2 x) { return convert_uchar2_sat_rte(__builtin_convertvector(x, float2)); }
+CNST uchar3 convert_uchar3_sat_rte(half3 x) { return convert_uchar3_sat_rte(__builtin_convertvector(x, float3)); }
+CNST uchar4 convert_uchar4_sat_rte(half4 x) { return convert_uchar4_sat_rte(__builtin_convertvector(x, float4)); }
+CNST uchar8 convert_uchar8_sat_rte(half8 x) { return convert_uchar8_sat_rte(__builtin_convertvector(x, float8)); }
+CNST uchar16 convert_uchar16_sat_rte(half16 x) { return convert_uchar16_sat_rte(__builtin_convertvector(x, float16)); }
+CNST uchar convert_uchar_sat_rtz(half x) { return convert_uchar_sat_rtz((float)x); }
+CNST uchar2 convert_uchar2_sat_rtz(half2 x) { return convert_uchar2_sat_rtz(__builtin_convertvector(x, float2)); }
+CNST uchar3 convert_uchar3_sat_rtz(half3 x) { return convert_uchar3_sat_rtz(__builtin_convertvector(x, float3)); }
+CNST uchar4 convert_uchar4_sat_rtz(half4 x) { return convert_uchar4_sat_rtz(__builtin_convertvector(x, float4)); }
+CNST uchar8 convert_uchar8_sat_rtz(half8 x) { return convert_uchar8_sat_rtz(__builtin_convertvector(x, float8)); }
+CNST uchar16 convert_uchar16_sat_rtz(half16 x) { return convert_uchar16_sat_rtz(__builtin_convertvector(x, float16)); }
+CNST uchar convert_uchar_sat_rtp(half x) { return convert_uchar_sat_rtp((float)x); }
+CNST uchar2 convert_uchar2_sat_rtp(half2 x) { return convert_uchar2_sat_rtp(__builtin_convertvector(x, float2)); }
+CNST uchar3 convert_uchar3_sat_rtp(half3 x) { return convert_uchar3_sat_rtp(__builtin_convertvector(x, float3)); }
+CNST uchar4 convert_uchar4_sat_rtp(half4 x) { return convert_uchar4_sat_rtp(__builtin_convertvector(x, float4)); }
+CNST uchar8 convert_uchar8_sat_rtp(half8 x) { return convert_uchar8_sat_rtp(__builtin_convertvector(x, float8)); }
+CNST uchar16 convert_uchar16_sat_rtp(half16 x) { return convert_uchar16_sat_rtp(__builtin_convertvector(x, float16)); }
+CNST uchar convert_uchar_sat_rtn(half x) { return convert_uchar_sat_rtn((float)x); }
+CNST uchar2 convert_uchar2_sat_rtn(half2 x) { return convert_uchar2_sat_rtn(__builtin_convertvector(x, float2)); }
+CNST uchar3 convert_uchar3_sat_rtn(half3 x) { return convert_uchar3_sat_rtn(__builtin_convertvector(x, float3)); }
+CNST uchar4 convert_uchar4_sat_rtn(half4 x) { return convert_uchar4_sat_rtn(__builtin_convertvector(x, float4)); }
+CNST uchar8 convert_uchar8_sat_rtn(half8 x) { return convert_uchar8_sat_rtn(__builtin_convertvector(x, float8)); }
+CNST uchar16 convert_uchar16_sat_rtn(half16 x) { return convert_uchar16_sat_rtn(__builtin_convertvector(x, float16)); }
+/* half -> short */
+CNST short convert_short(half x) { return convert_short((float)x); }
+CNST short2 convert_short2(half2 x) { return convert_short2(__builtin_convertvector(x, float2)); }
+CNST short3 convert_short3(half3 x) { return convert_short3(__builtin_convertvector(x, float3)); }
+CNST short4 convert_short4(half4 x) { return convert_short4(__builtin_convertvector(x, float4)); }
+CNST short8 convert_short8(half8 x) { return convert_short8(__builtin_convertvector(x, float8)); }
+CNST short16 convert_short16(half16 x) { return convert_short16(__builtin_convertvector(x, float16)); }
+CNST short convert_short_rte(half x) { return convert_short_rte((float)x); }
+CNST short2 convert_short2_rte(half2 x) { return convert_short2_rte(__builtin_convertvector(x, float2)); }
+CNST short3 convert_short3_rte(half3 x) { return convert_short3_rte(__builtin_convertvector(x, float3)); }
+CNST short4 convert_short4_rte(half4 x) { return convert_short4_rte(__builtin_convertvector(x, float4)); }
+CNST short8 convert_short8_rte(half8 x) { return convert_short8_rte(__builtin_convertvector(x, float8)); }
+CNST short16 convert_short16_rte(half16 x) { return convert_short16_rte(__builtin_convertvector(x, float16)); }
+CNST short convert_short_rtz(half x) { return convert_short_rtz((float)x); }
+CNST short2 convert_short2_rtz(half2 x) { return convert_short2_rtz(__builtin_convertvector(x, float2)); }
+CNST short3 convert_short3_rtz(half3 x) { return convert_short3_rtz(__builtin_convertvector(x, float3)); }
+CNST short4 convert_short4_rtz(half4 x) { return convert_short4_rtz(__builtin_convertvector(x, float4)); }
+CNST short8 convert_short8_rtz(half8 x) { return convert_short8_rtz(__builtin_convertvector(x, float8)); }
+CNST short16 convert_short16_rtz(half16 x) { return convert_short16_rtz(__builtin_convertvector(x, float16)); }
+CNST short convert_short_rtp(half x) { return convert_short_rtp((float)x); }
+CNST short2 convert_short2_rtp(half2 x) { return convert_short2_rtp(__builtin_convertvector(x, float2)); }
+CNST short3 convert_short3_rtp(half3 x) { return convert_short3_rtp(__builtin_convertvector(x, float3)); }
+CNST short4 convert_short4_rtp(half4 x) { return convert_short4_rtp(__builtin_convertvector(x, float4)); }
+CNST short8 convert_short8_rtp(half8 x) { return convert_short8_rtp(__builtin_convertvector(x, float8)); }
+CNST short16 convert_short16_rtp(half16 x) { return convert_short16_rtp(__builtin_convertvector(x, float16)); }
+CNST short convert_short_rtn(half x) { return convert_short_rtn((float)x); }
+CNST short2 convert_short2_rtn(half2 x) { return convert_short2_rtn(__builtin_convertvector(x, float2)); }
+CNST short3 convert_short3_rtn(half3 x) { return convert_short3_rtn(__builtin_convertvector(x, float3)); }
+CNST short4 convert_short4_rtn(half4 x) { return convert_short4_rtn(__builtin_convertvector(x, float4)); }
+CNST short8 convert_short8_rtn(half8 x) { return convert_short8_rtn(__builtin_convertvector(x, float8)); }
+CNST short16 convert_short16_rtn(half16 x) { return convert_short16_rtn(__builtin_convertvector(x, float16)); }
+CNST short convert_short_sat(half x) { return convert_short_sat((float)x); }
+CNST short2 convert_short2_sat(half2 x) { return convert_short2_sat(__builtin_convertvector(x, float2)); }
+CNST short3 convert_short3_sat(half3 x) { return convert_short3_sat(__builtin_convertvector(x, float3)); }
+CNST short4 convert_short4_sat(half4 x) { return convert_short4_sat(__builtin_convertvector(x, float4)); }
+CNST short8 convert_short8_sat(half8 x) { return convert_short8_sat(__builtin_convertvector(x, float8)); }
+CNST short16 convert_short16_sat(half16 x) { return convert_short16_sat(__builtin_convertvector(x, float16)); }
+CNST short convert_short_sat_rte(half x) { return convert_short_sat_rte((float)x); }
+CNST short2 convert_short2_sat_rte(half2 x) { return convert_short2_sat_rte(__builtin_convertvector(x, float2)); }
+CNST short3 convert_short3_sat_rte(half3 x) { return convert_short3_sat_rte(__builtin_convertvector(x, float3)); }
+CNST short4 convert_short4_sat_rte(half4 x) { return convert_short4_sat_rte(__builtin_convertvector(x, float4)); }
+CNST short8 convert_short8_sat_rte(half8 x) { return convert_short8_sat_rte(__builtin_convertvector(x, float8)); }
+CNST short16 convert_short16_sat_rte(half16 x) { return convert_short16_sat_rte(__builtin_convertvector(x, float16)); }
+CNST short convert_short_sat_rtz(half x) { return convert_short_sat_rtz((float)x); }
+CNST short2 convert_short2_sat_rtz(half2 x) { return convert_short2_sat_rtz(__builtin_convertvector(x, float2)); }
+CNST short3 convert_short3_sat_rtz(half3 x) { return convert_short3_sat_rtz(__builtin_convertvector(x, float3)); }
+CNST short4 convert_short4_sat_rtz(half4 x) { return convert_short4_sat_rtz(__builtin_convertvector(x, float4)); }
+CNST short8 convert_short8_sat_rtz(half8 x) { return convert_short8_sat_rtz(__builtin_convertvector(x, float8)); }
+CNST short16 convert_short16_sat_rtz(half16 x) { return convert_short16_sat_rtz(__builtin_convertvector(x, float16)); }
+CNST short convert_short_sat_rtp(half x) { return convert_short_sat_rtp((float)x); }
+CNST short2 convert_short2_sat_rtp(half2 x) { return convert_short2_sat_rtp(__builtin_convertvector(x, float2)); }
+CNST short3 convert_short3_sat_rtp(half3 x) { return convert_short3_sat_rtp(__builtin_convertvector(x, float3)); }
+CNST short4 convert_short4_sat_rtp(half4 x) { return convert_short4_sat_rtp(__builtin_convertvector(x, float4)); }
+CNST short8 convert_short8_sat_rtp(half8 x) { return convert_short8_sat_rtp(__builtin_convertvector(x, float8)); }
+CNST short16 convert_short16_sat_rtp(half16 x) { return convert_short16_sat_rtp(__builtin_convertvector(x, float16)); }
+CNST short convert_short_sat_rtn(half x) { return convert_short_sat_rtn((float)x); }
+CNST short2 convert_short2_sat_rtn(half2 x) { return convert_short2_sat_rtn(__builtin_convertvector(x, float2)); }
+CNST short3 convert_short3_sat_rtn(half3 x) { return convert_short3_sat_rtn(__builtin_convertvector(x, float3)); }
+CNST short4 convert_short4_sat_rtn(half4 x) { return convert_short4_sat_rtn(__builtin_convertvector(x, float4)); }
+CNST short8 convert_short8_sat_rtn(half8 x) { return convert_short8_sat_rtn(__builtin_convertvector(x, float8)); }
+CNST short16 convert_short16_sat_rtn(half16 x) { return convert_short16_sat_rtn(__builtin_convertvector(x, float16)); }
+/* half -> ushort */
+CNST ushort convert_ushort(half x) { return convert_ushort((float)x); }
+CNST ushort2 convert_ushort2(half2 x) { return convert_ushort2(__builtin_convertvector(x, float2)); }
+CNST ushort3 convert_ushort3(half3 x) { return convert_ushort3(__builtin_convertvector(x, float3)); }
+CNST ushort4 convert_ushort4(half4 x) { return convert_ushort4(__builtin_convertvector(x, float4)); }
+CNST ushort8 convert_ushort8(half8 x) { return convert_ushort8(__builtin_convertvector(x, float8)); }
+CNST ushort16 convert_ushort16(half16 x) { return convert_ushort16(__builtin_convertvector(x, float16)); }
+CNST ushort convert_ushort_rte(half x) { return convert_ushort_rte((float)x); }
+CNST ushort2 convert_ushort2_rte(half2 x) { return convert_ushort2_rte(__builtin_convertvector(x, float2)); }
+CNST ushort3 convert_ushort3_rte(half3 x) { return convert_ushort3_rte(__builtin_convertvector(x, float3)); }
+CNST ushort4 convert_ushort4_rte(half4 x) { return convert_ushort4_rte(__builtin_convertvector(x, float4)); }
+CNST ushort8 convert_ushort8_rte(half8 x) { return convert_ushort8_rte(__builtin_convertvector(x, float8)); }
+CNST ushort16 convert_ushort16_rte(half16 x) { return convert_ushort16_rte(__builtin_convertvector(x, float16)); }
+CNST ushort convert_ushort_rtz(half x) { return convert_ushort_rtz((float)x); }
+CNST ushort2 convert_ushort2_rtz(half2 x) { return convert_ushort2_rtz(__builtin_convertvector(x, float2)); }
+CNST ushort3 convert_ushort3_rtz(half3 x) { return convert_ushort3_rtz(__builtin_convertvector(x, float3)); }
+CNST ushort4 convert_ushort4_rtz(half4 x) { return convert_ushort4_rtz(__builtin_convertvector(x, float4)); }
+CNST ushort8 convert_ushort8_rtz(half8 x) { return convert_ushort8_rtz(__builtin_convertvector(x, float8)); }
+CNST ushort16 convert_ushort16_rtz(half16 x) { return convert_ushort16_rtz(__builtin_convertvector(x, float16)); }
+CNST ushort convert_ushort_rtp(half x) { return convert_ushort_rtp((float)x); }
+CNST ushort2 convert_ushort2_rtp(half2 x) { return convert_ushort2_rtp(__builtin_convertvector(x, float2)); }
+CNST ushort3 convert_ushort3_rtp(half3 x) { return convert_ushort3_rtp(__builtin_convertvector(x, float3)); }
+CNST ushort4 convert_ushort4_rtp(half4 x) { return convert_ushort4_rtp(__builtin_convertvector(x, float4)); }
+CNST ushort8 convert_ushort8_rtp(half8 x) { return convert_ushort8_rtp(__builtin_convertvector(x, float8)); }
+CNST ushort16 convert_ushort16_rtp(half16 x) { return convert_ushort16_rtp(__builtin_convertvector(x, float16)); }
+CNST ushort convert_ushort_rtn(half x) { return convert_ushort_rtn((float)x); }
+CNST ushort2 convert_ushort2_rtn(half2 x) { return convert_ushort2_rtn(__builtin_convertvector(x, float2)); }
+CNST ushort3 convert_ushort3_rtn(half3 x) { return convert_ushort3_rtn(__builtin_convertvector(x, float3)); }
+CNST ushort4 convert_ushort4_rtn(half4 x) { return convert_ushort4_rtn(__builtin_convertvector(x, float4)); }
+CNST ushort8 convert_ushort8_rtn(half8 x) { return convert_ushort8_rtn(__builtin_convertvector(x, float8)); }
+CNST ushort16 convert_ushort16_rtn(half16 x) { return convert_ushort16_rtn(__builtin_convertvector(x, float16)); }
+CNST ushort convert_ushort_sat(half x) { return convert_ushort_sat((float)x); }
+CNST ushort2 convert_ushort2_sat(half2 x) { return convert_ushort2_sat(__builtin_convertvector(x, float2)); }
+CNST ushort3 convert_ushort3_sat(half3 x) { return convert_ushort3_sat(__builtin_convertvector(x, float3)); }
+CNST ushort4 convert_ushort4_sat(half4 x) { return convert_ushort4_sat(__builtin_convertvector(x, float4)); }
+CNST ushort8 convert_ushort8_sat(half8 x) { return convert_ushort8_sat(__builtin_convertvector(x, float8)); }
+CNST ushort16 convert_ushort16_sat(half16 x) { return convert_ushort16_sat(__builtin_convertvector(x, float16)); }
+CNST ushort convert_ushort_sat_rte(half x) { return convert_ushort_sat_rte((float)x); }
+CNST ushort2 convert_ushort2_sat_rte(half2 x) { return convert_ushort2_sat_rte(__builtin_convertvector(x, float2)); }
+CNST ushort3 convert_ushort3_sat_rte(half3 x) { return convert_ushort3_sat_rte(__builtin_convertvector(x, float3)); }
+CNST ushort4 convert_ushort4_sat_rte(half4 x) { return convert_ushort4_sat_rte(__builtin_convertvector(x, float4)); }
+CNST ushort8 convert_ushort8_sat_rte(half8 x) { return convert_ushort8_sat_rte(__builtin_convertvector(x, float8)); }
+CNST ushort16 convert_ushort16_sat_rte(half16 x) { return convert_ushort16_sat_rte(__builtin_convertvector(x, float16)); }
+CNST ushort convert_ushort_sat_rtz(half x) { return convert_ushort_sat_rtz((float)x); }
+CNST ushort2 convert_ushort2_sat_rtz(half2 x) { return convert_ushort2_sat_rtz(__builtin_convertvector(x, float2)); }
+CNST ushort3 convert_ushort3_sat_rtz(half3 x) { return convert_ushort3_sat_rtz(__builtin_convertvector(x, float3)); }
+CNST ushort4 convert_ushort4_sat_rtz(half4 x) { return convert_ushort4_sat_rtz(__builtin_convertvector(x, float4)); }
+CNST ushort8 convert_ushort8_sat_rtz(half8 x) { return convert_ushort8_sat_rtz(__builtin_convertvector(x, float8)); }
+CNST ushort16 convert_ushort16_sat_rtz(half16 x) { return convert_ushort16_sat_rtz(__builtin_convertvector(x, float16)); }
+CNST ushort convert_ushort_sat_rtp(half x) { return convert_ushort_sat_rtp((float)x); }
+CNST ushort2 convert_ushort2_sat_rtp(half2 x) { return convert_ushort2_sat_rtp(__builtin_convertvector(x, float2)); }
+CNST ushort3 convert_ushort3_sat_rtp(half3 x) { return convert_ushort3_sat_rtp(__builtin_convertvector(x, float3)); }
+CNST ushort4 convert_ushort4_sat_rtp(half4 x) { return convert_ushort4_sat_rtp(__builtin_convertvector(x, float4)); }
+CNST ushort8 convert_ushort8_sat_rtp(half8 x) { return convert_ushort8_sat_rtp(__builtin_convertvector(x, float8)); }
+CNST ushort16 convert_ushort16_sat_rtp(half16 x) { return convert_ushort16_sat_rtp(__builtin_convertvector(x, float16)); }
+CNST ushort convert_ushort_sat_rtn(half x) { return convert_ushort_sat_rtn((float)x); }
+CNST ushort2 convert_ushort2_sat_rtn(half2 x) { return convert_ushort2_sat_rtn(__builtin_convertvector(x, float2)); }
+CNST ushort3 convert_ushort3_sat_rtn(half3 x) { return convert_ushort3_sat_rtn(__builtin_convertvector(x, float3)); }
+CNST ushort4 convert_ushort4_sat_rtn(half4 x) { return convert_ushort4_sat_rtn(__builtin_convertvector(x, float4)); }
+CNST ushort8 convert_ushort8_sat_rtn(half8 x) { return convert_ushort8_sat_rtn(__builtin_convertvector(x, float8)); }
+CNST ushort16 convert_ushort16_sat_rtn(half16 x) { return convert_ushort16_sat_rtn(__builtin_convertvector(x, float16)); }
+/* half -> int */
+CNST int convert_int(half x) { return convert_int((float)x); }
+CNST int2 convert_int2(half2 x) { return convert_int2(__builtin_convertvector(x, float2)); }
+CNST int3 convert_int3(half3 x) { return convert_int3(__builtin_convertvector(x, float3)); }
+CNST int4 convert_int4(half4 x) { return convert_int4(__builtin_convertvector(x, float4)); }
+CNST int8 convert_int8(half8 x) { return convert_int8(__builtin_convertvector(x, float8)); }
+CNST int16 convert_int16(half16 x) { return convert_int16(__builtin_convertvector(x, float16)); }
+CNST int convert_int_rte(half x) { return convert_int_rte((float)x); }
+CNST int2 convert_int2_rte(half2 x) { return convert_int2_rte(__builtin_convertvector(x, float2)); }
+CNST int3 convert_int3_rte(half3 x) { return convert_int3_rte(__builtin_convertvector(x, float3)); }
+CNST int4 convert_int4_rte(half4 x) { return convert_int4_rte(__builtin_convertvector(x, float4)); }
+CNST int8 convert_int8_rte(half8 x) { return convert_int8_rte(__builtin_convertvector(x, float8)); }
+CNST int16 convert_int16_rte(half16 x) { return convert_int16_rte(__builtin_convertvector(x, float16)); }
+CNST int convert_int_rtz(half x) { return convert_int_rtz((float)x); }
+CNST int2 convert_int2_rtz(half2 x) { return convert_int2_rtz(__builtin_convertvector(x, float2)); }
+CNST int3 convert_int3_rtz(half3 x) { return convert_int3_rtz(__builtin_convertvector(x, float3)); }
+CNST int4 convert_int4_rtz(half4 x) { return convert_int4_rtz(__builtin_convertvector(x, float4)); }
+CNST int8 convert_int8_rtz(half8 x) { return convert_int8_rtz(__builtin_convertvector(x, float8)); }
+CNST int16 convert_int16_rtz(half16 x) { return convert_int16_rtz(__builtin_convertvector(x, float16)); }
+CNST int convert_int_rtp(half x) { return convert_int_rtp((float)x); }
+CNST int2 convert_int2_rtp(half2 x) { return convert_int2_rtp(__builtin_convertvector(x, float2)); }
+CNST int3 convert_int3_rtp(half3 x) { return convert_int3_rtp(__builtin_convertvector(x, float3)); }
+CNST int4 convert_int4_rtp(half4 x) { return convert_int4_rtp(__builtin_convertvector(x, float4)); }
+CNST int8 convert_int8_rtp(half8 x) { return convert_int8_rtp(__builtin_convertvector(x, float8)); }
+CNST int16 convert_int16_rtp(half16 x) { return convert_int16_rtp(__builtin_convertvector(x, float16)); }
+CNST int convert_int_rtn(half x) { return convert_int_rtn((float)x); }
+CNST int2 convert_int2_rtn(half2 x) { return convert_int2_rtn(__builtin_convertvector(x, float2)); }
+CNST int3 convert_int3_rtn(half3 x) { return convert_int3_rtn(__builtin_convertvector(x, float3)); }
+CNST int4 convert_int4_rtn(half4 x) { return convert_int4_rtn(__builtin_convertvector(x, float4)); }
+CNST int8 convert_int8_rtn(half8 x) { return convert_int8_rtn(__builtin_convertvector(x, float8)); }
+CNST int16 convert_int16_rtn(half16 x) { return convert_int16_rtn(__builtin_convertvector(x, float16)); }
+CNST int convert_int_sat(half x) { return convert_int_sat((float)x); }
+CNST int2 convert_int2_sat(half2 x) { return convert_int2_sat(__builtin_convertvector(x, float2)); }
+CNST int3 convert_int3_sat(half3 x) { return convert_int3_sat(__builtin_convertvector(x, float3)); }
+CNST int4 convert_int4_sat(half4 x) { return convert_int4_sat(__builtin_convertvector(x, float4)); }
+CNST int8 convert_int8_sat(half8 x) { return convert_int8_sat(__builtin_convertvector(x, float8)); }
+CNST int16 convert_int16_sat(half16 x) { return convert_int16_sat(__builtin_convertvector(x, float16)); }
+CNST int convert_int_sat_rte(half x) { return convert_int_sat_rte((float)x); }
+CNST int2 convert_int2_sat_rte(half2 x) { return convert_int2_sat_rte(__builtin_convertvector(x, float2)); }
+CNST int3 convert_int3_sat_rte(half3 x) { return convert_int3_sat_rte(__builtin_convertvector(x, float3)); }
+CNST int4 convert_int4_sat_rte(half4 x) { return convert_int4_sat_rte(__builtin_convertvector(x, float4)); }
+CNST int8 convert_int8_sat_rte(half8 x) { return convert_int8_sat_rte(__builtin_convertvector(x, float8)); }
+CNST int16 convert_int16_sat_rte(half16 x) { return convert_int16_sat_rte(__builtin_convertvector(x, float16)); }
+CNST int convert_int_sat_rtz(half x) { return convert_int_sat_rtz((float)x); }
+CNST int2 convert_int2_sat_rtz(half2 x) { return convert_int2_sat_rtz(__builtin_convertvector(x, float2)); }
+CNST int3 convert_int3_sat_rtz(half3 x) { return convert_int3_sat_rtz(__builtin_convertvector(x, float3)); }
+CNST int4 convert_int4_sat_rtz(half4 x) { return convert_int4_sat_rtz(__builtin_convertvector(x, float4)); }
+CNST int8 convert_int8_sat_rtz(half8 x) { return convert_int8_sat_rtz(__builtin_convertvector(x, float8)); }
+CNST int16 convert_int16_sat_rtz(half16 x) { return convert_int16_sat_rtz(__builtin_convertvector(x, float16)); }
+CNST int convert_int_sat_rtp(half x) { return convert_int_sat_rtp((float)x); }
+CNST int2 convert_int2_sat_rtp(half2 x) { return convert_int2_sat_rtp(__builtin_convertvector(x, float2)); }
+CNST int3 convert_int3_sat_rtp(half3 x) { return convert_int3_sat_rtp(__builtin_convertvector(x, float3)); }
+CNST int4 convert_int4_sat_rtp(half4 x) { return convert_int4_sat_rtp(__builtin_convertvector(x, float4)); }
+CNST int8 convert_int8_sat_rtp(half8 x) { return convert_int8_sat_rtp(__builtin_convertvector(x, float8)); }
+CNST int16 convert_int16_sat_rtp(half16 x) { return convert_int16_sat_rtp(__builtin_convertvector(x, float16)); }
+CNST int convert_int_sat_rtn(half x) { return convert_int_sat_rtn((float)x); }
+CNST int2 convert_int2_sat_rtn(half2 x) { return convert_int2_sat_rtn(__builtin_convertvector(x, float2)); }
+CNST int3 convert_int3_sat_rtn(half3 x) { return convert_int3_sat_rtn(__builtin_convertvector(x, float3)); }
+CNST int4 convert_int4_sat_rtn(half4 x) { return convert_int4_sat_rtn(__builtin_convertvector(x, float4)); }
+CNST int8 convert_int8_sat_rtn(half8 x) { return convert_int8_sat_rtn(__builtin_convertvector(x, float8)); }
+CNST int16 convert_int16_sat_rtn(half16 x) { return convert_int16_sat_rtn(__builtin_convertvector(x, float16)); }
+/* half -> uint */
+CNST uint convert_uint(half x) { return convert_uint((float)x); }
+CNST uint2 convert_uint2(half2 x) { return convert_uint2(__builtin_convertvector(x, float2)); }
+CNST uint3 convert_uint3(half3 x) { return convert_uint3(__builtin_convertvector(x, float3)); }
+CNST uint4 convert_uint4(half4 x) { return convert_uint4(__builtin_convertvector(x, float4)); }
+CNST uint8 convert_uint8(half8 x) { return convert_uint8(__builtin_convertvector(x, float8)); }
+CNST uint16 convert_uint16(half16 x) { return convert_uint16(__builtin_convertvector(x, float16)); }
+CNST uint convert_uint_rte(half x) { return convert_uint_rte((float)x); }
+CNST uint2 convert_uint2_rte(half2 x) { return convert_uint2_rte(__builtin_convertvector(x, float2)); }
+CNST uint3 convert_uint3_rte(half3 x) { return convert_uint3_rte(__builtin_convertvector(x, float3)); }
+CNST uint4 convert_uint4_rte(half4 x) { return convert_uint4_rte(__builtin_convertvector(x, float4)); }
+CNST uint8 convert_uint8_rte(half8 x) { return convert_uint8_rte(__builtin_convertvector(x, float8)); }
+CNST uint16 convert_uint16_rte(half16 x) { return convert_uint16_rte(__builtin_convertvector(x, float16)); }
+CNST uint convert_uint_rtz(half x) { return convert_uint_rtz((float)x); }
+CNST uint2 convert_uint2_rtz(half2 x) { return convert_uint2_rtz(__builtin_convertvector(x, float2)); }
+CNST uint3 convert_uint3_rtz(half3 x) { return convert_uint3_rtz(__builtin_convertvector(x, float3)); }
+CNST uint4 convert_uint4_rtz(half4 x) { return convert_uint4_rtz(__builtin_convertvector(x, float4)); }
+CNST uint8 convert_uint8_rtz(half8 x) { return convert_uint8_rtz(__builtin_convertvector(x, float8)); }
+CNST uint16 convert_uint16_rtz(half16 x) { return convert_uint16_rtz(__builtin_convertvector(x, float16)); }
+CNST uint convert_uint_rtp(half x) { return convert_uint_rtp((float)x); }
+CNST uint2 convert_uint2_rtp(half2 x) { return convert_uint2_rtp(__builtin_convertvector(x, float2)); }
+CNST uint3 convert_uint3_rtp(half3 x) { return convert_uint3_rtp(__builtin_convertvector(x, float3)); }
+CNST uint4 convert_uint4_rtp(half4 x) { return convert_uint4_rtp(__builtin_convertvector(x, float4)); }
+CNST uint8 convert_uint8_rtp(half8 x) { return convert_uint8_rtp(__builtin_convertvector(x, float8)); }
+CNST uint16 convert_uint16_rtp(half16 x) { return convert_uint16_rtp(__builtin_convertvector(x, float16)); }
+CNST uint convert_uint_rtn(half x) { return convert_uint_rtn((float)x); }
+CNST uint2 convert_uint2_rtn(half2 x) { return convert_uint2_rtn(__builtin_convertvector(x, float2)); }
+CNST uint3 convert_uint3_rtn(half3 x) { return convert_uint3_rtn(__builtin_convertvector(x, float3)); }
+CNST uint4 convert_uint4_rtn(half4 x) { return convert_uint4_rtn(__builtin_convertvector(x, float4)); }
+CNST uint8 convert_uint8_rtn(half8 x) { return convert_uint8_rtn(__builtin_convertvector(x, float8)); }
+CNST uint16 convert_uint16_rtn(half16 x) { return convert_uint16_rtn(__builtin_convertvector(x, float16)); }
+CNST uint convert_uint_sat(half x) { return convert_uint_sat((float)x); }
+CNST uint2 convert_uint2_sat(half2 x) { return convert_uint2_sat(__builtin_convertvector(x, float2)); }
+CNST uint3 convert_uint3_sat(half3 x) { return convert_uint3_sat(__builtin_convertvector(x, float3)); }
+CNST uint4 convert_uint4_sat(half4 x) { return convert_uint4_sat(__builtin_convertvector(x, float4)); }
+CNST uint8 convert_uint8_sat(half8 x) { return convert_uint8_sat(__builtin_convertvector(x, float8)); }
+CNST uint16 convert_uint16_sat(half16 x) { return convert_uint16_sat(__builtin_convertvector(x, float16)); }
+CNST uint convert_uint_sat_rte(half x) { return convert_uint_sat_rte((float)x); }
+CNST uint2 convert_uint2_sat_rte(half2 x) { return convert_uint2_sat_rte(__builtin_convertvector(x, float2)); }
+CNST uint3 convert_uint3_sat_rte(half3 x) { return convert_uint3_sat_rte(__builtin_convertvector(x, float3)); }
+CNST uint4 convert_uint4_sat_rte(half4 x) { return convert_uint4_sat_rte(__builtin_convertvector(x, float4)); }
+CNST uint8 convert_uint8_sat_rte(half8 x) { return convert_uint8_sat_rte(__builtin_convertvector(x, float8)); }
+CNST uint16 convert_uint16_sat_rte(half16 x) { return convert_uint16_sat_rte(__builtin_convertvector(x, float16)); }
+CNST uint convert_uint_sat_rtz(half x) { return convert_uint_sat_rtz((float)x); }
+CNST uint2 convert_uint2_sat_rtz(half2 x) { return convert_uint2_sat_rtz(__builtin_convertvector(x, float2)); }
+CNST uint3 convert_uint3_sat_rtz(half3 x) { return convert_uint3_sat_rtz(__builtin_convertvector(x, float3)); }
+CNST uint4 convert_uint4_sat_rtz(half4 x) { return convert_uint4_sat_rtz(__builtin_convertvector(x, float4)); }
+CNST uint8 convert_uint8_sat_rtz(half8 x) { return convert_uint8_sat_rtz(__builtin_convertvector(x, float8)); }
+CNST uint16 convert_uint16_sat_rtz(half16 x) { return convert_uint16_sat_rtz(__builtin_convertvector(x, float16)); }
+CNST uint convert_uint_sat_rtp(half x) { return convert_uint_sat_rtp((float)x); }
+CNST uint2 convert_uint2_sat_rtp(half2 x) { return convert_uint2_sat_rtp(__builtin_convertvector(x, float2)); }
+CNST uint3 convert_uint3_sat_rtp(half3 x) { return convert_uint3_sat_rtp(__builtin_convertvector(x, float3)); }
+CNST uint4 convert_uint4_sat_rtp(half4 x) { return convert_uint4_sat_rtp(__builtin_convertvector(x, float4)); }
+CNST uint8 convert_uint8_sat_rtp(half8 x) { return convert_uint8_sat_rtp(__builtin_convertvector(x, float8)); }
+CNST uint16 convert_uint16_sat_rtp(half16 x) { return convert_uint16_sat_rtp(__builtin_convertvector(x, float16)); }
+CNST uint convert_uint_sat_rtn(half x) { return convert_uint_sat_rtn((float)x); }
+CNST uint2 convert_uint2_sat_rtn(half2 x) { return convert_uint2_sat_rtn(__builtin_convertvector(x, float2)); }
+CNST uint3 convert_uint3_sat_rtn(half3 x) { return convert_uint3_sat_rtn(__builtin_convertvector(x, float3)); }
+CNST uint4 convert_uint4_sat_rtn(half4 x) { return convert_uint4_sat_rtn(__builtin_convertvector(x, float4)); }
+CNST uint8 convert_uint8_sat_rtn(half8 x) { return convert_uint8_sat_rtn(__builtin_convertvector(x, float8)); }
+CNST uint16 convert_uint16_sat_rtn(half16 x) { return convert_uint16_sat_rtn(__builtin_convertvector(x, float16)); }
+/* half -> long */
+CNST long convert_long(half x) { return convert_long((float)x); }
+CNST long2 convert_long2(half2 x) { return convert_long2(__builtin_convertvector(x, float2)); }
+CNST long3 convert_long3(half3 x) { return convert_long3(__builtin_convertvector(x, float3)); }
+CNST long4 convert_long4(half4 x) { return convert_long4(__builtin_convertvector(x, float4)); }
+CNST long8 convert_long8(half8 x) { return convert_long8(__builtin_convertvector(x, float8)); }
+CNST long16 convert_long16(half16 x) { return convert_long16(__builtin_convertvector(x, float16)); }
+CNST long convert_long_rte(half x) { return convert_long_rte((float)x); }
+CNST long2 convert_long2_rte(half2 x) { return convert_long2_rte(__builtin_convertvector(x, float2)); }
+CNST long3 convert_long3_rte(half3 x) { return convert_long3_rte(__builtin_convertvector(x, float3)); }
+CNST long4 convert_long4_rte(half4 x) { return convert_long4_rte(__builtin_convertvector(x, float4)); }
+CNST long8 convert_long8_rte(half8 x) { return convert_long8_rte(__builtin_convertvector(x, float8)); }
+CNST long16 convert_long16_rte(half16 x) { return convert_long16_rte(__builtin_convertvector(x, float16)); }
+CNST long convert_long_rtz(half x) { return convert_long_rtz((float)x); }
+CNST long2 convert_long2_rtz(half2 x) { return convert_long2_rtz(__builtin_convertvector(x, float2)); }
+CNST long3 convert_long3_rtz(half3 x) { return convert_long3_rtz(__builtin_convertvector(x, float3)); }
+CNST long4 convert_long4_rtz(half4 x) { return convert_long4_rtz(__builtin_convertvector(x, float4)); }
+CNST long8 convert_long8_rtz(half8 x) { return convert_long8_rtz(__builtin_convertvector(x, float8)); }
+CNST long16 convert_long16_rtz(half16 x) { return convert_long16_rtz(__builtin_convertvector(x, float16)); }
+CNST long convert_long_rtp(half x) { return convert_long_rtp((float)x); }
+CNST long2 convert_long2_rtp(half2 x) { return convert_long2_rtp(__builtin_convertvector(x, float2)); }
+CNST long3 convert_long3_rtp(half3 x) { return convert_long3_rtp(__builtin_convertvector(x, float3)); }
+CNST long4 convert_long4_rtp(half4 x) { return convert_long4_rtp(__builtin_convertvector(x, float4)); }
+CNST long8 convert_long8_rtp(half8 x) { return convert_long8_rtp(__builtin_convertvector(x, float8)); }
+CNST long16 convert_long16_rtp(half16 x) { return convert_long16_rtp(__builtin_convertvector(x, float16)); }
+CNST long convert_long_rtn(half x) { return convert_long_rtn((float)x); }
+CNST long2 convert_long2_rtn(half2 x) { return convert_long2_rtn(__builtin_convertvector(x, float2)); }
+CNST long3 convert_long3_rtn(half3 x) { return convert_long3_rtn(__builtin_convertvector(x, float3)); }
+CNST long4 convert_long4_rtn(half4 x) { return convert_long4_rtn(__builtin_convertvector(x, float4)); }
+CNST long8 convert_long8_rtn(half8 x) { return convert_long8_rtn(__builtin_convertvector(x, float8)); }
+CNST long16 convert_long16_rtn(half16 x) { return convert_long16_rtn(__builtin_convertvector(x, float16)); }
+CNST long convert_long_sat(half x) { return convert_long_sat((float)x); }
+CNST long2 convert_long2_sat(half2 x) { return convert_long2_sat(__builtin_convertvector(x, float2)); }
+CNST long3 convert_long3_sat(half3 x) { return convert_long3_sat(__builtin_convertvector(x, float3)); }
+CNST long4 convert_long4_sat(half4 x) { return convert_long4_sat(__builtin_convertvector(x, float4)); }
+CNST long8 convert_long8_sat(half8 x) { return convert_long8_sat(__builtin_convertvector(x, float8)); }
+CNST long16 convert_long16_sat(half16 x) { return convert_long16_sat(__builtin_convertvector(x, float16)); }
+CNST long convert_long_sat_rte(half x) { return convert_long_sat_rte((float)x); }
+CNST long2 convert_long2_sat_rte(half2 x) { return convert_long2_sat_rte(__builtin_convertvector(x, float2)); }
+CNST long3 convert_long3_sat_rte(half3 x) { return convert_long3_sat_rte(__builtin_convertvector(x, float3)); }
+CNST long4 convert_long4_sat_rte(half4 x) { return convert_long4_sat_rte(__builtin_convertvector(x, float4)); }
+CNST long8 convert_long8_sat_rte(half8 x) { return convert_long8_sat_rte(__builtin_convertvector(x, float8)); }
+CNST long16 convert_long16_sat_rte(half16 x) { return convert_long16_sat_rte(__builtin_convertvector(x, float16)); }
+CNST long convert_long_sat_rtz(half x) { return convert_long_sat_rtz((float)x); }
+CNST long2 convert_long2_sat_rtz(half2 x) { return convert_long2_sat_rtz(__builtin_convertvector(x, float2)); }
+CNST long3 convert_long3_sat_rtz(half3 x) { return convert_long3_sat_rtz(__builtin_convertvector(x, float3)); }
+CNST long4 convert_long4_sat_rtz(half4 x) { return convert_long4_sat_rtz(__builtin_convertvector(x, float4)); }
+CNST long8 convert_long8_sat_rtz(half8 x) { return convert_long8_sat_rtz(__builtin_convertvector(x, float8)); }
+CNST long16 convert_long16_sat_rtz(half16 x) { return convert_long16_sat_rtz(__builtin_convertvector(x, float16)); }
+CNST long convert_long_sat_rtp(half x) { return convert_long_sat_rtp((float)x); }
+CNST long2 convert_long2_sat_rtp(half2 x) { return convert_long2_sat_rtp(__builtin_convertvector(x, float2)); }
+CNST long3 convert_long3_sat_rtp(half3 x) { return convert_long3_sat_rtp(__builtin_convertvector(x, float3)); }
+CNST long4 convert_long4_sat_rtp(half4 x) { return convert_long4_sat_rtp(__builtin_convertvector(x, float4)); }
+CNST long8 convert_long8_sat_rtp(half8 x) { return convert_long8_sat_rtp(__builtin_convertvector(x, float8)); }
+CNST long16 convert_long16_sat_rtp(half16 x) { return convert_long16_sat_rtp(__builtin_convertvector(x, float16)); }
+CNST long convert_long_sat_rtn(half x) { return convert_long_sat_rtn((float)x); }
+CNST long2 convert_long2_sat_rtn(half2 x) { return convert_long2_sat_rtn(__builtin_convertvector(x, float2)); }
+CNST long3 convert_long3_sat_rtn(half3 x) { return convert_long3_sat_rtn(__builtin_convertvector(x, float3)); }
+CNST long4 convert_long4_sat_rtn(half4 x) { return convert_long4_sat_rtn(__builtin_convertvector(x, float4)); }
+CNST long8 convert_long8_sat_rtn(half8 x) { return convert_long8_sat_rtn(__builtin_convertvector(x, float8)); }
+CNST long16 convert_long16_sat_rtn(half16 x) { return convert_long16_sat_rtn(__builtin_convertvector(x, float16)); }
+/* half -> ulong */
+CNST ulong convert_ulong(half x) { return convert_ulong((float)x); }
+CNST ulong2 convert_ulong2(half2 x) { return convert_ulong2(__builtin_convertvector(x, float2)); }
+CNST ulong3 convert_ulong3(half3 x) { return convert_ulong3(__builtin_convertvector(x, float3)); }
+CNST ulong4 convert_ulong4(half4 x) { return convert_ulong4(__builtin_convertvector(x, float4)); }
+CNST ulong8 convert_ulong8(half8 x) { return convert_ulong8(__builtin_convertvector(x, float8)); }
+CNST ulong16 convert_ulong16(half16 x) { return convert_ulong16(__builtin_convertvector(x, float16)); }
+CNST ulong convert_ulong_rte(half x) { return convert_ulong_rte((float)x); }
+CNST ulong2 convert_ulong2_rte(half2 x) { return convert_ulong2_rte(__builtin_convertvector(x, float2)); }
+CNST ulong3 convert_ulong3_rte(half3 x) { return convert_ulong3_rte(__builtin_convertvector(x, float3)); }
+CNST ulong4 convert_ulong4_rte(half4 x) { return convert_ulong4_rte(__builtin_convertvector(x, float4)); }
+CNST ulong8 convert_ulong8_rte(half8 x) { return convert_ulong8_rte(__builtin_convertvector(x, float8)); }
+CNST ulong16 convert_ulong16_rte(half16 x) { return convert_ulong16_rte(__builtin_convertvector(x, float16)); }
+CNST ulong convert_ulong_rtz(half x) { return convert_ulong_rtz((float)x); }
+CNST ulong2 convert_ulong2_rtz(half2 x) { return convert_ulong2_rtz(__builtin_convertvector(x, float2)); }
+CNST ulong3 convert_ulong3_rtz(half3 x) { return convert_ulong3_rtz(__builtin_convertvector(x, float3)); }
+CNST ulong4 convert_ulong4_rtz(half4 x) { return convert_ulong4_rtz(__builtin_convertvector(x, float4)); }
+CNST ulong8 convert_ulong8_rtz(half8 x) { return convert_ulong8_rtz(__builtin_convertvector(x, float8)); }
+CNST ulong16 convert_ulong16_rtz(half16 x) { return convert_ulong16_rtz(__builtin_convertvector(x, float16)); }
+CNST ulong convert_ulong_rtp(half x) { return convert_ulong_rtp((float)x); }
+CNST ulong2 convert_ulong2_rtp(half2 x) { return convert_ulong2_rtp(__builtin_convertvector(x, float2)); }
+CNST ulong3 convert_ulong3_rtp(half3 x) { return convert_ulong3_rtp(__builtin_convertvector(x, float3)); }
+CNST ulong4 convert_ulong4_rtp(half4 x) { return convert_ulong4_rtp(__builtin_convertvector(x, float4)); }
+CNST ulong8 convert_ulong8_rtp(half8 x) { return convert_ulong8_rtp(__builtin_convertvector(x, float8)); }
+CNST ulong16 convert_ulong16_rtp(half16 x) { return convert_ulong16_rtp(__builtin_convertvector(x, float16)); }
+CNST ulong convert_ulong_rtn(half x) { return convert_ulong_rtn((float)x); }
+CNST ulong2 convert_ulong2_rtn(half2 x) { return convert_ulong2_rtn(__builtin_convertvector(x, float2)); }
+CNST ulong3 convert_ulong3_rtn(half3 x) { return convert_ulong3_rtn(__builtin_convertvector(x, float3)); }
+CNST ulong4 convert_ulong4_rtn(half4 x) { return convert_ulong4_rtn(__builtin_convertvector(x, float4)); }
+CNST ulong8 convert_ulong8_rtn(half8 x) { return convert_ulong8_rtn(__builtin_convertvector(x, float8)); }
+CNST ulong16 convert_ulong16_rtn(half16 x) { return convert_ulong16_rtn(__builtin_convertvector(x, float16)); }
+CNST ulong convert_ulong_sat(half x) { return convert_ulong_sat((float)x); }
+CNST ulong2 convert_ulong2_sat(half2 x) { return convert_ulong2_sat(__builtin_convertvector(x, float2)); }
+CNST ulong3 convert_ulong3_sat(half3 x) { return convert_ulong3_sat(__builtin_convertvector(x, float3)); }
+CNST ulong4 convert_ulong4_sat(half4 x) { return convert_ulong4_sat(__builtin_convertvector(x, float4)); }
+CNST ulong8 convert_ulong8_sat(half8 x) { return convert_ulong8_sat(__builtin_convertvector(x, float8)); }
+CNST ulong16 convert_ulong16_sat(half16 x) { return convert_ulong16_sat(__builtin_convertvector(x, float16)); }
+CNST ulong convert_ulong_sat_rte(half x) { return convert_ulong_sat_rte((float)x); }
+CNST ulong2 convert_ulong2_sat_rte(half2 x) { return convert_ulong2_sat_rte(__builtin_convertvector(x, float2)); }
+CNST ulong3 convert_ulong3_sat_rte(half3 x) { return convert_ulong3_sat_rte(__builtin_convertvector(x, float3)); }
+CNST ulong4 convert_ulong4_sat_rte(half4 x) { return convert_ulong4_sat_rte(__builtin_convertvector(x, float4)); }
+CNST ulong8 convert_ulong8_sat_rte(half8 x) { return convert_ulong8_sat_rte(__builtin_convertvector(x, float8)); }
+CNST ulong16 convert_ulong16_sat_rte(half16 x) { return convert_ulong16_sat_rte(__builtin_convertvector(x, float16)); }
+CNST ulong convert_ulong_sat_rtz(half x) { return convert_ulong_sat_rtz((float)x); }
+CNST ulong2 convert_ulong2_sat_rtz(half2 x) { return convert_ulong2_sat_rtz(__builtin_convertvector(x, float2)); }
+CNST ulong3 convert_ulong3_sat_rtz(half3 x) { return convert_ulong3_sat_rtz(__builtin_convertvector(x, float3)); }
+CNST ulong4 convert_ulong4_sat_rtz(half4 x) { return convert_ulong4_sat_rtz(__builtin_convertvector(x, float4)); }
+CNST ulong8 convert_ulong8_sat_rtz(half8 x) { return convert_ulong8_sat_rtz(__builtin_convertvector(x, float8)); }
+CNST ulong16 convert_ulong16_sat_rtz(half16 x) { return convert_ulong16_sat_rtz(__builtin_convertvector(x, float16)); }
+CNST ulong convert_ulong_sat_rtp(half x) { return convert_ulong_sat_rtp((float)x); }
+CNST ulong2 convert_ulong2_sat_rtp(half2 x) { return convert_ulong2_sat_rtp(__builtin_convertvector(x, float2)); }
+CNST ulong3 convert_ulong3_sat_rtp(half3 x) { return convert_ulong3_sat_rtp(__builtin_convertvector(x, float3)); }
+CNST ulong4 convert_ulong4_sat_rtp(half4 x) { return convert_ulong4_sat_rtp(__builtin_convertvector(x, float4)); }
+CNST ulong8 convert_ulong8_sat_rtp(half8 x) { return convert_ulong8_sat_rtp(__builtin_convertvector(x, float8)); }
+CNST ulong16 convert_ulong16_sat_rtp(half16 x) { return convert_ulong16_sat_rtp(__builtin_convertvector(x, float16)); }
+CNST ulong convert_ulong_sat_rtn(half x) { return convert_ulong_sat_rtn((float)x); }
+CNST ulong2 convert_ulong2_sat_rtn(half2 x) { return convert_ulong2_sat_rtn(__builtin_convertvector(x, float2)); }
+CNST ulong3 convert_ulong3_sat_rtn(half3 x) { return convert_ulong3_sat_rtn(__builtin_convertvector(x, float3)); }
+CNST ulong4 convert_ulong4_sat_rtn(half4 x) { return convert_ulong4_sat_rtn(__builtin_convertvector(x, float4)); }
+CNST ulong8 convert_ulong8_sat_rtn(half8 x) { return convert_ulong8_sat_rtn(__builtin_convertvector(x, float8)); }
+CNST ulong16 convert_ulong16_sat_rtn(half16 x) { return convert_ulong16_sat_rtn(__builtin_convertvector(x, float16)); }
+/* half -> float */
+CNST float convert_float(half x) { return convert_float((float)x); }
+CNST float2 convert_float2(half2 x) { return __builtin_convertvector(x, float2); }
+CNST float3 convert_float3(half3 x) { return __builtin_convertvector(x, float3); }
+CNST float4 convert_float4(half4 x) { return __builtin_convertvector(x, float4); }
+CNST float8 convert_float8(half8 x) { return __builtin_convertvector(x, float8); }
+CNST float16 convert_float16(half16 x) { return __builtin_convertvector(x, float16); }
+CNST float convert_float_rte(half x) { return convert_float_rte((float)x); }
+CNST float2 convert_float2_rte(half2 x) { return __builtin_convertvector(x, float2); }
+CNST float3 convert_float3_rte(half3 x) { return __builtin_convertvector(x, float3); }
+CNST float4 convert_float4_rte(half4 x) { return __builtin_convertvector(x, float4); }
+CNST float8 convert_float8_rte(half8 x) { return __builtin_convertvector(x, float8); }
+CNST float16 convert_float16_rte(half16 x) { return __builtin_convertvector(x, float16); }
+CNST float convert_float_rtz(half x) { return convert_float_rtz((float)x); }
+CNST float2 convert_float2_rtz(half2 x) { return convert_float2_rtz(__builtin_convertvector(x, float2)); }
+CNST float3 convert_float3_rtz(half3 x) { return convert_float3_rtz(__builtin_convertvector(x, float3)); }
+CNST float4 convert_float4_rtz(half4 x) { return convert_float4_rtz(__builtin_convertvector(x, float4)); }
+CNST float8 convert_float8_rtz(half8 x) { return convert_float8_rtz(__builtin_convertvector(x, float8)); }
+CNST float16 convert_float16_rtz(half16 x) { return convert_float16_rtz(__builtin_convertvector(x, float16)); }
+CNST float convert_float_rtp(half x) { return convert_float_rtp((float)x); }
+CNST float2 convert_float2_rtp(half2 x) { return convert_float2_rtp(__builtin_convertvector(x, float2)); }
+CNST float3 convert_float3_rtp(half3 x) { return convert_float3_rtp(__builtin_convertvector(x, float3)); }
+CNST float4 convert_float4_rtp(half4 x) { return convert_float4_rtp(__builtin_convertvector(x, float4)); }
+CNST float8 convert_float8_rtp(half8 x) { return convert_float8_rtp(__builtin_convertvector(x, float8)); }
+CNST float16 convert_float16_rtp(half16 x) { return convert_float16_rtp(__builtin_convertvector(x, float16)); }
+CNST float convert_float_rtn(half x) { return convert_float_rtn((float)x); }
+CNST float2 convert_float2_rtn(half2 x) { return convert_float2_rtn(__builtin_convertvector(x, float2)); }
+CNST float3 convert_float3_rtn(half3 x) { return convert_float3_rtn(__builtin_convertvector(x, float3)); }
+CNST float4 convert_float4_rtn(half4 x) { return convert_float4_rtn(__builtin_convertvector(x, float4)); }
+CNST float8 convert_float8_rtn(half8 x) { return convert_float8_rtn(__builtin_convertvector(x, float8)); }
+CNST float16 convert_float16_rtn(half16 x) { return convert_float16_rtn(__builtin_convertvector(x, float16)); }
+/* half -> double */
+CNST double convert_double(half x) { return convert_double((float)x); }
+CNST double2 convert_double2(half2 x) { return __builtin_convertvector(x, double2); }
+CNST double3 convert_double3(half3 x) { return __builtin_convertvector(x, double3); }
+CNST double4 convert_double4(half4 x) { return __builtin_convertvector(x, double4); }
+CNST double8 convert_double8(half8 x) { return __builtin_convertvector(x, double8); }
+CNST double16 convert_double16(half16 x) { return __builtin_convertvector(x, double16); }
+CNST double convert_double_rte(half x) { return convert_double_rte((float)x); }
+CNST double2 convert_double2_rte(half2 x) { return __builtin_convertvector(x, double2); }
+CNST double3 convert_double3_rte(half3 x) { return __builtin_convertvector(x, double3); }
+CNST double4 convert_double4_rte(half4 x) { return __builtin_convertvector(x, double4); }
+CNST double8 convert_double8_rte(half8 x) { return __builtin_convertvector(x, double8); }
+CNST double16 convert_double16_rte(half16 x) { return __builtin_convertvector(x, double16); }
+CNST double convert_double_rtz(half x) { return convert_double_rtz((float)x); }
+CNST double2 convert_double2_rtz(half2 x) { return convert_double2_rtz(__builtin_convertvector(x, float2)); }
+CNST double3 convert_double3_rtz(half3 x) { return convert_double3_rtz(__builtin_convertvector(x, float3)); }
+CNST double4 convert_double4_rtz(half4 x) { return convert_double4_rtz(__builtin_convertvector(x, float4)); }
+CNST double8 convert_double8_rtz(half8 x) { return convert_double8_rtz(__builtin_convertvector(x, float8)); }
+CNST double16 convert_double16_rtz(half16 x) { return convert_double16_rtz(__builtin_convertvector(x, float16)); }
+CNST double convert_double_rtp(half x) { return convert_double_rtp((float)x); }
+CNST double2 convert_double2_rtp(half2 x) { return convert_double2_rtp(__builtin_convertvector(x, float2)); }
+CNST double3 convert_double3_rtp(half3 x) { return convert_double3_rtp(__builtin_convertvector(x, float3)); }
+CNST double4 convert_double4_rtp(half4 x) { return convert_double4_rtp(__builtin_convertvector(x, float4)); }
+CNST double8 convert_double8_rtp(half8 x) { return convert_double8_rtp(__builtin_convertvector(x, float8)); }
+CNST double16 convert_double16_rtp(half16 x) { return convert_double16_rtp(__builtin_convertvector(x, float16)); }
+CNST double convert_double_rtn(half x) { return convert_double_rtn((float)x); }
+CNST double2 convert_double2_rtn(half2 x) { return convert_double2_rtn(__builtin_convertvector(x, float2)); }
+CNST double3 convert_double3_rtn(half3 x) { return convert_double3_rtn(__builtin_convertvector(x, float3)); }
+CNST double4 convert_double4_rtn(half4 x) { return convert_double4_rtn(__builtin_convertvector(x, float4)); }
+CNST double8 convert_double8_rtn(half8 x) { return convert_double8_rtn(__builtin_convertvector(x, float8)); }
+CNST double16 convert_double16_rtn(half16 x) { return convert_double16_rtn(__builtin_convertvector(x, float16)); }
+/* char -> half */
+CNST half convert_half(char x) { return (half)(float)x; }
+CNST half2 convert_half2(char2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half(x[i]); return r; }
+CNST half3 convert_half3(char3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half(x[i]); return r; }
+CNST half4 convert_half4(char4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half(x[i]); return r; }
+CNST half8 convert_half8(char8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half(x[i]); return r; }
+CNST half16 convert_half16(char16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half(x[i]); return r; }
+CNST half convert_half_rte(char x) { return (half)(float)x; }
+CNST half2 convert_half2_rte(char2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half3 convert_half3_rte(char3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half4 convert_half4_rte(char4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half8 convert_half8_rte(char8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half16 convert_half16_rte(char16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half convert_half_rtz(char x) { return as_half(weft_double_to_half((double)x, WEFT_RTZ)); }
+CNST half2 convert_half2_rtz(char2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(char3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(char4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(char8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(char16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(char x) { return as_half(weft_double_to_half((double)x, WEFT_RTP)); }
+CNST half2 convert_half2_rtp(char2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(char3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(char4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(char8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(char16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(char x) { return as_half(weft_double_to_half((double)x, WEFT_RTN)); }
+CNST half2 convert_half2_rtn(char2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(char3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(char4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(char8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(char16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+/* uchar -> half */
+CNST half convert_half(uchar x) { return (half)(float)x; }
+CNST half2 convert_half2(uchar2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half(x[i]); return r; }
+CNST half3 convert_half3(uchar3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half(x[i]); return r; }
+CNST half4 convert_half4(uchar4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half(x[i]); return r; }
+CNST half8 convert_half8(uchar8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half(x[i]); return r; }
+CNST half16 convert_half16(uchar16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half(x[i]); return r; }
+CNST half convert_half_rte(uchar x) { return (half)(float)x; }
+CNST half2 convert_half2_rte(uchar2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half3 convert_half3_rte(uchar3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half4 convert_half4_rte(uchar4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half8 convert_half8_rte(uchar8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half16 convert_half16_rte(uchar16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half convert_half_rtz(uchar x) { return as_half(weft_double_to_half((double)x, WEFT_RTZ)); }
+CNST half2 convert_half2_rtz(uchar2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(uchar3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(uchar4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(uchar8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(uchar16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(uchar x) { return as_half(weft_double_to_half((double)x, WEFT_RTP)); }
+CNST half2 convert_half2_rtp(uchar2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(uchar3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(uchar4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(uchar8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(uchar16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(uchar x) { return as_half(weft_double_to_half((double)x, WEFT_RTN)); }
+CNST half2 convert_half2_rtn(uchar2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(uchar3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(uchar4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(uchar8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(uchar16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+/* short -> half */
+CNST half convert_half(short x) { return (half)(float)x; }
+CNST half2 convert_half2(short2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half(x[i]); return r; }
+CNST half3 convert_half3(short3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half(x[i]); return r; }
+CNST half4 convert_half4(short4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half(x[i]); return r; }
+CNST half8 convert_half8(short8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half(x[i]); return r; }
+CNST half16 convert_half16(short16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half(x[i]); return r; }
+CNST half convert_half_rte(short x) { return (half)(float)x; }
+CNST half2 convert_half2_rte(short2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half3 convert_half3_rte(short3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half4 convert_half4_rte(short4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half8 convert_half8_rte(short8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half16 convert_half16_rte(short16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half convert_half_rtz(short x) { return as_half(weft_double_to_half((double)x, WEFT_RTZ)); }
+CNST half2 convert_half2_rtz(short2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(short3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(short4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(short8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(short16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(short x) { return as_half(weft_double_to_half((double)x, WEFT_RTP)); }
+CNST half2 convert_half2_rtp(short2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(short3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(short4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(short8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(short16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(short x) { return as_half(weft_double_to_half((double)x, WEFT_RTN)); }
+CNST half2 convert_half2_rtn(short2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(short3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(short4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(short8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(short16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+/* ushort -> half */
+CNST half convert_half(ushort x) { return (half)(float)x; }
+CNST half2 convert_half2(ushort2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half(x[i]); return r; }
+CNST half3 convert_half3(ushort3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half(x[i]); return r; }
+CNST half4 convert_half4(ushort4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half(x[i]); return r; }
+CNST half8 convert_half8(ushort8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half(x[i]); return r; }
+CNST half16 convert_half16(ushort16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half(x[i]); return r; }
+CNST half convert_half_rte(ushort x) { return (half)(float)x; }
+CNST half2 convert_half2_rte(ushort2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half3 convert_half3_rte(ushort3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half4 convert_half4_rte(ushort4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half8 convert_half8_rte(ushort8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half16 convert_half16_rte(ushort16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half convert_half_rtz(ushort x) { return as_half(weft_double_to_half((double)x, WEFT_RTZ)); }
+CNST half2 convert_half2_rtz(ushort2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(ushort3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(ushort4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(ushort8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(ushort16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(ushort x) { return as_half(weft_double_to_half((double)x, WEFT_RTP)); }
+CNST half2 convert_half2_rtp(ushort2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(ushort3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(ushort4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(ushort8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(ushort16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(ushort x) { return as_half(weft_double_to_half((double)x, WEFT_RTN)); }
+CNST half2 convert_half2_rtn(ushort2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(ushort3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(ushort4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(ushort8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(ushort16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+/* int -> half */
+CNST half convert_half(int x) { return (half)(float)x; }
+CNST half2 convert_half2(int2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half(x[i]); return r; }
+CNST half3 convert_half3(int3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half(x[i]); return r; }
+CNST half4 convert_half4(int4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half(x[i]); return r; }
+CNST half8 convert_half8(int8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half(x[i]); return r; }
+CNST half16 convert_half16(int16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half(x[i]); return r; }
+CNST half convert_half_rte(int x) { return (half)(float)x; }
+CNST half2 convert_half2_rte(int2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half3 convert_half3_rte(int3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half4 convert_half4_rte(int4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half8 convert_half8_rte(int8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half16 convert_half16_rte(int16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half convert_half_rtz(int x) { return as_half(weft_double_to_half((double)x, WEFT_RTZ)); }
+CNST half2 convert_half2_rtz(int2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(int3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(int4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(int8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(int16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(int x) { return as_half(weft_double_to_half((double)x, WEFT_RTP)); }
+CNST half2 convert_half2_rtp(int2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(int3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(int4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(int8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(int16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(int x) { return as_half(weft_double_to_half((double)x, WEFT_RTN)); }
+CNST half2 convert_half2_rtn(int2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(int3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(int4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(int8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(int16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+/* uint -> half */
+CNST half convert_half(uint x) { return (half)(float)x; }
+CNST half2 convert_half2(uint2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half(x[i]); return r; }
+CNST half3 convert_half3(uint3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half(x[i]); return r; }
+CNST half4 convert_half4(uint4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half(x[i]); return r; }
+CNST half8 convert_half8(uint8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half(x[i]); return r; }
+CNST half16 convert_half16(uint16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half(x[i]); return r; }
+CNST half convert_half_rte(uint x) { return (half)(float)x; }
+CNST half2 convert_half2_rte(uint2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half3 convert_half3_rte(uint3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half4 convert_half4_rte(uint4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half8 convert_half8_rte(uint8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half16 convert_half16_rte(uint16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half convert_half_rtz(uint x) { return as_half(weft_double_to_half((double)x, WEFT_RTZ)); }
+CNST half2 convert_half2_rtz(uint2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(uint3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(uint4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(uint8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(uint16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(uint x) { return as_half(weft_double_to_half((double)x, WEFT_RTP)); }
+CNST half2 convert_half2_rtp(uint2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(uint3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(uint4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(uint8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(uint16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(uint x) { return as_half(weft_double_to_half((double)x, WEFT_RTN)); }
+CNST half2 convert_half2_rtn(uint2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(uint3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(uint4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(uint8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(uint16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+/* long -> half */
+CNST half convert_half(long x) { return (half)(float)x; }
+CNST half2 convert_half2(long2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half(x[i]); return r; }
+CNST half3 convert_half3(long3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half(x[i]); return r; }
+CNST half4 convert_half4(long4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half(x[i]); return r; }
+CNST half8 convert_half8(long8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half(x[i]); return r; }
+CNST half16 convert_half16(long16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half(x[i]); return r; }
+CNST half convert_half_rte(long x) { return (half)(float)x; }
+CNST half2 convert_half2_rte(long2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half3 convert_half3_rte(long3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half4 convert_half4_rte(long4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half8 convert_half8_rte(long8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half16 convert_half16_rte(long16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half convert_half_rtz(long x) { return as_half(weft_double_to_half((double)x, WEFT_RTZ)); }
+CNST half2 convert_half2_rtz(long2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(long3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(long4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(long8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(long16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(long x) { return as_half(weft_double_to_half((double)x, WEFT_RTP)); }
+CNST half2 convert_half2_rtp(long2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(long3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(long4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(long8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(long16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(long x) { return as_half(weft_double_to_half((double)x, WEFT_RTN)); }
+CNST half2 convert_half2_rtn(long2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(long3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(long4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(long8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(long16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+/* ulong -> half */
+CNST half convert_half(ulong x) { return (half)(float)x; }
+CNST half2 convert_half2(ulong2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half(x[i]); return r; }
+CNST half3 convert_half3(ulong3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half(x[i]); return r; }
+CNST half4 convert_half4(ulong4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half(x[i]); return r; }
+CNST half8 convert_half8(ulong8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half(x[i]); return r; }
+CNST half16 convert_half16(ulong16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half(x[i]); return r; }
+CNST half convert_half_rte(ulong x) { return (half)(float)x; }
+CNST half2 convert_half2_rte(ulong2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half3 convert_half3_rte(ulong3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half4 convert_half4_rte(ulong4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half8 convert_half8_rte(ulong8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half16 convert_half16_rte(ulong16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half convert_half_rtz(ulong x) { return as_half(weft_double_to_half((double)x, WEFT_RTZ)); }
+CNST half2 convert_half2_rtz(ulong2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(ulong3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(ulong4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(ulong8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(ulong16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(ulong x) { return as_half(weft_double_to_half((double)x, WEFT_RTP)); }
+CNST half2 convert_half2_rtp(ulong2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(ulong3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(ulong4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(ulong8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(ulong16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(ulong x) { return as_half(weft_double_to_half((double)x, WEFT_RTN)); }
+CNST half2 convert_half2_rtn(ulong2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(ulong3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(ulong4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(ulong8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(ulong16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+/* float -> half */
+CNST half convert_half(float x) { return (half)(float)x; }
+CNST half2 convert_half2(float2 x) { return __builtin_convertvector(x, half2); }
+CNST half3 convert_half3(float3 x) { return __builtin_convertvector(x, half3); }
+CNST half4 convert_half4(float4 x) { return __builtin_convertvector(x, half4); }
+CNST half8 convert_half8(float8 x) { return __builtin_convertvector(x, half8); }
+CNST half16 convert_half16(float16 x) { return __builtin_convertvector(x, half16); }
+CNST half convert_half_rte(float x) { return (half)(float)x; }
+CNST half2 convert_half2_rte(float2 x) { return __builtin_convertvector(x, half2); }
+CNST half3 convert_half3_rte(float3 x) { return __builtin_convertvector(x, half3); }
+CNST half4 convert_half4_rte(float4 x) { return __builtin_convertvector(x, half4); }
+CNST half8 convert_half8_rte(float8 x) { return __builtin_convertvector(x, half8); }
+CNST half16 convert_half16_rte(float16 x) { return __builtin_convertvector(x, half16); }
+CNST half convert_half_rtz(float x) { return as_half(weft_double_to_half((double)x, WEFT_RTZ)); }
+CNST half2 convert_half2_rtz(float2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(float3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(float4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(float8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(float16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(float x) { return as_half(weft_double_to_half((double)x, WEFT_RTP)); }
+CNST half2 convert_half2_rtp(float2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(float3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(float4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(float8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(float16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(float x) { return as_half(weft_double_to_half((double)x, WEFT_RTN)); }
+CNST half2 convert_half2_rtn(float2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(float3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(float4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(float8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(float16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+/* double -> half */
+CNST half convert_half(double x) { return as_half(weft_double_to_half((double)x, WEFT_RTE)); }
+CNST half2 convert_half2(double2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half(x[i]); return r; }
+CNST half3 convert_half3(double3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half(x[i]); return r; }
+CNST half4 convert_half4(double4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half(x[i]); return r; }
+CNST half8 convert_half8(double8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half(x[i]); return r; }
+CNST half16 convert_half16(double16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half(x[i]); return r; }
+CNST half convert_half_rte(double x) { return as_half(weft_double_to_half((double)x, WEFT_RTE)); }
+CNST half2 convert_half2_rte(double2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half3 convert_half3_rte(double3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half4 convert_half4_rte(double4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half8 convert_half8_rte(double8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half16 convert_half16_rte(double16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rte(x[i]); return r; }
+CNST half convert_half_rtz(double x) { return as_half(weft_double_to_half((double)x, WEFT_RTZ)); }
+CNST half2 convert_half2_rtz(double2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(double3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(double4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(double8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(double16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(double x) { return as_half(weft_double_to_half((double)x, WEFT_RTP)); }
+CNST half2 convert_half2_rtp(double2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(double3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(double4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(double8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(double16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(double x) { return as_half(weft_double_to_half((double)x, WEFT_RTN)); }
+CNST half2 convert_half2_rtn(double2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(double3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(double4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(double8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(double16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+/* half -> half */
+CNST half convert_half(half x) { return x; }
+CNST half2 convert_half2(half2 x) { return __builtin_convertvector(x, half2); }
+CNST half3 convert_half3(half3 x) { return __builtin_convertvector(x, half3); }
+CNST half4 convert_half4(half4 x) { return __builtin_convertvector(x, half4); }
+CNST half8 convert_half8(half8 x) { return __builtin_convertvector(x, half8); }
+CNST half16 convert_half16(half16 x) { return __builtin_convertvector(x, half16); }
+CNST half convert_half_rte(half x) { return x; }
+CNST half2 convert_half2_rte(half2 x) { return __builtin_convertvector(x, half2); }
+CNST half3 convert_half3_rte(half3 x) { return __builtin_convertvector(x, half3); }
+CNST half4 convert_half4_rte(half4 x) { return __builtin_convertvector(x, half4); }
+CNST half8 convert_half8_rte(half8 x) { return __builtin_convertvector(x, half8); }
+CNST half16 convert_half16_rte(half16 x) { return __builtin_convertvector(x, half16); }
+CNST half convert_half_rtz(half x) { return x; }
+CNST half2 convert_half2_rtz(half2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half3 convert_half3_rtz(half3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half4 convert_half4_rtz(half4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half8 convert_half8_rtz(half8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half16 convert_half16_rtz(half16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtz(x[i]); return r; }
+CNST half convert_half_rtp(half x) { return x; }
+CNST half2 convert_half2_rtp(half2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half3 convert_half3_rtp(half3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half4 convert_half4_rtp(half4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half8 convert_half8_rtp(half8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half16 convert_half16_rtp(half16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtp(x[i]); return r; }
+CNST half convert_half_rtn(half x) { return x; }
+CNST half2 convert_half2_rtn(half2 x) { half2 r; for (int i = 0; i < 2; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half3 convert_half3_rtn(half3 x) { half3 r; for (int i = 0; i < 3; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half4 convert_half4_rtn(half4 x) { half4 r; for (int i = 0; i < 4; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half8 convert_half8_rtn(half8 x) { half8 r; for (int i = 0; i < 8; i++) r[i] = convert_half_rtn(x[i]); return r; }
+CNST half16 convert_half16_rtn(half16 x) { half16 r; for (int i = 0; i < 16; i++) r[i] = convert_half_rtn(x[i]); return r; }
+#endif /* cl_khr_fp16 */

@@ -29,3 +29,6 @@ SHUF_T(long, ulong)
 SHUF_T(ulong, ulong)
 SHUF_T(float, uint)
 SHUF_T(double, ulong)
+#ifdef cl_khr_fp16
+SHUF_T(half, ushort)
+#endif

@@ -32,63 +32,10 @@ WEFT_ALL_TYPES(VL_TYPEDEFS, _)
     VL_LOAD_AS(__constant, T)                                                              \
     VL_STORE_AS(__private, T) VL_STORE_AS(__global, T) VL_STORE_AS(__local, T)
 WEFT_ALL_TYPES(VL_ALL, _)
-
-/* ---- half <-> float ---------------------------------------------------------------------- */
-
-INLINE float weft_half_to_float(ushort h)
-{
-    uint s = (uint)(h & 0x8000u) << 16;
-    uint e = (h >> 10) & 0x1fu;
-    uint m = h & 0x3ffu;
-    if (e == 0x1fu) /* inf, NaN (payload kept, quiet bit as stored) */
-        return as_float(s | 0x7f800000u | (m << 13));
-    if (e == 0) /* zero, subnormal: m * 2^-24, exact in float */
-        return as_float(s | as_uint((float)m * 0x1p-24f));
-    return as_float(s | ((e + 112u) << 23) | (m << 13));
-}
-
-enum { WEFT_RTE, WEFT_RTZ, WEFT_RTP, WEFT_RTN };
-
-/* double -> half bits with one rounding in mode `mode`. Floats get here exactly. */
-INLINE ushort weft_double_to_half(double x, int mode)
-{
-    ulong b = as_ulong(x);
-    ushort s = (ushort)((b >> 48) & 0x8000u);
-    ulong a = b & 0x7fffffffffffffffUL;
-    bool neg = s != 0;
-    if (a > 0x7ff0000000000000UL) /* NaN: quiet, top payload bits kept */
-        return (ushort)(s | 0x7e00u | (ushort)((a >> 42) & 0x1ffu));
-    if (a == 0x7ff0000000000000UL)
-        return (ushort)(s | 0x7c00u);
-    if (a == 0)
-        return s;
-    int e = (int)(a >> 52) - 1023;
-    ulong sig = (a & 0x000fffffffffffffUL) | (a >> 52 ? 0x0010000000000000UL : 0);
-    if (a >> 52 == 0) e = -1022; /* double subnormal: far below half's range */
-    if (e > 15) { /* beyond the largest finite half (65504) */
-        bool to_inf = mode == WEFT_RTE || (mode == WEFT_RTP && !neg) || (mode == WEFT_RTN && neg);
-        return (ushort)(s | (to_inf ? 0x7c00u : 0x7bffu));
-    }
-    /* keep 11 significant bits for normals, fewer for half subnormals (e < -14) */
-    int shift = 42 + (e < -14 ? -14 - e : 0);
-    ulong keep, rem, tie;
-    if (shift >= 64) { keep = 0; rem = 1; tie = 2; } /* nonzero, below half an ulp */
-    else {
-        keep = sig >> shift;
-        rem = sig & ((1UL << shift) - 1);
-        tie = 1UL << (shift - 1);
-    }
-    ushort h = e < -14 ? (ushort)keep : (ushort)(((uint)(e + 15) << 10) | (uint)(keep & 0x3ffu));
-    bool up;
-    switch (mode) {
-    case WEFT_RTZ: up = false; break;
-    case WEFT_RTP: up = !neg && rem != 0; break;
-    case WEFT_RTN: up = neg && rem != 0; break;
-    default: up = rem > tie || (rem == tie && (keep & 1)); break;
-    }
-    /* the carry of a rounded-up mantissa moves into the exponent, up to infinity */
-    return (ushort)(s | (ushort)(h + (up ? 1 : 0)));
-}
+#ifdef cl_khr_fp16
+VL_TYPEDEFS(half, _)
+VL_ALL(half, _)
+#endif
 
 /* ---- vload_half, vloada_half ------------------------------------------------------------- */
 

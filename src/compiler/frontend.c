@@ -504,7 +504,7 @@ cl_int weft_frontend_compile(const char *source, const struct weft_build_options
     if (!ext)
         return CL_OUT_OF_HOST_MEMORY;
     strcpy(ext, "-cl-ext=-all");
-#define WEFT_EXT_ADD(name, a, b, c) strcat(ext, ",+" #name);
+#define WEFT_EXT_ADD(name, a, b, c) if (weft_feature_present(#name)) strcat(ext, ",+" #name);
     WEFT_OPENCL_C_FEATURES(WEFT_EXT_ADD)
     WEFT_DEVICE_EXTENSIONS(WEFT_EXT_ADD)
 #undef WEFT_EXT_ADD

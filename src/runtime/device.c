@@ -37,7 +37,13 @@
 
 enum { VW_CHAR, VW_SHORT, VW_INT, VW_LONG, VW_FLOAT, VW_DOUBLE };
 
+#define LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 static struct _cl_device_id the_device;
+
+/* The entries of the lists below that hold on this CPU (weft_feature_present). */
+static cl_name_version present_extensions[64], present_features[64];
+static size_t num_present_extensions, num_present_features;
 static pthread_once_t device_once = PTHREAD_ONCE_INIT;
 
 /* The extension list in both forms, from the one X-macro list. */
@@ -127,15 +133,25 @@ static void device_init(void)
     d->max_clock_mhz = (cl_uint)(t->max_clock_mhz + 0.5);
     snprintf(d->name, sizeof d->name, "%s", t->cpu_name);
 
+    _Static_assert(LEN(device_extensions) <= LEN(present_extensions), "extension list too long");
+    _Static_assert(LEN(opencl_c_features) <= LEN(present_features), "feature list too long");
+    for (size_t i = 0; i < LEN(device_extensions); i++)
+        if (weft_feature_present(device_extensions[i].name))
+            present_extensions[num_present_extensions++] = device_extensions[i];
+    for (size_t i = 0; i < LEN(opencl_c_features); i++)
+        if (weft_feature_present(opencl_c_features[i].name))
+            present_features[num_present_features++] = opencl_c_features[i];
+    d->has_fp16 = weft_feature_present("cl_khr_fp16");
+
     size_t len = 1;
-    for (size_t i = 0; i < sizeof device_extensions / sizeof device_extensions[0]; i++)
-        len += strlen(device_extensions[i].name) + 1;
+    for (size_t i = 0; i < num_present_extensions; i++)
+        len += strlen(present_extensions[i].name) + 1;
     d->extensions = calloc(len, 1);
     if (d->extensions) {
-        for (size_t i = 0; i < sizeof device_extensions / sizeof device_extensions[0]; i++) {
+        for (size_t i = 0; i < num_present_extensions; i++) {
             if (i)
                 strcat(d->extensions, " ");
-            strcat(d->extensions, device_extensions[i].name);
+            strcat(d->extensions, present_extensions[i].name);
         }
     }
     weft_object_init(&d->obj, WEFT_TYPE_DEVICE, NULL);
@@ -228,11 +244,13 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
     case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
         return weft_info_bytes(size, value, size_ret, opencl_c_versions, sizeof opencl_c_versions);
     case CL_DEVICE_OPENCL_C_FEATURES:
-        return weft_info_bytes(size, value, size_ret, opencl_c_features, sizeof opencl_c_features);
+        return weft_info_bytes(size, value, size_ret, present_features,
+                               num_present_features * sizeof present_features[0]);
     case CL_DEVICE_EXTENSIONS:
         return weft_info_string(size, value, size_ret, d->extensions ? d->extensions : "");
     case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-        return weft_info_bytes(size, value, size_ret, device_extensions, sizeof device_extensions);
+        return weft_info_bytes(size, value, size_ret, present_extensions,
+                               num_present_extensions * sizeof present_extensions[0]);
     case CL_DEVICE_PLATFORM:
         ANSWER(cl_platform_id, d->platform);
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
@@ -318,14 +336,18 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
         ANSWER(cl_uint, d->vector_width[VW_DOUBLE]);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-        ANSWER(cl_uint, 0); /* no cl_khr_fp16 */
+        /* half lanes compute in float lanes: as many as a float vector holds */
+        ANSWER(cl_uint, d->has_fp16 ? d->vector_width[VW_FLOAT] : 0);
 
     /* ---- floating point ---- */
     case CL_DEVICE_SINGLE_FP_CONFIG:
     case CL_DEVICE_DOUBLE_FP_CONFIG: /* cl_khr_fp64 is supported */
         ANSWER(cl_device_fp_config, fp_config);
     case CL_DEVICE_HALF_FP_CONFIG:
-        ANSWER(cl_device_fp_config, 0);
+        /* builtins/math_half.cl: subnormals, inf and NaN kept, round to nearest even, and a
+         * correctly rounded fma */
+        ANSWER(cl_device_fp_config, d->has_fp16 ? (CL_FP_DENORM | CL_FP_INF_NAN |
+                                                   CL_FP_ROUND_TO_NEAREST | CL_FP_FMA) : 0);
 
     /* ---- memory ---- */
     case CL_DEVICE_GLOBAL_MEM_SIZE:

@@ -26,7 +26,8 @@ struct _cl_device_id {
     cl_uint cache_line;                 /* bytes */
     cl_uint max_clock_mhz;
     char name[128];                     /* the CPU model */
-    char *extensions;                   /* space-separated WEFT_DEVICE_EXTENSIONS */
+    char *extensions;                   /* space-separated WEFT_DEVICE_EXTENSIONS present here */
+    bool has_fp16;                      /* cl_khr_fp16 is reported (the CPU has F16C) */
 };
 
 cl_device_id weft_device_get(void);

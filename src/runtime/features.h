@@ -4,6 +4,9 @@
 #ifndef WEFT_RUNTIME_FEATURES_H
 #define WEFT_RUNTIME_FEATURES_H
 
+#include <stdbool.h>
+#include <string.h>
+
 /* OpenCL C 3.0 feature macros (CL_DEVICE_OPENCL_C_FEATURES). */
 #define WEFT_OPENCL_C_FEATURES(X)            \
     X(__opencl_c_int64, 3, 0, 0)             \
@@ -18,6 +21,7 @@
 #define WEFT_DEVICE_EXTENSIONS(X)                     \
     X(cl_khr_byte_addressable_store, 1, 0, 0)         \
     X(cl_khr_fp64, 1, 0, 0)                           \
+    X(cl_khr_fp16, 1, 0, 0)          /* with F16C */  \
     X(cl_khr_global_int32_base_atomics, 1, 0, 0)      \
     X(cl_khr_global_int32_extended_atomics, 1, 0, 0)  \
     X(cl_khr_local_int32_base_atomics, 1, 0, 0)       \
@@ -26,5 +30,16 @@
     X(cl_khr_int64_extended_atomics, 1, 0, 0)         \
     X(cl_khr_subgroups, 1, 0, 0)                      \
     X(cl_khr_icd, 1, 0, 0)
+
+/* Whether an entry of the lists above holds on the CPU this process runs on. The builtin
+ * library always carries the code; the device reports (and the frontend enables) an entry
+ * only where it is true. cl_khr_fp16 needs F16C: half <-> float conversions are then one
+ * instruction, and half arithmetic runs in float lanes. */
+static inline bool weft_feature_present(const char *name)
+{
+    if (!strcmp(name, "cl_khr_fp16"))
+        return __builtin_cpu_supports("f16c");
+    return true;
+}
 
 #endif

@@ -358,7 +358,8 @@ static void test_extensions_and_features_agree(void **state)
     assert_int_equal(words, n);
     free(v);
     /* unsupported features are not advertised */
-    assert_false(has_word(ext, "cl_khr_fp16"));
+    /* cl_khr_fp16 exactly where the CPU converts halves natively (F16C) */
+    assert_int_equal(has_word(ext, "cl_khr_fp16"), __builtin_cpu_supports("f16c") != 0);
     assert_false(has_word(ext, "cl_khr_il_program"));
     /* sub-groups: the extension, its entry point and the device's limits agree */
     assert_true(has_word(ext, "cl_khr_subgroups"));
@@ -504,9 +505,10 @@ static void test_vector_widths_follow_the_isa(void **state)
         assert_int_equal(u32(w[i].preferred), bytes / w[i].elem);
         assert_int_equal(u32(w[i].native), bytes / w[i].elem);
     }
-    /* no cl_khr_fp16: half widths are 0 */
-    assert_int_equal(u32(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), 0);
-    assert_int_equal(u32(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), 0);
+    /* half lanes compute in float lanes with cl_khr_fp16 (F16C); without it the widths are 0 */
+    cl_uint hw = __builtin_cpu_supports("f16c") ? fp / 4 : 0;
+    assert_int_equal(u32(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), hw);
+    assert_int_equal(u32(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), hw);
 }
 
 static void test_floating_point_configs(void **state)
@@ -520,7 +522,12 @@ static void test_floating_point_configs(void **state)
     /* not emulated, and not claiming what the builtins do not promise */
     assert_false(sp & CL_FP_SOFT_FLOAT);
     assert_false(sp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
-    assert_int_equal(u64(CL_DEVICE_HALF_FP_CONFIG), 0);
+    /* cl_khr_fp16's minimum (round to nearest and inf/NaN) where it is reported, else 0 */
+    cl_device_fp_config hp = u64(CL_DEVICE_HALF_FP_CONFIG);
+    if (__builtin_cpu_supports("f16c"))
+        assert_int_equal(hp, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
+    else
+        assert_int_equal(hp, 0);
 }
 
 static void test_unsupported_features_are_reported_absent(void **state)

@@ -4,6 +4,11 @@
  * C11-style functions (explicit and implicit forms, compare-exchange, atomic_flag). Every
  * check is a property that holds only if each operation was atomic: exact totals, exactly
  * one winner, the set of values seen by exchanges, counters that lose no increment.
+ * Exercises cl_khr_global_int32_base_atomics, cl_khr_global_int32_extended_atomics,
+ * cl_khr_local_int32_base_atomics, cl_khr_local_int32_extended_atomics, cl_khr_int64_base_atomics,
+ * cl_khr_int64_extended_atomics, and the 3.0 features __opencl_c_atomic_order_acq_rel,
+ * __opencl_c_atomic_order_seq_cst, __opencl_c_atomic_scope_device (the implicit-scope forms) and
+ * __opencl_c_atomic_scope_all_devices.
  */
 #include <limits.h>
 #include <setjmp.h>
@@ -179,7 +184,7 @@ static void test_atomic_c11_explicit(void **state)
         "  atomic_fetch_or_explicit(&g[2], 1 << (i % 31), memory_order_seq_cst, memory_scope_device);\n"
         "  atomic_fetch_max_explicit(&g[3], i, memory_order_relaxed, memory_scope_device);\n"
         "  atomic_fetch_min_explicit(&g[4], -i, memory_order_relaxed, memory_scope_work_group);\n"
-        "  atomic_fetch_xor_explicit(&g[5], i, memory_order_relaxed, memory_scope_device);\n"
+        "  atomic_fetch_xor_explicit(&g[5], i, memory_order_relaxed, memory_scope_all_devices);\n"
         "  atomic_fetch_and_explicit(&g[6], ~(1 << (i % 31)), memory_order_relaxed, memory_scope_device);\n"
         "  int e = atomic_load_explicit(&g[7], memory_order_relaxed, memory_scope_device);\n"
         "  while (!atomic_compare_exchange_weak_explicit(&g[7], &e, e + 3, memory_order_acq_rel,\n"

@@ -9,6 +9,7 @@
  * the C rounding functions, and conversions to float/double by the host FPU under
  * fesetround() with the matching rounding mode. Out-of-range float-to-integer results
  * without _sat are undefined by the specification and not checked.
+ * Exercises __opencl_c_fp64 and cl_khr_fp64 (conversions from and to double).
  */
 #include <fenv.h>
 #include <float.h>

@@ -2,6 +2,7 @@
  * hadd, rhadd, clamp, clz, ctz, popcount, mad_hi, mad_sat, max, min, mul_hi, rotate,
  * upsample, mad24, mul24) for every integer type, scalar and 4-wide, checked exactly
  * against host references computed with 128-bit arithmetic.
+ * Exercises __opencl_c_int64 (the long and ulong overloads).
  */
 #include <limits.h>
 #include <setjmp.h>

@@ -4,6 +4,7 @@
  * i.e. within 0.5 ulp of the exact value), on pseudo-random inputs of each function's
  * domain plus the special values (±0, ±inf, NaN, ±1, subnormals, huge values). Functions
  * with pointer results are checked with the pointer in private, global and local memory.
+ * Exercises __opencl_c_fp64 and cl_khr_fp64 (the double overloads).
  */
 #define _GNU_SOURCE /* exp10l, lgamma_r */
 #include <float.h>

@@ -6,7 +6,9 @@
  * modes, as_type reinterpretation, half load/store, 64-bit integer operations, and structs
  * passed by value (nested, vector members, arrays) and through global memory, three-component
  * vectors and a union by value.
- * Every result is compared with a reference computed on the host. */
+ * Every result is compared with a reference computed on the host.
+ * Exercises the device's __opencl_c_int64 (long, ulong) and cl_khr_byte_addressable_store (char stores).
+ */
 #include "test_kernels_harness.h"
 
 static const char *source =

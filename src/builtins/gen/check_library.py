@@ -36,6 +36,9 @@ PROVIDED = {
 IMAGE_RE = re.compile(r"image|sampler")
 
 SAMPLE_KERNEL = r"""
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
 kernel void families(global float *f, global double *d, global int *i, global uint *u,
                      global long *l, global uchar *c, local float *lf, local int *li,
                      global half *h)
@@ -74,6 +77,13 @@ kernel void families(global float *f, global double *d, global int *i, global ui
     v = shuffle(v, m) + shuffle2(v, v, m);
     c[0] = convert_uchar_sat(v.x) + abs(c[1]) + convert_uchar4_sat_rtz(v).w;
     f[16] = v.x + v.y + v.z + v.w;
+#ifdef cl_khr_fp16
+    half4 hv = vload4(0, h);
+    hv = sin(hv) + fma(hv, hv, hv) + nextafter(hv, hv) + clamp(hv, (half)0, (half)1)
+       + convert_half4_rtz(v) + select(hv, hv, isless(hv, hv)) + normalize(hv);
+    vstore4(hv, 1, h);
+    i[13] = convert_int_sat(hv.x) + ilogb(h[9]);
+#endif
 }
 #if __OPENCL_C_VERSION__ >= 300
 kernel void families30(global atomic_int *ai, local atomic_int *la, global atomic_long *al,
@@ -222,7 +232,8 @@ def main():
     for std in ("CL1.2", "CL3.0"):
         calls = []
         declared(a.clang, std, ext, defs, calls)
-        lines = ["#pragma OPENCL EXTENSION cl_khr_fp64 : enable"]
+        lines = ["#pragma OPENCL EXTENSION cl_khr_fp64 : enable",
+                 "#ifdef cl_khr_fp16", "#pragma OPENCL EXTENSION cl_khr_fp16 : enable", "#endif"]
         for k, (name, params) in enumerate(calls):
             if k % 400 == 0:
                 lines.append("%svoid weft_check_calls_%d(void) {" % ("}\n" if k else "", k // 400))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates src/builtins/convert.cl: every explicit conversion of OpenCL C (spec 6.4.3),
 convert_<dst><n>[_sat][_rte|_rtz|_rtp|_rtn](<src><n>) for all pairs of the ten scalar
-types char ... double and n in 1, 2, 3, 4, 8, 16.
+types char ... double and n in 1, 2, 3, 4, 8, 16, and (under cl_khr_fp16) every pair with half.
 
 Run: python3 src/builtins/gen/gen_convert.py > src/builtins/convert.cl (the output is
 committed; CMake does not run this script).
@@ -15,6 +15,9 @@ Semantics implemented (exact, for every input):
   - integer or float -> float: rounded in the requested mode (default: to nearest even).
     Directed modes start from the round-to-nearest result, compare it exactly with the
     source and step one ulp when it lies on the wrong side.
+  - half: a source half converts exactly to float, so it takes the float conversion; a
+    destination half rounds once, from the source or from its exact double value
+    (weft_double_to_half), in the requested mode.
 """
 
 TYPES = {
@@ -23,12 +26,14 @@ TYPES = {
     "short": ("i", 16, True), "ushort": ("i", 16, False),
     "int": ("i", 32, True), "uint": ("i", 32, False),
     "long": ("i", 64, True), "ulong": ("i", 64, False),
-    "float": ("f", 32, True), "double": ("f", 64, True),
+    "half": ("f", 16, True), "float": ("f", 32, True), "double": ("f", 64, True),
 }
 ORDER = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double"]
+# half (cl_khr_fp16) pairs with every type above; they are emitted under #ifdef cl_khr_fp16.
+HALF_ORDER = ORDER + ["half"]
 WIDTHS = ["", "2", "3", "4", "8", "16"]
 ROUNDINGS = ["", "_rte", "_rtz", "_rtp", "_rtn"]
-MANT = {"float": 24, "double": 53}
+MANT = {"half": 11, "float": 24, "double": 53}
 LIMITS = {
     "char": ("CHAR_MIN", "CHAR_MAX"), "uchar": ("0", "UCHAR_MAX"),
     "short": ("SHRT_MIN", "SHRT_MAX"), "ushort": ("0", "USHRT_MAX"),
@@ -52,6 +57,11 @@ def float_round(src, rnd):
 def scalar_body(dst, src, sat, rnd):
     dk, db, ds = TYPES[dst]
     sk, sb, ss = TYPES[src]
+    if src == "half" and dst != "half":
+        # half -> float is exact, so every conversion from half is the float one
+        return "return convert_%s%s%s((float)x);" % (dst, "_sat" if sat else "", rnd)
+    if dst == "half":
+        return half_body(src, rnd)
     if dk == "i" and sk == "i":
         if not sat:
             return "return (%s)x;" % dst
@@ -84,6 +94,22 @@ def scalar_body(dst, src, sat, rnd):
     if sb < MANT[dst] or rnd in ("", "_rte"):
         return "return (%s)x;" % dst
     return "return weft_cvt_%s_%s%s(x);" % (src, dst, rnd)
+
+
+def half_body(src, rnd):
+    """Conversions to half: one rounding in the requested mode (default: to nearest even)."""
+    if src == "half":
+        return "return x;"
+    sk, sb, _ = TYPES[src]
+    if rnd in ("", "_rte") and (sk == "i" or src == "float"):
+        # float -> half rounds once (F16C's conversion); an integer beyond float's 24 bits
+        # rounds first to float, but that far beyond 65504 both roundings give infinity
+        return "return (half)(float)x;"
+    # directed modes and double: exact from double (integers beyond 2^53 are far beyond
+    # half's range, where the double rounding cannot change the half result)
+    mode = {"": "WEFT_RTE", "_rte": "WEFT_RTE", "_rtz": "WEFT_RTZ", "_rtp": "WEFT_RTP",
+            "_rtn": "WEFT_RTN"}[rnd]
+    return "return as_half(weft_double_to_half((double)x, %s));" % mode
 
 
 HELPERS = r"""
@@ -141,6 +167,10 @@ def vector_is_plain(dst, src, sat, rnd):
         return False
     if dk == "i" and sk == "i":
         return True
+    if "half" in (dst, src):
+        # float <-> half and half -> float/double are plain in the default mode; the
+        # others convert per component through the scalar forms above
+        return rnd in ("", "_rte") and dk == "f" and (sk == "f" and sb <= 32)
     if dk == "i":  # float -> int: convertvector truncates
         return rnd in ("", "_rtz")
     if sk == "f":
@@ -161,24 +191,35 @@ def main():
 #include "weft_builtins.h"
 """)
     out.append(HELPERS)
-    for dst in ORDER:
+    def pair(dst, src):
         dk = TYPES[dst][0]
         sats = ["", "_sat"] if dk == "i" else [""]
+        out.append("/* %s -> %s */" % (src, dst))
+        for sat in sats:
+            for rnd in ROUNDINGS:
+                name = "convert_%s%s%s" % (dst, sat, rnd)
+                out.append("CNST %s %s(%s x) { %s }" % (dst, name, src,
+                                                      scalar_body(dst, src, sat, rnd)))
+                for n in WIDTHS[1:]:
+                    vname = "convert_%s%s%s%s" % (dst, n, sat, rnd)
+                    if vector_is_plain(dst, src, sat, rnd):
+                        body = "return __builtin_convertvector(x, %s%s);" % (dst, n)
+                    elif src == "half" and dst != "half":
+                        body = "return %s(__builtin_convertvector(x, float%s));" % (vname, n)
+                    else:
+                        body = ("%s%s r; for (int i = 0; i < %s; i++) r[i] = %s(x[i]); return r;"
+                                % (dst, n, n, name))
+                    out.append("CNST %s%s %s(%s%s x) { %s }" % (dst, n, vname, src, n, body))
+
+    for dst in ORDER:
         for src in ORDER:
-            out.append("/* %s -> %s */" % (src, dst))
-            for sat in sats:
-                for rnd in ROUNDINGS:
-                    name = "convert_%s%s%s" % (dst, sat, rnd)
-                    out.append("CNST %s %s(%s x) { %s }" % (dst, name, src,
-                                                          scalar_body(dst, src, sat, rnd)))
-                    for n in WIDTHS[1:]:
-                        vname = "convert_%s%s%s%s" % (dst, n, sat, rnd)
-                        if vector_is_plain(dst, src, sat, rnd):
-                            body = "return __builtin_convertvector(x, %s%s);" % (dst, n)
-                        else:
-                            body = ("%s%s r; for (int i = 0; i < %s; i++) r[i] = %s(x[i]); return r;"
-                                    % (dst, n, n, name))
-                        out.append("CNST %s%s %s(%s%s x) { %s }" % (dst, n, vname, src, n, body))
+            pair(dst, src)
+    out.append("\n#ifdef cl_khr_fp16")
+    for dst in HALF_ORDER:
+        for src in HALF_ORDER:
+            if "half" in (dst, src):
+                pair(dst, src)
+    out.append("#endif /* cl_khr_fp16 */")
     print("\n".join(out))
 
 
