@@ -797,6 +797,8 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
         goto done;
     }
     out->schedule = res.schedule;
+    out->uses_sub_groups = res.uses_sub_groups;
+    out->sub_group_width = res.sub_group_width;
     out->vec = res.vec;
     out->nvec = res.vec ? res.subcfg_count : 0;
     res.vec = NULL;
@@ -1001,6 +1003,10 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
                 "__local memory): unless it asks for a work-group size, launches run neighbouring groups as "
                 "one, up to %u work-items of dimension 0\n", WEFT_BLIND_GROUP_X);
 
+    if (k->uses_sub_groups)
+        fprintf(f, "  sub-groups: %u work-item%s each (%s)\n", k->sub_group_width, k->sub_group_width == 1 ? "" : "s",
+                k->sub_group_width > 1 ? "the vectorizer's lanes" : "the work-group is not vectorized in whole rows "
+                                                                    "of W lanes");
     fprintf(f, "  sub-CFGs: %u (barrier-free regions, one work-item loop nest each)\n", k->nsubcfgs);
     for (unsigned i = 0; i < k->nsubcfgs; i++) {
         const struct weft_explain_subcfg *s = &k->subcfgs[i];

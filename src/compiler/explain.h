@@ -80,6 +80,8 @@ struct weft_explain_kernel {
     char *name;
     uint64_t local_size[3];
     bool group_blind;            /* weft_observes_work_group is false: neighbouring groups merge */
+    bool uses_sub_groups;        /* calls sub-group built-ins ... */
+    unsigned sub_group_width;    /* ... which then run sub-groups of this many work-items */
     unsigned nsubcfgs;
     struct weft_explain_subcfg *subcfgs;
     unsigned nprivates;

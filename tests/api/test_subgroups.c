@@ -1,6 +1,7 @@
-/* tests/api/test_subgroups.c — clGetKernelSubGroupInfo and clGetKernelSubGroupInfoKHR through
- * the ICD loader: every error the specification lists, in its order, and values that agree
- * with each other and with what a launch then sees (get_sub_group_size). The sub-group size is
+/* tests/api/test_subgroups.c — cl_khr_subgroups' queries, clGetKernelSubGroupInfo and
+ * clGetKernelSubGroupInfoKHR, through the ICD loader: every error the specification lists, in
+ * its order, and values that agree with each other and with what a launch then sees
+ * (get_sub_group_size). The sub-group size is
  * whatever the device reports (the vectorizer's W lanes, or 1 with WEFT_VECTORIZE=off), so
  * the checks are relations, not constants. */
 #include <setjmp.h>

@@ -1,6 +1,7 @@
 /* tests/e2e/test_kernels_subgroups.c — sub-groups (cl_khr_subgroups, __opencl_c_subgroups)
- * end to end: the queries, every collective for int/uint/long/ulong/float/double, collectives
- * under divergent control flow, and sub_group_barrier with a __local exchange.
+ * end to end: the queries, every collective for int/uint/long/ulong/float/double (and half with
+ * cl_khr_fp16), collectives under divergent control flow, and sub_group_barrier with a __local
+ * exchange.
  *
  * The sub-group size is whatever clGetKernelSubGroupInfo reports for the local size before the
  * launch (W lanes of the vectorizer, or 1 with WEFT_VECTORIZE=off or a shape that is not
@@ -25,6 +26,10 @@
     "}\n"
 
 static const char *source =
+    /* both names the device reports reach the kernel */
+    "#if !defined(cl_khr_subgroups) || !defined(__opencl_c_subgroups)\n"
+    "#error cl_khr_subgroups and __opencl_c_subgroups must be defined\n"
+    "#endif\n"
     "kernel void sg_info(global uint *out) {\n"
     "  size_t g = get_global_linear_id();\n"
     "  global uint *o = out + g * 7;\n"
@@ -33,6 +38,10 @@ static const char *source =
     "  o[6] = (uint)get_local_linear_id();\n"
     "}\n" SG_OPS(int, int) SG_OPS(uint, uint) SG_OPS(long, long) SG_OPS(ulong, ulong) SG_OPS(float, float)
         SG_OPS(double, double)
+    "#ifdef cl_khr_fp16\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    SG_OPS(half, half)
+    "#endif\n"
     "kernel void sg_vote(global const int *in, global int *out) {\n"
     "  size_t g = get_global_linear_id();\n"
     "  int x = in[g];\n"
@@ -160,10 +169,10 @@ static void test_queries(void **state)
 
 /* ---- collectives, one element type at a time ---- */
 
-enum etype { E_INT, E_UINT, E_LONG, E_ULONG, E_FLOAT, E_DOUBLE };
-static const char *const op_kernel[] = {"sg_ops_int", "sg_ops_uint", "sg_ops_long", "sg_ops_ulong", "sg_ops_float",
-                                        "sg_ops_double"};
-static const size_t esize[] = {4, 4, 8, 8, 4, 8};
+enum etype { E_INT, E_UINT, E_LONG, E_ULONG, E_FLOAT, E_DOUBLE, E_HALF };
+static const char *const op_kernel[] = {"sg_ops_int",   "sg_ops_uint",   "sg_ops_long", "sg_ops_ulong",
+                                        "sg_ops_float", "sg_ops_double", "sg_ops_half"};
+static const size_t esize[] = {4, 4, 8, 8, 4, 8, 2};
 
 /* Values as doubles (exact for the inputs used: integers below 2^53, or long/ulong compared
  * through their own type below). */
@@ -176,6 +185,7 @@ static void get_elem(enum etype t, const void *a, size_t i, int64_t *iv, uint64_
     case E_ULONG: *uv = ((const uint64_t *)a)[i]; break;
     case E_FLOAT: *dv = ((const float *)a)[i]; break;
     case E_DOUBLE: *dv = ((const double *)a)[i]; break;
+    case E_HALF: *dv = (double)((const _Float16 *)a)[i]; break;
     }
 }
 
@@ -241,6 +251,7 @@ static void fill_inputs(enum etype t, void *a, size_t n)
         case E_ULONG: ((uint64_t *)a)[i] = ((uint64_t)r << 31) ^ rng_next(); break;
         case E_FLOAT: ((float *)a)[i] = (float)((int)(r % 201) - 100); break;   /* exact sums */
         case E_DOUBLE: ((double *)a)[i] = (double)((int)(r % 20001) - 10000); break;
+        case E_HALF: ((_Float16 *)a)[i] = (_Float16)((int)(r % 41) - 20); break;   /* sums stay exact */
         }
     }
 }
@@ -309,6 +320,21 @@ static void test_ops_long(void **state) { (void)state; check_ops(E_LONG); }
 static void test_ops_ulong(void **state) { (void)state; check_ops(E_ULONG); }
 static void test_ops_float(void **state) { (void)state; check_ops(E_FLOAT); }
 static void test_ops_double(void **state) { (void)state; check_ops(E_DOUBLE); }
+
+/* half collectives exist exactly when the device reports cl_khr_fp16 */
+static void test_ops_half(void **state)
+{
+    (void)state;
+    char ext[4096] = "";
+    assert_int_equal(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    if (strstr(ext, "cl_khr_fp16")) {
+        check_ops(E_HALF);
+        return;
+    }
+    cl_int err;
+    assert_null(clCreateKernel(prog, "sg_ops_half", &err));
+    assert_int_equal(err, CL_INVALID_KERNEL_NAME);
+}
 
 /* ---- votes, divergence, barrier ---- */
 
@@ -424,7 +450,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_queries),     cmocka_unit_test(test_ops_int),   cmocka_unit_test(test_ops_uint),
         cmocka_unit_test(test_ops_long),    cmocka_unit_test(test_ops_ulong), cmocka_unit_test(test_ops_float),
-        cmocka_unit_test(test_ops_double),  cmocka_unit_test(test_vote),      cmocka_unit_test(test_divergent),
+        cmocka_unit_test(test_ops_double),  cmocka_unit_test(test_ops_half),  cmocka_unit_test(test_vote),      cmocka_unit_test(test_divergent),
         cmocka_unit_test(test_barrier_exchange),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
