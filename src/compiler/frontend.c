@@ -130,7 +130,8 @@ static const char *const passthrough_compile[] = {
     "-cl-finite-math-only", "-cl-fast-relaxed-math", "-w", "-Werror", "-cl-kernel-arg-info",
     "-cl-uniform-work-group-size", "-g",
 };
-/* Accepted and without effect here (no subgroups; strict aliasing is the default). */
+/* Accepted and without effect here (sub-groups never have independent forward progress, which
+ * -cl-no-subgroup-ifp gives up; strict aliasing is the default). */
 static const char *const ignored_compile[] = {"-cl-strict-aliasing", "-cl-no-subgroup-ifp"};
 /* Link options (§5.8.7). */
 static const char *const link_options[] = {
