@@ -6,7 +6,7 @@ the JIT cannot resolve.
    same extensions and features the driver gives a program (src/runtime/features.h), for
    every OpenCL C version the driver accepts (1.0, 1.1, 1.2, 3.0). Every declared overload's mangled name must be defined by the
    library, except the ones the work-group transformation or the runtime provide (work-item
-   functions, barriers, printf) and the image functions (no image support).
+   functions, barriers, sub-group functions, printf) and the image functions (no image support).
 2. Closure: every symbol the library leaves undefined must be a work-item function, a
    barrier, an LLVM intrinsic or a C library function present in this process's libm/libc.
 3. Use: a kernel calling a sample of every builtin family, compiled like a user program and
@@ -32,6 +32,12 @@ PROVIDED = {
     "get_global_id", "get_local_id", "get_group_id", "get_local_size", "get_global_size",
     "get_num_groups", "get_work_dim", "get_global_offset", "get_enqueued_local_size",
     "get_global_linear_id", "get_local_linear_id", "barrier", "work_group_barrier", "printf",
+    # sub-groups: lowered by the work-group transformation (compiler/transform/subgroup.h)
+    "get_sub_group_size", "get_max_sub_group_size", "get_num_sub_groups", "get_enqueued_num_sub_groups",
+    "get_sub_group_id", "get_sub_group_local_id", "sub_group_barrier", "sub_group_all", "sub_group_any",
+    "sub_group_broadcast", "sub_group_reduce_add", "sub_group_reduce_min", "sub_group_reduce_max",
+    "sub_group_scan_inclusive_add", "sub_group_scan_inclusive_min", "sub_group_scan_inclusive_max",
+    "sub_group_scan_exclusive_add", "sub_group_scan_exclusive_min", "sub_group_scan_exclusive_max",
 }
 IMAGE_RE = re.compile(r"image|sampler")
 
