@@ -463,11 +463,27 @@ static void map_builtin(LLVMModuleRef m, LLVMValueRef f)
         return;
     const char *target = lib_find(canon);
     bool generic = false;
+    char generic_as = '0';
     if (!target && strstr(canon, "PA4")) {
-        /* No generic overload: the private one (the CPU has one flat address space). */
+        /* No generic overload: the private one, else the global one (atomics), else the local
+         * one; the CPU has one flat address space, so each reaches any object correctly. */
+        static const char order[] = "013";
+        size_t len_c = strlen(canon);
+        bool *was_generic = calloc(len_c + 1, 1);
+        if (!was_generic) {
+            free(canon);
+            return;
+        }
         for (char *p = strstr(canon, "PA4"); p; p = strstr(p + 3, "PA4"))
-            p[2] = '0';
-        target = lib_find(canon);
+            was_generic[p + 2 - canon] = true;
+        for (const char *as = order; *as && !target; as++) {
+            for (size_t k = 0; k < len_c; k++)
+                if (was_generic[k])
+                    canon[k] = *as;
+            target = lib_find(canon);
+            generic_as = *as;
+        }
+        free(was_generic);
         generic = target != NULL;
     }
     free(canon);
@@ -490,9 +506,10 @@ static void map_builtin(LLVMModuleRef m, LLVMValueRef f)
         return;
     LLVMGetParamTypes(fty, params);
     LLVMContextRef ctx = LLVMGetModuleContext(m);
+    unsigned as = (unsigned)(generic_as - '0');
     for (unsigned i = 0; i < n; i++)
         if (LLVMGetTypeKind(params[i]) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(params[i]) == 4)
-            params[i] = LLVMPointerTypeInContext(ctx, 0);
+            params[i] = LLVMPointerTypeInContext(ctx, as);
     LLVMTypeRef nty = LLVMFunctionType(LLVMGetReturnType(fty), params, n, LLVMIsFunctionVarArg(fty));
     free(params);
     if (!existing) {

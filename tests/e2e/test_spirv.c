@@ -269,6 +269,36 @@ static void test_math_builtins(void **state)
     clReleaseProgram(p);
 }
 
+/* SYCL-shaped code: generic pointers into a helper, a builtin and an atomic through them, a
+ * struct by value. */
+static void test_generic_pointers_atomics_byval(void **state)
+{
+    (void)state;
+    cl_program p = il_built("generic", NULL);
+    enum { G = 300 };
+    float f[G], out[G];
+    for (int i = 0; i < G; i++)
+        f[i] = ((float)(rng_next() % 20001) - 10000.0f) / 256.0f;
+    struct {
+        cl_float a;
+        cl_int b;
+    } sv = {0.75f, -12};
+    cl_uint zero = 0, cnt = 0;
+    cl_mem bf = buf_new(sizeof f, f), bc = buf_new(sizeof zero, &zero);
+    run(p, "gen", G, 0, KARGS(KARG(bf), KARG(bc), KARG(sv)));
+    buf_read(bf, sizeof out, out);
+    buf_read(bc, sizeof cnt, &cnt);
+    assert_int_equal(cnt, G);
+    for (int i = 0; i < G; i++) {
+        double x = f[i], ip = floor(x), want = fmin(x - ip, 0x1.fffffep-1) + ip + 0.75 - 12.0;
+        if (!close_f(out[i], want, 1e-6))
+            fail_msg("gen: f = %.9g: %.9g, expected %.9g", x, out[i], want);
+    }
+    clReleaseMemObject(bf);
+    clReleaseMemObject(bc);
+    clReleaseProgram(p);
+}
+
 /* ---- specialization constants ----------------------------------------------------------- */
 
 struct spec_values {
@@ -527,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_vadd_byte_swapped),
         cmocka_unit_test(test_local_memory_and_barriers),
         cmocka_unit_test(test_math_builtins),
+        cmocka_unit_test(test_generic_pointers_atomics_byval),
         cmocka_unit_test(test_specialization_constants),
         cmocka_unit_test(test_invalid_il),
         cmocka_unit_test(test_untranslatable_module),
