@@ -451,6 +451,31 @@ static void test_untranslatable_module(void **state)
     clReleaseProgram(p);
 }
 
+/* A program-scope __global variable is refused with a reason (the device does not report
+ * __opencl_c_program_scope_global_variables). */
+static void test_program_scope_global_refused(void **state)
+{
+    (void)state;
+    cl_program p = il_program("globalvar");
+    assert_int_equal(clBuildProgram(p, 1, &env.device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    char log[4096] = {0};
+    assert_int_equal(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL), CL_SUCCESS);
+    if (!strstr(log, "'counter'"))
+        fail_msg("the build log does not name the variable:\n%s", log);
+    cl_bool b;
+    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, sizeof b, &b, NULL),
+                     CL_INVALID_PROGRAM_EXECUTABLE);
+    clReleaseProgram(p);
+    p = il_built("vadd", NULL);
+    b = CL_TRUE;
+    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, sizeof b, &b, NULL), CL_SUCCESS);
+    assert_int_equal(b, CL_FALSE);
+    b = CL_TRUE;
+    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT, sizeof b, &b, NULL), CL_SUCCESS);
+    assert_int_equal(b, CL_FALSE);
+    clReleaseProgram(p);
+}
+
 /* ---- kernel argument info, compile and link ---------------------------------------------- */
 
 static void test_kernel_arg_info(void **state)
@@ -561,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_specialization_constants),
         cmocka_unit_test(test_invalid_il),
         cmocka_unit_test(test_untranslatable_module),
+        cmocka_unit_test(test_program_scope_global_refused),
         cmocka_unit_test(test_kernel_arg_info),
         cmocka_unit_test(test_compile_and_link),
     };
