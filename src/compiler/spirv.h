@@ -52,4 +52,12 @@ cl_int weft_spirv_translate(const void *il, size_t len, const struct weft_spirv_
                             size_t num_values, const struct weft_build_options *opts,
                             struct weft_bitcode *out, struct weft_diag *diag);
 
+/* clBuildProgram from IL: translation + link into an EXECUTABLE, through the disk cache (keyed
+ * by the module, the specialization values, options, translator, builtin library and Weft
+ * version; the log of a cached build is the log of the build that made it). Errors as
+ * weft_spirv_translate and weft_link. */
+cl_int weft_spirv_build_executable(const void *il, size_t len, const struct weft_spirv_spec_value *values,
+                                   size_t num_values, const char *options, const struct weft_build_options *opts,
+                                   struct weft_bitcode *exe, struct weft_diag *diag);
+
 #endif

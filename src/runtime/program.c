@@ -298,12 +298,8 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
     if (program->source) {
         err = weft_build_executable(program->source, options, &opts, &exe, &diag);
     } else if (program->il) {
-        struct weft_bitcode obj = {0};
-        err = weft_spirv_translate(program->il, program->il_size, program->spec_values, program->num_spec_values,
-                                   &opts, &obj, &diag);
-        if (err == CL_SUCCESS)
-            err = weft_link(&obj, 1, true, &opts, &exe, &diag);
-        weft_bitcode_free(&obj);
+        err = weft_spirv_build_executable(program->il, program->il_size, program->spec_values,
+                                          program->num_spec_values, options, &opts, &exe, &diag);
     } else if (program->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
         /* an executable binary: already linked and checked */
         exe.data = malloc(program->bitcode.size);
