@@ -138,6 +138,31 @@ static void test_vadd(void **state)
     clReleaseProgram(p);
 }
 
+/* Build options work for IL as for source: relaxed math is accepted (and exact additions stay
+ * exact), unknown options are refused, WEFT_LLVM_SPIRV names the translator. */
+static void test_build_options_and_translator(void **state)
+{
+    (void)state;
+    cl_program p = il_built("vadd", "-cl-fast-relaxed-math -cl-mad-enable -cl-uniform-work-group-size -w");
+    check_vadd(p);
+    assert_int_equal(clBuildProgram(p, 1, &env.device, "-cl-no-such-option", NULL, NULL), CL_INVALID_BUILD_OPTIONS);
+    clReleaseProgram(p);
+    /* a build that cannot run the translator says so (and is not served from the cache: the
+     * translator is part of the key) */
+    setenv("WEFT_LLVM_SPIRV", "/nonexistent/llvm-spirv", 1);
+    p = il_program("vadd");
+    cl_int err = clBuildProgram(p, 1, &env.device, NULL, NULL, NULL);
+    unsetenv("WEFT_LLVM_SPIRV");
+    assert_int_equal(err, CL_COMPILER_NOT_AVAILABLE);
+    char log[4096] = {0};
+    assert_int_equal(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL), CL_SUCCESS);
+    if (!strstr(log, "/nonexistent/llvm-spirv"))
+        fail_msg("the build log does not name the translator:\n%s", log);
+    assert_int_equal(clBuildProgram(p, 1, &env.device, NULL, NULL, NULL), CL_SUCCESS);
+    check_vadd(p);
+    clReleaseProgram(p);
+}
+
 static void test_vadd_spirv_1_4(void **state)
 {
     (void)state;
@@ -579,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_device_il_queries),
         cmocka_unit_test(test_vadd),
         cmocka_unit_test(test_vadd_spirv_1_4),
+        cmocka_unit_test(test_build_options_and_translator),
         cmocka_unit_test(test_vadd_byte_swapped),
         cmocka_unit_test(test_local_memory_and_barriers),
         cmocka_unit_test(test_math_builtins),
