@@ -73,6 +73,13 @@ cl_int weft_frontend_compile(const char *source, const struct weft_build_options
 /* The clang binary used (WEFT_CLANG or the configured path). */
 const char *weft_frontend_clang_path(void);
 
+/* Runs argv[0] as a child process: stdin fed from `input`, stdout and stderr collected
+ * (malloc'd, NUL-terminated); `fd3` >= 0 is given to the child as its descriptor 3. Returns
+ * the exit status, 128 + signal when killed, -1 when it could not run (errno), -2 out of
+ * memory. */
+int weft_frontend_run_process(char *const argv[], int fd3, const char *input, size_t input_len,
+                              unsigned char **out, size_t *out_len, unsigned char **errb, size_t *err_len);
+
 /* ---- link (link.c) --------------------------------------------------------------------- */
 
 /* Links `n` objects/libraries. With `executable`, also links the builtin library,

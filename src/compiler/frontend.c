@@ -353,6 +353,12 @@ static bool buf_append(unsigned char **buf, size_t *len, size_t *cap, const void
 static int run_process(char *const argv[], const char *input, size_t input_len,
                        unsigned char **out, size_t *out_len, unsigned char **errb, size_t *err_len)
 {
+    return weft_frontend_run_process(argv, -1, input, input_len, out, out_len, errb, err_len);
+}
+
+int weft_frontend_run_process(char *const argv[], int fd3, const char *input, size_t input_len,
+                              unsigned char **out, size_t *out_len, unsigned char **errb, size_t *err_len)
+{
     int in_p[2], out_p[2], err_p[2];
     if (pipe2(in_p, O_CLOEXEC))
         return -1;
@@ -373,6 +379,8 @@ static int run_process(char *const argv[], const char *input, size_t input_len,
     posix_spawn_file_actions_adddup2(&fa, in_p[0], 0);
     posix_spawn_file_actions_adddup2(&fa, out_p[1], 1);
     posix_spawn_file_actions_adddup2(&fa, err_p[1], 2);
+    if (fd3 >= 0)   /* dup2 clears close-on-exec: the child sees it as /dev/fd/3 */
+        posix_spawn_file_actions_adddup2(&fa, fd3, 3);
     pid_t pid;
     int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);

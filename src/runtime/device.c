@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compiler/spirv.h"
 #include "exec/topology.h"
 #include "runtime/features.h"
 #include "runtime/info.h"
@@ -293,11 +294,18 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
         ANSWER(cl_command_queue_properties,
                CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
     case CL_DEVICE_BUILT_IN_KERNELS:
-    case CL_DEVICE_IL_VERSION:
         return weft_info_string(size, value, size_ret, "");
+    case CL_DEVICE_IL_VERSION:
+        /* what llvm-spirv-15 reads (compiler/spirv.h) */
+        return weft_info_string(size, value, size_ret, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
-    case CL_DEVICE_ILS_WITH_VERSION:
         return weft_info_bytes(size, value, size_ret, NULL, 0);
+    case CL_DEVICE_ILS_WITH_VERSION: {
+        cl_name_version ils[WEFT_SPIRV_MAX_MINOR + 1];
+        for (int i = 0; i <= WEFT_SPIRV_MAX_MINOR; i++)
+            ils[i] = (cl_name_version){CL_MAKE_VERSION(1, i, 0), "SPIR-V"};
+        return weft_info_bytes(size, value, size_ret, ils, sizeof ils);
+    }
     case CL_DEVICE_PRINTF_BUFFER_SIZE:
         ANSWER(size_t, d->printf_buffer_size);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:

@@ -6,7 +6,10 @@
  * before the entry point returns); a program's build log, options, status and binary type
  * always describe its last build, compile or link; rebuilding is refused while kernel
  * objects exist. Binaries are Weft's own format (header + options + bitcode, checksummed),
- * so a foreign or damaged binary is rejected with CL_INVALID_BINARY, never loaded.
+ * so a foreign or damaged binary is rejected with CL_INVALID_BINARY, never loaded. Programs
+ * from SPIR-V (clCreateProgramWithIL) keep the module as given (CL_PROGRAM_IL) and its
+ * specialization constants; each build or compile translates it (compiler/spirv.h) with
+ * the values set at that time.
  */
 #include "runtime/program.h"
 
@@ -30,6 +33,9 @@ static void program_destroy(struct weft_object *obj)
     weft_image_free(p->image);
     weft_bitcode_free(&p->bitcode);
     free(p->source);
+    free(p->il);
+    free(p->il_specs);
+    free(p->spec_values);
     free(p->options);
     free(p->log);
     pthread_mutex_destroy(&p->lock);
@@ -171,6 +177,35 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
 }
 
 CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
+{
+    WEFT_CHECK_RET(weft_object_is(context, WEFT_TYPE_CONTEXT), CL_INVALID_CONTEXT, errcode_ret, NULL,
+                   "context is not a live context");
+    WEFT_CHECK_RET(il && length, CL_INVALID_VALUE, errcode_ret, NULL, "il is NULL or length is 0");
+    char why[256];
+    cl_int err = weft_spirv_check(il, length, why, sizeof why);
+    WEFT_CHECK_RET(err != CL_OUT_OF_HOST_MEMORY, CL_OUT_OF_HOST_MEMORY, errcode_ret, NULL, "no memory to read the IL");
+    WEFT_CHECK_RET(err == CL_SUCCESS, CL_INVALID_VALUE, errcode_ret, NULL, "il is not a SPIR-V module the device takes: %s",
+                   why);
+    struct weft_spirv_spec *specs = NULL;
+    size_t nspecs = 0;
+    unsigned char *copy = malloc(length);
+    cl_program p = NULL;
+    if (!copy || weft_spirv_spec_constants(il, length, &specs, &nspecs) != CL_SUCCESS ||
+        !(p = program_new(context))) {
+        free(copy);
+        free(specs);
+        return WEFT_RETURN(errcode_ret, CL_OUT_OF_HOST_MEMORY, NULL);
+    }
+    memcpy(copy, il, length);
+    p->il = copy;
+    p->il_size = length;
+    p->il_specs = specs;
+    p->il_num_specs = nspecs;
+    return WEFT_RETURN(errcode_ret, CL_SUCCESS, p);
+}
+
+CL_API_ENTRY cl_program CL_API_CALL
 clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
                                   const char *kernel_names, cl_int *errcode_ret)
 {
@@ -262,6 +297,9 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
     struct weft_bitcode exe = {0};
     if (program->source) {
         err = weft_build_executable(program->source, options, &opts, &exe, &diag);
+    } else if (program->il) {
+        err = weft_spirv_build_executable(program->il, program->il_size, program->spec_values,
+                                          program->num_spec_values, options, &opts, &exe, &diag);
     } else if (program->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
         /* an executable binary: already linked and checked */
         exe.data = malloc(program->bitcode.size);
@@ -321,9 +359,9 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
     }
 
     pthread_mutex_lock(&program->lock);
-    if (!program->source) {
+    if (!program->source && !program->il) {
         pthread_mutex_unlock(&program->lock);
-        return weft_error(__func__, CL_INVALID_OPERATION, "program was not created with source");
+        return weft_error(__func__, CL_INVALID_OPERATION, "program was not created with source or IL");
     }
     if (atomic_load(&program->num_kernels) > 0) {
         pthread_mutex_unlock(&program->lock);
@@ -343,7 +381,7 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
         return err;
     }
     struct weft_header *headers = NULL;
-    if (num_input_headers) {
+    if (num_input_headers && !program->il) {   /* an IL program ignores input headers */
         headers = calloc(num_input_headers, sizeof *headers);
         if (!headers) {
             weft_options_free(&opts);
@@ -358,7 +396,11 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
     program->status = CL_BUILD_IN_PROGRESS;
     set_string(&program->options, options);
     struct weft_bitcode obj = {0};
-    err = weft_frontend_compile(program->source, &opts, headers, num_input_headers, &obj, &diag);
+    if (program->il)
+        err = weft_spirv_translate(program->il, program->il_size, program->spec_values, program->num_spec_values,
+                                   &opts, &obj, &diag);
+    else
+        err = weft_frontend_compile(program->source, &opts, headers, num_input_headers, &obj, &diag);
     free(headers);
     weft_options_free(&opts);
     if (err == CL_SUCCESS) {
@@ -515,7 +557,8 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
         return weft_info_string(param_value_size, param_value, param_value_size_ret,
                                 program->source ? program->source : "");
     case CL_PROGRAM_IL:
-        return weft_info_bytes(param_value_size, param_value, param_value_size_ret, NULL, 0);
+        /* immutable once created: no lock needed */
+        return weft_info_bytes(param_value_size, param_value, param_value_size_ret, program->il, program->il_size);
     case CL_PROGRAM_BINARY_SIZES: {
         pthread_mutex_lock(&program->lock);
         unsigned char *bin = NULL;
@@ -580,8 +623,17 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
         return err;
     }
     case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
-    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: {
+        /* Neither OpenCL C nor a SPIR-V module Weft builds has program-scope constructors or
+         * destructors (a translated module with llvm.global_ctors/dtors fails to build). */
+        pthread_mutex_lock(&program->lock);
+        bool built = program->image && program->status == CL_BUILD_SUCCESS;
+        pthread_mutex_unlock(&program->lock);
+        if (!built)
+            return weft_error(__func__, CL_INVALID_PROGRAM_EXECUTABLE,
+                              "the program has no successfully built executable");
         WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_bool, CL_FALSE);
+    }
     default:
         return weft_error(__func__, CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
     }
@@ -653,12 +705,37 @@ clSetProgramReleaseCallback(cl_program program, void(CL_CALLBACK *pfn_notify)(cl
 CL_API_ENTRY cl_int CL_API_CALL
 clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size, const void *spec_value)
 {
-    WEFT_CHECK(weft_is_program(program), CL_INVALID_PROGRAM, "program is not a live program");
-    /* No Weft device accepts IL programs (CL_DEVICE_IL_VERSION is empty), so no program can
-     * carry specialization constants: the spec's answer for that case is CL_INVALID_OPERATION,
-     * which takes precedence over "program was not created from IL". */
-    return weft_error(__func__, CL_INVALID_OPERATION,
-                      "the device does not support intermediate-language programs");
+    WEFT_CHECK(weft_is_program(program) && program->il, CL_INVALID_PROGRAM,
+               "program is not a live program created from IL");
+    /* il_specs is immutable: read without the lock */
+    const struct weft_spirv_spec *spec = NULL;
+    for (size_t i = 0; i < program->il_num_specs; i++)
+        if (program->il_specs[i].spec_id == spec_id)
+            spec = &program->il_specs[i];
+    WEFT_CHECK(spec, CL_INVALID_SPEC_ID, "the module has no specialization constant with SpecId %u", spec_id);
+    WEFT_CHECK(spec_value, CL_INVALID_VALUE, "spec_value is NULL");
+    WEFT_CHECK(spec_size == spec->size, CL_INVALID_VALUE,
+               "spec_size %zu does not match the %u byte%s of specialization constant %u%s", spec_size, spec->size,
+               spec->size == 1 ? "" : "s", spec_id, spec->is_bool ? " (a boolean: 1, a cl_uchar)" : "");
+    struct weft_spirv_spec_value v = {.spec_id = spec_id, .size = spec->size};
+    memcpy(v.bytes, spec_value, spec_size);
+    pthread_mutex_lock(&program->lock);
+    for (size_t i = 0; i < program->num_spec_values; i++)
+        if (program->spec_values[i].spec_id == spec_id) {
+            program->spec_values[i] = v;
+            pthread_mutex_unlock(&program->lock);
+            return CL_SUCCESS;
+        }
+    struct weft_spirv_spec_value *nv =
+        realloc(program->spec_values, (program->num_spec_values + 1) * sizeof *nv);
+    if (!nv) {
+        pthread_mutex_unlock(&program->lock);
+        return weft_error(__func__, CL_OUT_OF_HOST_MEMORY, "no memory for the value");
+    }
+    nv[program->num_spec_values++] = v;
+    program->spec_values = nv;
+    pthread_mutex_unlock(&program->lock);
+    return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void)

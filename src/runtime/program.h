@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "compiler/compiler.h"
+#include "compiler/spirv.h"
 #include "runtime/object.h"
 
 struct _cl_program {
@@ -22,6 +23,12 @@ struct _cl_program {
     struct weft_image *image;              /* the executable (binary_type EXECUTABLE, built) */
     atomic_uint num_kernels;               /* live kernel objects made from this program */
     /* helpers may add fields below */
+    unsigned char *il;                     /* clCreateProgramWithIL: the module as given; NULL otherwise */
+    size_t il_size;
+    struct weft_spirv_spec *il_specs;      /* its specialization constants (immutable) */
+    size_t il_num_specs;
+    struct weft_spirv_spec_value *spec_values;   /* clSetProgramSpecializationConstant, one per id */
+    size_t num_spec_values;
 };
 
 bool weft_is_program(const void *p);

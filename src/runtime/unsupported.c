@@ -1,7 +1,7 @@
 /* runtime/unsupported.c — the entry points of optional features the Weft device reports as
  * absent: images and samplers (CL_DEVICE_IMAGE_SUPPORT false), pipes (CL_DEVICE_PIPE_SUPPORT
- * false), shared virtual memory (CL_DEVICE_SVM_CAPABILITIES 0), on-device queues, SPIR-V
- * (CL_DEVICE_IL_VERSION "") and native kernels (no CL_EXEC_NATIVE_KERNEL).
+ * false), shared virtual memory (CL_DEVICE_SVM_CAPABILITIES 0), on-device queues and native
+ * kernels (no CL_EXEC_NATIVE_KERNEL).
  *
  * Guarantees: each entry point first validates the arguments the specification lists before
  * the feature error (invalid handles, malformed values), then fails with the code the
@@ -430,7 +430,7 @@ clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t par
     return weft_error(__func__, CL_INVALID_OPERATION, NO_SVM);
 }
 
-/* ---- on-device queues, IL programs, native kernels, sub-groups, queue properties ------------ */
+/* ---- on-device queues, native kernels, sub-groups, queue properties ------------ */
 
 CL_API_ENTRY cl_int CL_API_CALL
 clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, cl_command_queue command_queue)
@@ -441,16 +441,6 @@ clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, cl_comma
                "device %p is not a device of the context", (void *)device);
     return weft_error(__func__, CL_INVALID_OPERATION,
                "this device does not support on-device queues (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is 0)");
-}
-
-CL_API_ENTRY cl_program CL_API_CALL
-clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
-{
-    WEFT_CHECK_RET(weft_object_is(context, WEFT_TYPE_CONTEXT), CL_INVALID_CONTEXT, errcode_ret, NULL,
-                   "context %p is not a valid context", (void *)context);
-    WEFT_CHECK_RET(il && length, CL_INVALID_VALUE, errcode_ret, NULL, "il is NULL or length is 0");
-    return WEFT_RETURN(errcode_ret, weft_error(__func__, CL_INVALID_OPERATION, "this device does not accept intermediate languages such as SPIR-V "
-                   "(CL_DEVICE_IL_VERSION is empty)"), NULL);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
