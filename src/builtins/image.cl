@@ -101,15 +101,17 @@ INLINE int comp_i(global const uchar *p, int k, int t)
     }
 }
 
-/* The value of r, g, b or a given the stored components (swizzle: component, -1 = 0, -2 = 1). */
+/* The value of r, g, b or a given the stored components (swizzle: component, -1 = 0, -2 = 1).
+ * Selects, not a variable vector index: the swizzle is uniform, the texel is not, and Weft's
+ * vectorizer widens selects but not variable-index extracts. */
 INLINE float pick_f(float4 c, int s)
 {
-    return s >= 0 ? c[s & 3] : (s == -1 ? 0.0f : 1.0f);
+    return s == 0 ? c.x : s == 1 ? c.y : s == 2 ? c.z : s == 3 ? c.w : s == -1 ? 0.0f : 1.0f;
 }
 
 INLINE int pick_i(int4 c, int s)
 {
-    return s >= 0 ? c[s & 3] : (s == -1 ? 0 : 1);
+    return s == 0 ? c.x : s == 1 ? c.y : s == 2 ? c.z : s == 3 ? c.w : s == -1 ? 0 : 1;
 }
 
 INLINE float4 texel_f(desc_t d, int x, int y, int z)
@@ -192,7 +194,7 @@ INLINE void write_f(desc_t d, int4 c, float4 v)
     int t = d->channel_data_type, n = d->num_channels;
     for (int k = 0; k < 4; k++)
         if (k < n)
-            store_comp_f(p, k, t, v[d->store_from[k] & 3]);
+            store_comp_f(p, k, t, pick_f(v, d->store_from[k]));
 }
 
 INLINE void write_i(desc_t d, int4 c, int4 v, bool is_unsigned)
@@ -203,7 +205,7 @@ INLINE void write_i(desc_t d, int4 c, int4 v, bool is_unsigned)
     int t = d->channel_data_type, n = d->num_channels;
     for (int k = 0; k < 4; k++)
         if (k < n)
-            store_comp_i(p, k, t, v[d->store_from[k] & 3], is_unsigned);
+            store_comp_i(p, k, t, pick_i(v, d->store_from[k]), is_unsigned);
 }
 
 /* ---- addressing (8.2) ------------------------------------------------------------------- */

@@ -347,18 +347,19 @@ static cl_mem create_image(const char *func, cl_context context, const cl_mem_pr
                      : !__builtin_mul_overflow(row, h, &total);
     WEFT_CHECK_RET(ok && total <= context->device->max_mem_alloc_size, CL_INVALID_IMAGE_SIZE, errcode_ret,
                    NULL, "the image needs more than CL_DEVICE_MAX_MEM_ALLOC_SIZE bytes");
+    if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER)
+        WEFT_CHECK_RET(min_row <= buffer->size, CL_INVALID_IMAGE_DESCRIPTOR, errcode_ret, NULL,
+                       "the image needs %zu bytes but the buffer has %zu", min_row, buffer->size);
+    bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+    WEFT_CHECK_RET(wants_ptr == (host_ptr != NULL), CL_INVALID_HOST_PTR, errcode_ret, NULL,
+                   "host_ptr must be given exactly when CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR is set");
     if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
         why = buffer_flags_violation(flags, buffer->flags);
         WEFT_CHECK_RET(!why, CL_INVALID_VALUE, errcode_ret, NULL, "flags 0x%llx: %s", (unsigned long long)flags, why);
-        WEFT_CHECK_RET(min_row <= buffer->size, CL_INVALID_IMAGE_SIZE, errcode_ret, NULL,
-                       "the image needs %zu bytes but the buffer has %zu", min_row, buffer->size);
     }
     WEFT_CHECK_RET(weft_image_format_supported(format), CL_IMAGE_FORMAT_NOT_SUPPORTED, errcode_ret, NULL,
                    "channel order 0x%x with data type 0x%x is not supported",
                    format->image_channel_order, format->image_channel_data_type);
-    bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-    WEFT_CHECK_RET(wants_ptr == (host_ptr != NULL), CL_INVALID_HOST_PTR, errcode_ret, NULL,
-                   "host_ptr must be given exactly when CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR is set");
 
     cl_mem m = weft_mem_new(context);
     struct weft_mem_image *img = m ? calloc(1, sizeof *img) : NULL;

@@ -111,10 +111,15 @@ static void test_create_errors_in_order(void **state)
     assert_int_equal(err, CL_INVALID_IMAGE_DESCRIPTOR);
     d.mem_object = buf, d.image_width = 2048;                                  /* 8 KiB > 4 KiB buffer */
     assert_null(clCreateImage(c, CL_MEM_READ_ONLY, &rgba8, &d, NULL, &err));
-    assert_int_equal(err, CL_INVALID_IMAGE_SIZE);
+    assert_int_equal(err, CL_INVALID_IMAGE_DESCRIPTOR);
     d.image_width = 16;
     assert_null(clCreateImage(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba8, &d, host, &err));
     assert_int_equal(err, CL_INVALID_VALUE);
+    cl_mem wo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, 4096, NULL, &err);
+    d.mem_object = wo;                                                         /* buffer WRITE_ONLY */
+    assert_null(clCreateImage(c, CL_MEM_READ_ONLY, &rgba8, &d, NULL, &err));
+    assert_int_equal(err, CL_INVALID_VALUE);
+    clReleaseMemObject(wo);
     /* sizes above the device limits */
     size_t max2d = 0;
     assert_int_equal(clGetDeviceInfo(env.device, CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof max2d, &max2d, NULL), CL_SUCCESS);
