@@ -145,6 +145,35 @@ static void test_create_errors_in_order(void **state)
     clReleaseMemObject(buf);
 }
 
+/* The deprecated 1.1 entry points make the same images as clCreateImage. */
+static void test_create_image2d_3d(void **state)
+{
+    (void)state;
+    cl_int err;
+    uint32_t host[4 * 3 * 2];
+    for (int i = 0; i < 24; i++)
+        host[i] = (uint32_t)i * 0x01010101u;
+    cl_mem a = clCreateImage2D(env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba8, 4, 3, 16, host, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem_object_type t;
+    assert_int_equal(clGetMemObjectInfo(a, CL_MEM_TYPE, sizeof t, &t, NULL), CL_SUCCESS);
+    assert_int_equal(t, CL_MEM_OBJECT_IMAGE2D);
+    cl_mem b = clCreateImage3D(env.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &rgba8, 4, 3, 2, 0, 0, host,
+                               &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(image_info(b, CL_IMAGE_DEPTH), 2);
+    assert_int_equal(image_info(b, CL_IMAGE_SLICE_PITCH), 48);
+    uint32_t got[24];
+    size_t o[3] = {0, 0, 0}, r[3] = {4, 3, 2};
+    assert_int_equal(clEnqueueReadImage(env.queue, b, CL_TRUE, o, r, 0, 0, got, 0, NULL, NULL), CL_SUCCESS);
+    assert_memory_equal(got, host, sizeof got);
+    r[2] = 1;
+    assert_int_equal(clEnqueueReadImage(env.queue, a, CL_TRUE, o, r, 0, 0, got, 0, NULL, NULL), CL_SUCCESS);
+    assert_memory_equal(got, host, 48);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+}
+
 static void test_supported_formats(void **state)
 {
     (void)state;
@@ -615,6 +644,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_errors_in_order),
+        cmocka_unit_test(test_create_image2d_3d),
         cmocka_unit_test(test_supported_formats),
         cmocka_unit_test(test_info_per_type),
         cmocka_unit_test(test_host_ptr_and_pitches),
