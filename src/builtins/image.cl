@@ -114,18 +114,21 @@ INLINE int pick_i(int4 c, int s)
     return s == 0 ? c.x : s == 1 ? c.y : s == 2 ? c.z : s == 3 ? c.w : s == -1 ? 0 : 1;
 }
 
-/* The components are read one by one, not in a loop: a loop over a switch is not unrolled
- * before inlining, and a variable component index keeps Weft's vectorizer from widening the
- * work-item loop. The format (t, n) is uniform, so every branch here is too. */
+/* The per-component loops below stay loops (their body is a switch on the format) and index
+ * the texel with the loop variable. That keeps Weft's vectorizer out of image code on purpose
+ * ("a varying vector element with a variable index": scalar work-item loops): written without
+ * loops the kernels do widen, but the format switches are uniform only in fact, not to the
+ * shape analysis (they load from the descriptor), so the whole conversion is linearized under
+ * masks and an image copy kernel took ten times longer to compile (32 s against 3 s measured
+ * under load); its run time was not measured. */
 INLINE float4 texel_f(desc_t d, int x, int y, int z)
 {
     global const uchar *p = texel_ptr(d, x, y, z);
     int t = d->channel_data_type, n = d->num_channels;
-    float4 c;
-    c.x = comp_f(p, 0, t);
-    c.y = n > 1 ? comp_f(p, 1, t) : 0.0f;
-    c.z = n > 2 ? comp_f(p, 2, t) : 0.0f;
-    c.w = n > 3 ? comp_f(p, 3, t) : 0.0f;
+    float4 c = 0.0f;
+    for (int k = 0; k < 4; k++)
+        if (k < n)
+            c[k] = comp_f(p, k, t);
     return (float4)(pick_f(c, d->swizzle[0]), pick_f(c, d->swizzle[1]), pick_f(c, d->swizzle[2]),
                     pick_f(c, d->swizzle[3]));
 }
@@ -134,11 +137,10 @@ INLINE int4 texel_i(desc_t d, int x, int y, int z)
 {
     global const uchar *p = texel_ptr(d, x, y, z);
     int t = d->channel_data_type, n = d->num_channels;
-    int4 c;
-    c.x = comp_i(p, 0, t);
-    c.y = n > 1 ? comp_i(p, 1, t) : 0;
-    c.z = n > 2 ? comp_i(p, 2, t) : 0;
-    c.w = n > 3 ? comp_i(p, 3, t) : 0;
+    int4 c = 0;
+    for (int k = 0; k < 4; k++)
+        if (k < n)
+            c[k] = comp_i(p, k, t);
     return (int4)(pick_i(c, d->swizzle[0]), pick_i(c, d->swizzle[1]), pick_i(c, d->swizzle[2]),
                   pick_i(c, d->swizzle[3]));
 }
@@ -197,13 +199,9 @@ INLINE void write_f(desc_t d, int4 c, float4 v)
         return;
     global uchar *p = texel_ptr(d, c.x, c.y, c.z);
     int t = d->channel_data_type, n = d->num_channels;
-    store_comp_f(p, 0, t, pick_f(v, d->store_from[0]));
-    if (n > 1)
-        store_comp_f(p, 1, t, pick_f(v, d->store_from[1]));
-    if (n > 2)
-        store_comp_f(p, 2, t, pick_f(v, d->store_from[2]));
-    if (n > 3)
-        store_comp_f(p, 3, t, pick_f(v, d->store_from[3]));
+    for (int k = 0; k < 4; k++)
+        if (k < n)
+            store_comp_f(p, k, t, pick_f(v, d->store_from[k]));
 }
 
 INLINE void write_i(desc_t d, int4 c, int4 v, bool is_unsigned)
@@ -212,13 +210,9 @@ INLINE void write_i(desc_t d, int4 c, int4 v, bool is_unsigned)
         return;
     global uchar *p = texel_ptr(d, c.x, c.y, c.z);
     int t = d->channel_data_type, n = d->num_channels;
-    store_comp_i(p, 0, t, pick_i(v, d->store_from[0]), is_unsigned);
-    if (n > 1)
-        store_comp_i(p, 1, t, pick_i(v, d->store_from[1]), is_unsigned);
-    if (n > 2)
-        store_comp_i(p, 2, t, pick_i(v, d->store_from[2]), is_unsigned);
-    if (n > 3)
-        store_comp_i(p, 3, t, pick_i(v, d->store_from[3]), is_unsigned);
+    for (int k = 0; k < 4; k++)
+        if (k < n)
+            store_comp_i(p, k, t, pick_i(v, d->store_from[k]), is_unsigned);
 }
 
 /* ---- addressing (8.2) ------------------------------------------------------------------- */
@@ -314,7 +308,7 @@ INLINE bool nearest_index(desc_t d, uint smp, float4 c, int nd, bool arrayed, in
 {
     bool border = false;
     int4 i = 0;
-    _Pragma("unroll") for (int k = 0; k < nd; k++)
+    for (int k = 0; k < nd; k++)
         i[k] = nearest_1(c[k], extent(d, k), smp, &border);
     if (arrayed)
         i[nd] = layer_f(d, c[nd]);
@@ -328,7 +322,7 @@ INLINE bool int_index(desc_t d, uint smp, int4 c, int nd, bool arrayed, int4 *id
 {
     bool border = false;
     int4 i = 0;
-    _Pragma("unroll") for (int k = 0; k < nd; k++) {
+    for (int k = 0; k < nd; k++) {
         int n = extent(d, k);
         if (ADDR(smp) == CLK_ADDRESS_CLAMP_TO_EDGE)
             i[k] = clamp(c[k], 0, n - 1);
@@ -354,18 +348,18 @@ INLINE float4 read_f_float(desc_t d, uint smp, float4 c, int nd, bool arrayed)
     int i0[3] = {0, 0, 0}, i1[3] = {0, 0, 0};
     float a[3] = {0.0f, 0.0f, 0.0f};
     bool b0[3] = {false, false, false}, b1[3] = {false, false, false};
-    _Pragma("unroll") for (int k = 0; k < nd; k++)
+    for (int k = 0; k < nd; k++)
         linear_1(c[k], extent(d, k), smp, &i0[k], &i1[k], &a[k], &b0[k], &b1[k]);
     if (arrayed) {
         i0[nd] = i1[nd] = layer_f(d, c[nd]);
     }
     float4 sum = 0.0f;
     float4 border = border_f(d);
-    _Pragma("unroll") for (int corner = 0; corner < (1 << nd); corner++) {
+    for (int corner = 0; corner < (1 << nd); corner++) {
         float w = 1.0f;
         int idx[3] = {i0[0], i0[1], i0[2]};
         bool out = false;
-        _Pragma("unroll") for (int k = 0; k < nd; k++) {
+        for (int k = 0; k < nd; k++) {
             bool hi = (corner >> k) & 1;
             w *= hi ? a[k] : 1.0f - a[k];
             idx[k] = hi ? i1[k] : i0[k];
