@@ -12,6 +12,11 @@
 #include <string.h>
 
 static const char *source =
+    /* the 3.0 feature macros the device reports for images are what kernels see */
+    "#if !defined(__opencl_c_images) || !defined(__opencl_c_read_write_images) || \\\n"
+    "    !defined(__opencl_c_3d_image_writes) || !defined(cl_khr_3d_image_writes)\n"
+    "#error the image feature macros are not defined\n"
+    "#endif\n"
     "kernel void copy_f(read_only image2d_t src, write_only image2d_t dst, global float4 *vals) {\n"
     "  int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
     "  float4 v = read_imagef(src, p);\n"
