@@ -95,4 +95,35 @@ typedef void (*weft_wg_fn)(const void *args, const struct weft_wg_ctx *ctx,
 
 static inline uint64_t weft_round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+/* Images and samplers (OpenCL C image types, sampler_t).
+ *
+ * clang-19 gives an image argument (image2d_t, ...) the type `ptr addrspace(1)` and a sampler
+ * `ptr addrspace(2)`. Weft passes, in the 8-byte argument slot:
+ *   - an image: the address of its struct weft_image_desc (owned by the cl_mem, immutable
+ *     while the image lives);
+ *   - a sampler: not an address but the sampler's bits (the CLK_* values of OpenCL C:
+ *     normalized 0x1, addressing 0x0/0x2/0x4/0x6/0x8 in 0xe, filter 0x10/0x20), so that a
+ *     sampler declared in kernel code (`__translate_sampler_initializer(bits)`) and one passed
+ *     by the host look the same to the builtins (src/builtins/image.cl).
+ * The builtins mirror this struct; keep the two in sync (field order and 8-byte alignment). */
+struct weft_image_desc {
+    char *data;                    /* pixel (0, 0, 0) */
+    uint64_t row_pitch;            /* bytes between rows (1D arrays: between layers) */
+    uint64_t slice_pitch;          /* bytes between slices (2D arrays: between layers) */
+    int32_t width, height, depth;  /* 1 for absent dimensions */
+    int32_t array_size;            /* layers of a 1D/2D array, else 0 */
+    int32_t channel_order;         /* CL_R, CL_RGBA, ... */
+    int32_t channel_data_type;     /* CL_UNORM_INT8, ... */
+    int32_t elem_size;             /* bytes per pixel */
+    int32_t num_channels;          /* components stored per pixel */
+    int32_t type;                  /* CL_MEM_OBJECT_IMAGE* */
+    int32_t comp_size;             /* bytes per stored component */
+    int32_t swizzle[4];            /* read: for r,g,b,a the stored component, or -1 for 0, -2 for 1 */
+    int32_t store_from[4];         /* write: for stored component k, which of r,g,b,a it takes */
+};
+
+#define WEFT_SAMPLER_NORMALIZED 0x1u
+#define WEFT_SAMPLER_ADDRESS_MASK 0xeu
+#define WEFT_SAMPLER_FILTER_LINEAR 0x20u
+
 #endif

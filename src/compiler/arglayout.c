@@ -36,11 +36,12 @@ static LLVMValueRef *kernel_md_operands(LLVMValueRef fn, const char *name, unsig
     return ops;
 }
 
-/* OpenCL C types that the packed block cannot carry (this implementation has no images,
- * samplers, pipes or device-side enqueue). */
+/* OpenCL C types that the packed block cannot carry (this implementation has no pipes or
+ * device-side enqueue). Images travel as global pointers (to their descriptor) and samplers
+ * as their bits in a pointer-sized slot (weft/abi.h). */
 static bool type_name_unsupported(const char *t)
 {
-    static const char *const bad[] = {"image", "sampler_t", "queue_t", "clk_event_t", "event_t",
+    static const char *const bad[] = {"queue_t", "clk_event_t", "event_t",
                                       "reserve_id_t", "pipe"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (strncmp(t, bad[i], strlen(bad[i])) == 0)
@@ -134,6 +135,9 @@ bool weft_arglayout_compute(LLVMValueRef kernel, struct weft_arg_layout *out, st
                 continue;
             }
             a->size = LLVMABISizeOfType(td, a->byval_type);
+        } else if (is_ptr && tname && !strcmp(tname, "sampler_t")) {
+            /* a sampler: its bits in a pointer-sized slot (weft/abi.h) */
+            a->size = 8;
         } else if (is_ptr) {
             /* a private pointer (or an opaque type clang lowers to one): nothing the host can give */
             weft_diag_error(diag, "kernel %s: argument %u%s%s is a pointer to private memory, which cannot be a kernel argument",

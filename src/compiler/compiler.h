@@ -111,6 +111,8 @@ struct weft_arg_meta {
     enum weft_arg_kind kind;
     size_t size;                               /* bytes the host passes to clSetKernelArg */
     size_t offset;                             /* in the packed argument block */
+    cl_mem_object_type image_type;             /* image arguments: CL_MEM_OBJECT_IMAGE*, else 0 */
+    bool is_sampler;                           /* a sampler_t argument (passed as its bits) */
 };
 
 struct weft_kernel_meta {

@@ -321,6 +321,21 @@ static bool requires_uniform_work_groups(LLVMValueRef fn)
     return n == 4 && !memcmp(v, "true", 4);
 }
 
+/* The image type an argument's OpenCL C type name names (kernel_arg_type: "image2d_t", ...),
+ * or 0. */
+static cl_mem_object_type image_type_of(const char *t)
+{
+    static const struct { const char *name; cl_mem_object_type type; } types[] = {
+        {"image1d_t", CL_MEM_OBJECT_IMAGE1D},         {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+        {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY}, {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+        {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY}, {"image3d_t", CL_MEM_OBJECT_IMAGE3D},
+    };
+    for (size_t i = 0; t && i < sizeof types / sizeof types[0]; i++)
+        if (!strcmp(t, types[i].name))
+            return types[i].type;
+    return 0;
+}
+
 static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct weft_kernel_meta *k,
                         struct weft_diag *diag)
 {
@@ -357,6 +372,8 @@ static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct
         a->access = access_of(s, l);
         s = weft_metadata_string(fn, "kernel_arg_type", i, &l);
         a->type_name = s ? dup_n(s, l) : strdup("");
+        a->image_type = image_type_of(a->type_name);
+        a->is_sampler = a->type_name && !strcmp(a->type_name, "sampler_t");
         s = weft_metadata_string(fn, "kernel_arg_type_qual", i, &l);
         a->type_qualifier = type_qual_of(s, l);
         if (have_names) {

@@ -21,6 +21,7 @@
 #include "compiler/spirv.h"
 #include "exec/topology.h"
 #include "runtime/features.h"
+#include "runtime/image.h"
 #include "runtime/info.h"
 #include "runtime/log.h"
 #include "runtime/platform.h"
@@ -399,24 +400,31 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
         ANSWER(cl_device_atomic_capabilities, orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM);
 
-    /* ---- images: not supported ---- */
+    /* ---- images (runtime/image.c, builtins/image.cl) ---- */
     case CL_DEVICE_IMAGE_SUPPORT:
-        ANSWER(cl_bool, CL_FALSE);
+        ANSWER(cl_bool, CL_TRUE);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+        ANSWER(cl_uint, WEFT_MAX_READ_IMAGE_ARGS);
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+        ANSWER(cl_uint, WEFT_MAX_WRITE_IMAGE_ARGS);
     case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+        ANSWER(cl_uint, WEFT_MAX_READ_WRITE_IMAGE_ARGS);
     case CL_DEVICE_MAX_SAMPLERS:
+        ANSWER(cl_uint, WEFT_MAX_SAMPLERS);
     case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
     case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-        ANSWER(cl_uint, 0);
+        ANSWER(cl_uint, 0); /* 0: no 2D images from buffers (cl_khr_image2d_from_buffer) */
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
     case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+        ANSWER(size_t, WEFT_IMAGE2D_MAX);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
     case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+        ANSWER(size_t, WEFT_IMAGE3D_MAX);
     case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+        ANSWER(size_t, weft_image_max_buffer_size(device));
     case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-        ANSWER(size_t, 0);
+        ANSWER(size_t, WEFT_IMAGE_MAX_ARRAY);
 
     /* ---- pipes and device-side enqueue: not supported ---- */
     case CL_DEVICE_PIPE_SUPPORT:

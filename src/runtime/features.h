@@ -15,7 +15,10 @@
     X(__opencl_c_atomic_order_seq_cst, 3, 0, 0) \
     X(__opencl_c_atomic_scope_device, 3, 0, 0)  \
     X(__opencl_c_atomic_scope_all_devices, 3, 0, 0) \
-    X(__opencl_c_subgroups, 3, 0, 0)
+    X(__opencl_c_subgroups, 3, 0, 0)         \
+    X(__opencl_c_images, 3, 0, 0)            \
+    X(__opencl_c_read_write_images, 3, 0, 0) \
+    X(__opencl_c_3d_image_writes, 3, 0, 0)
 
 /* Device extensions (CL_DEVICE_EXTENSIONS / _WITH_VERSION). */
 #define WEFT_DEVICE_EXTENSIONS(X)                     \
@@ -29,7 +32,8 @@
     X(cl_khr_int64_base_atomics, 1, 0, 0)             \
     X(cl_khr_int64_extended_atomics, 1, 0, 0)         \
     X(cl_khr_subgroups, 1, 0, 0)                      \
-    X(cl_khr_icd, 1, 0, 0)
+    X(cl_khr_icd, 1, 0, 0)                            \
+    X(cl_khr_3d_image_writes, 1, 0, 0)
 
 /* Whether an entry of the lists above holds on the CPU this process runs on. The builtin
  * library always carries the code; the device reports (and the frontend enables) an entry

@@ -23,6 +23,7 @@
 #include "runtime/log.h"
 #include "runtime/mem.h"
 #include "runtime/program.h"
+#include "runtime/sampler.h"
 
 struct arg_value {
     bool set;
@@ -223,6 +224,36 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
                arg_index, m->name, m->num_args);
     const struct weft_arg_meta *a = &m->args[arg_index];
     struct arg_value nv = {.set = true};
+    if (a->image_type) {
+        WEFT_CHECK(arg_size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+                   "argument %u is an image: arg_size must be sizeof(cl_mem) = %zu, not %zu", arg_index,
+                   sizeof(cl_mem), arg_size);
+        cl_mem mem = arg_value ? *(const cl_mem *)arg_value : NULL;
+        WEFT_CHECK(weft_mem_is_image(mem), CL_INVALID_MEM_OBJECT, "argument %u (%s) is not a live image",
+                   arg_index, a->type_name);
+        WEFT_CHECK(mem->type == a->image_type, CL_INVALID_ARG_VALUE,
+                   "argument %u is a %s but the image has type 0x%x", arg_index, a->type_name, mem->type);
+        WEFT_CHECK(mem->context == kernel->program->context, CL_INVALID_MEM_OBJECT,
+                   "argument %u: the image belongs to another context", arg_index);
+        nv.mem = mem;
+        goto store;
+    }
+    if (a->is_sampler) {
+        WEFT_CHECK(arg_size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
+                   "argument %u is a sampler: arg_size must be sizeof(cl_sampler) = %zu, not %zu", arg_index,
+                   sizeof(cl_sampler), arg_size);
+        cl_sampler smp = arg_value ? *(const cl_sampler *)arg_value : NULL;
+        WEFT_CHECK(weft_object_is(smp, WEFT_TYPE_SAMPLER), CL_INVALID_SAMPLER,
+                   "argument %u is not a live sampler", arg_index);
+        WEFT_CHECK(smp->context == kernel->program->context, CL_INVALID_SAMPLER,
+                   "argument %u: the sampler belongs to another context", arg_index);
+        /* the kernel's value is the sampler's bits (weft/abi.h), taken now */
+        nv.bytes = calloc(1, a->size > sizeof(uint64_t) ? a->size : sizeof(uint64_t));
+        WEFT_CHECK(nv.bytes, CL_OUT_OF_HOST_MEMORY, "no memory for argument %u", arg_index);
+        uint64_t bits = smp->bits;
+        memcpy(nv.bytes, &bits, sizeof bits);
+        goto store;
+    }
     switch (a->kind) {
     case WEFT_ARG_LOCAL_PTR:
         WEFT_CHECK(!arg_value, CL_INVALID_ARG_VALUE, "argument %u is __local: arg_value must be NULL", arg_index);
@@ -258,6 +289,7 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
      * run) even while it is still set as an argument (OpenCL-CTS
      * api/retain_mem_object_set_kernel_arg). A launch holds it instead, from the enqueue
      * (weft_kernel_capture_args) until the command completes. */
+store:
     pthread_mutex_lock(&kernel->lock);
     struct arg_value old = kernel->args[arg_index];
     kernel->args[arg_index] = nv;
@@ -541,6 +573,14 @@ bool weft_kernel_group_blind(cl_kernel k)
     return m->group_blind && !m->reqd_work_group_size[0] && !m->work_group_size_hint[0];
 }
 
+bool weft_kernel_has_images(cl_kernel k)
+{
+    for (cl_uint i = 0; i < k->meta->num_args; i++)
+        if (k->meta->args[i].image_type || k->meta->args[i].is_sampler)
+            return true;
+    return false;
+}
+
 bool weft_kernel_uses_printf(cl_kernel k)
 {
     return k->meta->uses_printf;
@@ -584,6 +624,24 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out)
             weft_kernel_args_free(a);
             return weft_error("clEnqueueNDRangeKernel", CL_INVALID_KERNEL_ARGS,
                               "argument %u of kernel '%s' is not set", i, m->name);
+        }
+        if (am->image_type || am->is_sampler) {
+            if (am->is_sampler) {
+                memcpy(a->block + am->offset, v->bytes, sizeof(uint64_t));
+                continue;
+            }
+            /* an image: the address of its kernel descriptor; the launch holds the image */
+            if (!weft_mem_is_image(v->mem)) {
+                pthread_mutex_unlock(&k->lock);
+                weft_kernel_args_free(a);
+                return weft_error("clEnqueueNDRangeKernel", CL_INVALID_KERNEL_ARGS,
+                                  "argument %u of kernel '%s': its image has been released", i, m->name);
+            }
+            const void *desc = &v->mem->image->kdesc;
+            memcpy(a->block + am->offset, &desc, sizeof desc);
+            weft_object_hold(WEFT_OBJ(v->mem));
+            a->mems[a->num_mems++] = v->mem;
+            continue;
         }
         switch (am->kind) {
         case WEFT_ARG_LOCAL_PTR:

@@ -49,6 +49,9 @@ void weft_kernel_args_free(struct weft_kernel_args *a);
  * weft_printf_buffer_new() and calls weft_printf_buffer_finish() on it when the launch
  * completes (compiler/printf.h), which writes the output to stdout. */
 bool weft_kernel_uses_printf(cl_kernel k);
+/* The kernel takes an image or sampler argument (its launches never join a fused chain: the
+ * access summary cannot see through image descriptors). */
+bool weft_kernel_has_images(cl_kernel k);
 /* The kernel observes nothing of its work-groups (weft_kernel_meta.group_blind) and asks for
  * no particular work-group size: the runtime may run neighbouring work-groups as one. */
 bool weft_kernel_group_blind(cl_kernel k);

@@ -77,6 +77,11 @@ bool weft_mem_is_buffer(const void *p)
     return weft_object_is(p, WEFT_TYPE_MEM) && ((const struct _cl_mem *)p)->type == CL_MEM_OBJECT_BUFFER;
 }
 
+bool weft_mem_is_image(const void *p)
+{
+    return weft_object_is(p, WEFT_TYPE_MEM) && ((const struct _cl_mem *)p)->image != NULL;
+}
+
 cl_mem weft_mem_root(cl_mem m)
 {
     return m->parent ? m->parent : m;
@@ -120,6 +125,11 @@ static void mem_destroy(struct weft_object *obj)
         }
     }
     cl_context ctx = m->context;
+    if (m->image) {
+        if (m->image->buffer)
+            weft_object_unhold(WEFT_OBJ(m->image->buffer));
+        free(m->image);
+    }
     free(m->properties);
     pthread_mutex_destroy(&m->lock);
     free(m);
@@ -146,6 +156,24 @@ static void mem_publish(cl_mem m)
 {
     weft_object_hold(WEFT_OBJ(m->context));
     weft_object_init(&m->obj, WEFT_TYPE_MEM, mem_destroy);
+}
+
+cl_mem weft_mem_new(cl_context context)
+{
+    return mem_alloc(context);
+}
+
+void weft_mem_publish(cl_mem m)
+{
+    mem_publish(m);
+}
+
+void weft_mem_free_unpublished(cl_mem m)
+{
+    free(m->image);
+    free(m->properties);
+    pthread_mutex_destroy(&m->lock);
+    free(m);
 }
 
 /* Validates a buffer property list: core OpenCL defines no buffer property, so only the empty
@@ -373,9 +401,10 @@ clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_siz
     case CL_MEM_CONTEXT:
         WEFT_INFO_VALUE(sz, v, ret, cl_context, memobj->context);
     case CL_MEM_ASSOCIATED_MEMOBJECT:
-        WEFT_INFO_VALUE(sz, v, ret, cl_mem, memobj->parent);
+        /* an image made from a buffer names that buffer; other images none */
+        WEFT_INFO_VALUE(sz, v, ret, cl_mem, memobj->image ? memobj->image->buffer : memobj->parent);
     case CL_MEM_OFFSET:
-        WEFT_INFO_VALUE(sz, v, ret, size_t, memobj->origin);
+        WEFT_INFO_VALUE(sz, v, ret, size_t, memobj->image ? 0 : memobj->origin);
     case CL_MEM_USES_SVM_POINTER:
         /* This device offers no SVM, so no host pointer can be an SVM allocation. */
         WEFT_INFO_VALUE(sz, v, ret, cl_bool, CL_FALSE);

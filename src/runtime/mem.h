@@ -7,8 +7,24 @@
 
 #include "runtime/object.h"
 
+#include "weft/abi.h"
+
 struct weft_mem_destructor;
 struct weft_mem_mapping;
+
+/* What an image has besides a buffer's fields (runtime/image.c). Storage is addressed per
+ * dimension: x * elem_size + y * pitch[1] + z * pitch[2], where a 1D array's layers are y (at
+ * the slice pitch) and a 2D array's layers are z. */
+struct weft_mem_image {
+    cl_image_format format;
+    cl_image_desc desc;                 /* as created (pitches: the storage's, see below) */
+    size_t elem_size;
+    size_t row_pitch, slice_pitch;      /* CL_IMAGE_ROW_PITCH / CL_IMAGE_SLICE_PITCH */
+    size_t pitch[3];                    /* bytes per step in x, y, z (see above) */
+    size_t extent[3];                   /* pixels in x, y, z (layers for arrays), 1 if absent */
+    cl_mem buffer;                      /* 1D buffer images: the buffer given (held), else NULL */
+    struct weft_image_desc kdesc;       /* what kernels receive (include/weft/abi.h) */
+};
 
 struct _cl_mem {
     struct weft_object obj;
@@ -28,6 +44,7 @@ struct _cl_mem {
     /* helpers may add fields below */
     pthread_mutex_t lock;               /* guards destructors and, on a root buffer, mappings */
     struct weft_mem_mapping *mappings;  /* root buffers only: active maps of it and its sub-buffers */
+    struct weft_mem_image *image;           /* images only (type != CL_MEM_OBJECT_BUFFER), owned */
 };
 
 /* Storage alignment of every buffer Weft allocates (bytes); also CL_DEVICE_MEM_BASE_ADDR_ALIGN/8
@@ -36,6 +53,13 @@ struct _cl_mem {
 
 /* True when `p` is a live buffer object (the only kind of cl_mem this device makes). */
 bool weft_mem_is_buffer(const void *p);
+/* True when `p` is a live image object. */
+bool weft_mem_is_image(const void *p);
+/* A new memory object of `context` (refs 0, unpublished) and its publication; for image.c.
+ * weft_mem_free_unpublished undoes weft_mem_new. */
+cl_mem weft_mem_new(cl_context context);
+void weft_mem_publish(cl_mem m);
+void weft_mem_free_unpublished(cl_mem m);
 /* The buffer that owns the storage: the parent of a sub-buffer, else `m` itself. */
 cl_mem weft_mem_root(cl_mem m);
 

@@ -176,12 +176,13 @@ bool weft_ndrange_fuse_stage(struct weft_command *cmd, struct weft_fuse_stage *o
 }
 
 /* Whether a launch may join a fused chain (fuse.h): fusion on, an in-order queue, a kernel
- * that observes nothing of its work-group, calls no printf, and writes global memory that the
+ * that observes nothing of its work-group, takes no image, calls no printf, and writes global memory that the
  * compiler described as affine accesses. */
 static bool fusable(cl_command_queue q, cl_kernel kernel, bool empty, bool uses_printf)
 {
     if (empty || uses_printf || weft_fuse_setting() == WEFT_FUSE_OFF ||
-        (q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) || !weft_kernel_group_blind(kernel))
+        (q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) || !weft_kernel_group_blind(kernel) ||
+        weft_kernel_has_images(kernel))
         return false;
     const struct weft_access_summary *a = &weft_kernel_meta_of(kernel)->access;
     if (!a->affine)

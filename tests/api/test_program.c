@@ -278,8 +278,6 @@ static void test_bad_programs(void **state)
                             "int g(int n) { return n ? h(n - 1) : 1; }\n"
                             "kernel void k(global int *x) { x[0] = g(x[1]); }\n",
                          "recursion");
-    expect_build_failure(e, "kernel void k(read_only image2d_t img, global float *x) { x[0] = 1; }\n",
-                         "image2d_t");
     expect_build_failure(e, "kernel void k(global float *x) { x[0] = 1 }\n", "input.cl:1:");
 }
 

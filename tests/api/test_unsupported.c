@@ -1,5 +1,5 @@
 /* tests/api/test_unsupported.c — the entry points of features the Weft device reports as absent
- * (images, samplers, pipes, SVM, on-device queues, built-in and native kernels,
+ * (pipes, SVM, on-device queues, built-in and native kernels,
  * clSetCommandQueueProperty), through the ICD loader: with otherwise valid
  * arguments each fails with the specification's code for a device without the feature; the
  * arguments the specification checks first are checked first; nothing is created. */
@@ -58,170 +58,6 @@ static int group_teardown(void **state)
     clReleaseMemObject(f->buffer);
     weft_test_env_close(&f->env);
     return 0;
-}
-
-static const cl_image_format rgba8 = {CL_RGBA, CL_UNORM_INT8};
-
-/* ---- images ---- */
-
-static void test_supported_image_formats_is_empty(void **state)
-{
-    struct fixture *f = *state;
-    static const cl_mem_object_type types[] = {CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_ARRAY,
-                                               CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_MEM_OBJECT_IMAGE2D,
-                                               CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D};
-    for (size_t i = 0; i < ARRAY_LEN(types); i++) {
-        cl_uint n = 99;
-        cl_image_format fmts[4];
-        assert_int_equal(clGetSupportedImageFormats(f->env.context, CL_MEM_READ_ONLY, types[i], 4, fmts, &n), CL_SUCCESS);
-        assert_int_equal(n, 0);
-        n = 99;
-        assert_int_equal(clGetSupportedImageFormats(f->env.context, CL_MEM_KERNEL_READ_AND_WRITE, types[i], 0, NULL, &n),
-                         CL_SUCCESS);
-        assert_int_equal(n, 0);
-    }
-    cl_uint n;
-    cl_image_format fmts[4];
-    assert_int_equal(clGetSupportedImageFormats(f->env.context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, fmts, &n),
-                     CL_INVALID_VALUE);
-    assert_int_equal(clGetSupportedImageFormats(f->env.context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_BUFFER, 4, fmts, &n),
-                     CL_INVALID_VALUE);
-    assert_int_equal(clGetSupportedImageFormats(f->env.context, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
-                                                CL_MEM_OBJECT_IMAGE2D, 4, fmts, &n),
-                     CL_INVALID_VALUE);
-    assert_int_equal(clGetSupportedImageFormats((cl_context)f->env.device, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
-                                                4, fmts, &n),
-                     CL_INVALID_CONTEXT);
-}
-
-static void test_create_image(void **state)
-{
-    struct fixture *f = *state;
-    cl_context c = f->env.context;
-    cl_image_desc desc = {0};
-    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-    desc.image_width = 16;
-    desc.image_height = 16;
-    char host[16 * 16 * 4];
-    cl_int err = 0;
-    assert_null(clCreateImage(c, CL_MEM_READ_ONLY, &rgba8, &desc, NULL, &err));
-    assert_int_equal(err, CL_INVALID_OPERATION);
-    assert_null(clCreateImage(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba8, &desc, host, &err));
-    assert_int_equal(err, CL_INVALID_OPERATION);
-    assert_null(clCreateImageWithProperties(c, NULL, CL_MEM_READ_ONLY, &rgba8, &desc, NULL, &err));
-    assert_int_equal(err, CL_INVALID_OPERATION);
-    assert_null(clCreateImage2D(c, CL_MEM_READ_ONLY, &rgba8, 16, 16, 0, NULL, &err));
-    assert_int_equal(err, CL_INVALID_OPERATION);
-    assert_null(clCreateImage3D(c, CL_MEM_READ_ONLY, &rgba8, 16, 16, 4, 0, 0, NULL, &err));
-    assert_int_equal(err, CL_INVALID_OPERATION);
-
-    /* the arguments the specification checks first */
-    assert_null(clCreateImage((cl_context)f->env.device, CL_MEM_READ_ONLY, &rgba8, &desc, NULL, &err));
-    assert_int_equal(err, CL_INVALID_CONTEXT);
-    assert_null(clCreateImage(c, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, &rgba8, &desc, NULL, &err));
-    assert_int_equal(err, CL_INVALID_VALUE);
-    assert_null(clCreateImage(c, CL_MEM_READ_ONLY, NULL, &desc, NULL, &err));
-    assert_int_equal(err, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
-    assert_null(clCreateImage(c, CL_MEM_READ_ONLY, &rgba8, NULL, NULL, &err));
-    assert_int_equal(err, CL_INVALID_IMAGE_DESCRIPTOR);
-    assert_null(clCreateImage(c, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, &rgba8, &desc, NULL, &err));
-    assert_int_equal(err, CL_INVALID_HOST_PTR);
-    assert_null(clCreateImage(c, CL_MEM_READ_ONLY, &rgba8, &desc, host, &err));
-    assert_int_equal(err, CL_INVALID_HOST_PTR);
-    const cl_mem_properties props[] = {0x4242, 1, 0};
-    assert_null(clCreateImageWithProperties(c, props, CL_MEM_READ_ONLY, &rgba8, &desc, NULL, &err));
-    assert_int_equal(err, CL_INVALID_PROPERTY);
-    assert_null(clCreateImage2D(c, CL_MEM_READ_ONLY, &rgba8, 0, 16, 0, NULL, &err));
-    assert_int_equal(err, CL_INVALID_IMAGE_SIZE);
-    /* errcode_ret may be NULL */
-    assert_null(clCreateImage(c, CL_MEM_READ_ONLY, &rgba8, &desc, NULL, NULL));
-}
-
-static void test_image_info_and_commands(void **state)
-{
-    struct fixture *f = *state;
-    cl_command_queue q = f->env.queue;
-    cl_mem b = f->buffer;
-    size_t origin[3] = {0, 0, 0}, region[3] = {1, 1, 1}, n;
-    char data[64];
-    cl_uint fill[4] = {0};
-    cl_image_format fmt;
-    /* a buffer is not an image */
-    assert_int_equal(clGetImageInfo(b, CL_IMAGE_FORMAT, sizeof fmt, &fmt, &n), CL_INVALID_MEM_OBJECT);
-    assert_int_equal(clEnqueueReadImage(q, b, CL_TRUE, origin, region, 0, 0, data, 0, NULL, NULL), CL_INVALID_OPERATION);
-    assert_int_equal(clEnqueueWriteImage(q, b, CL_TRUE, origin, region, 0, 0, data, 0, NULL, NULL), CL_INVALID_OPERATION);
-    assert_int_equal(clEnqueueFillImage(q, b, fill, origin, region, 0, NULL, NULL), CL_INVALID_OPERATION);
-    assert_int_equal(clEnqueueCopyImage(q, b, b, origin, origin, region, 0, NULL, NULL), CL_INVALID_OPERATION);
-    assert_int_equal(clEnqueueCopyImageToBuffer(q, b, b, origin, region, 0, 0, NULL, NULL), CL_INVALID_OPERATION);
-    assert_int_equal(clEnqueueCopyBufferToImage(q, b, b, 0, origin, region, 0, NULL, NULL), CL_INVALID_OPERATION);
-    cl_int err = 0;
-    assert_null(clEnqueueMapImage(q, b, CL_TRUE, CL_MAP_READ, origin, region, &n, &n, 0, NULL, NULL, &err));
-    assert_int_equal(err, CL_INVALID_OPERATION);
-    /* no event is made by a failed command */
-    cl_event ev = NULL;
-    assert_int_equal(clEnqueueReadImage(q, b, CL_FALSE, origin, region, 0, 0, data, 0, NULL, &ev), CL_INVALID_OPERATION);
-    assert_null(ev);
-    /* the queue is checked first */
-    cl_command_queue bad = (cl_command_queue)f->env.context;
-    assert_int_equal(clEnqueueReadImage(bad, b, CL_TRUE, origin, region, 0, 0, data, 0, NULL, NULL),
-                     CL_INVALID_COMMAND_QUEUE);
-    assert_int_equal(clEnqueueCopyImage(bad, b, b, origin, origin, region, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
-    assert_null(clEnqueueMapImage(bad, b, CL_TRUE, CL_MAP_READ, origin, region, &n, &n, 0, NULL, NULL, &err));
-    assert_int_equal(err, CL_INVALID_COMMAND_QUEUE);
-    /* the buffer is untouched and still usable */
-    int v = 7;
-    assert_int_equal(clEnqueueWriteBuffer(q, b, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL), CL_SUCCESS);
-    v = 0;
-    assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL), CL_SUCCESS);
-    assert_int_equal(v, 7);
-}
-
-/* ---- samplers ---- */
-
-static void test_samplers(void **state)
-{
-    struct fixture *f = *state;
-    cl_context c = f->env.context;
-    cl_int err = 0;
-    assert_null(clCreateSampler(c, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR, &err));
-    assert_int_equal(err, CL_INVALID_OPERATION);
-    assert_null(clCreateSampler(c, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err));
-    assert_int_equal(err, CL_INVALID_OPERATION);
-    /* invalid values first: REPEAT needs normalized coordinates */
-    assert_null(clCreateSampler(c, CL_FALSE, CL_ADDRESS_REPEAT, CL_FILTER_NEAREST, &err));
-    assert_int_equal(err, CL_INVALID_VALUE);
-    assert_null(clCreateSampler(c, CL_TRUE, 0x9999, CL_FILTER_NEAREST, &err));
-    assert_int_equal(err, CL_INVALID_VALUE);
-    assert_null(clCreateSampler(c, CL_TRUE, CL_ADDRESS_CLAMP, 0x9999, &err));
-    assert_int_equal(err, CL_INVALID_VALUE);
-    assert_null(clCreateSampler(c, 5, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err));
-    assert_int_equal(err, CL_INVALID_VALUE);
-    assert_null(clCreateSampler((cl_context)f->env.device, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err));
-    assert_int_equal(err, CL_INVALID_CONTEXT);
-
-    const cl_sampler_properties ok[] = {CL_SAMPLER_NORMALIZED_COORDS, CL_TRUE, CL_SAMPLER_FILTER_MODE,
-                                        CL_FILTER_LINEAR, 0};
-    assert_null(clCreateSamplerWithProperties(c, ok, &err));
-    assert_int_equal(err, CL_INVALID_OPERATION);
-    assert_null(clCreateSamplerWithProperties(c, NULL, &err));
-    assert_int_equal(err, CL_INVALID_OPERATION);
-    const cl_sampler_properties twice[] = {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, CL_SAMPLER_FILTER_MODE,
-                                           CL_FILTER_LINEAR, 0};
-    assert_null(clCreateSamplerWithProperties(c, twice, &err));
-    assert_int_equal(err, CL_INVALID_VALUE);
-    const cl_sampler_properties unknown[] = {0x4321, 1, 0};
-    assert_null(clCreateSamplerWithProperties(c, unknown, &err));
-    assert_int_equal(err, CL_INVALID_VALUE);
-
-    /* no sampler can exist: every handle is invalid */
-    struct fake_handle fake = fake_of(c);
-    cl_sampler s = (cl_sampler)&fake;
-    cl_uint v;
-    assert_int_equal(clRetainSampler(s), CL_INVALID_SAMPLER);
-    assert_int_equal(clReleaseSampler(s), CL_INVALID_SAMPLER);
-    assert_int_equal(clGetSamplerInfo(s, CL_SAMPLER_REFERENCE_COUNT, sizeof v, &v, NULL), CL_INVALID_SAMPLER);
-    assert_int_equal(clRetainSampler((cl_sampler)c), CL_INVALID_SAMPLER);
-    assert_int_equal(clReleaseSampler(NULL), CL_INVALID_SAMPLER);
 }
 
 /* ---- pipes ---- */
@@ -352,10 +188,6 @@ static void test_other_unsupported_entry_points(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_supported_image_formats_is_empty),
-        cmocka_unit_test(test_create_image),
-        cmocka_unit_test(test_image_info_and_commands),
-        cmocka_unit_test(test_samplers),
         cmocka_unit_test(test_pipes),
         cmocka_unit_test(test_svm),
         cmocka_unit_test(test_other_unsupported_entry_points),

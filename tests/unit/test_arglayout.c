@@ -142,8 +142,6 @@ static void test_kernel_without_parameters_has_empty_block(void **state)
     dispose(&ir);
 }
 
-/* clang gives an image `ptr addrspace(1)` with address space 1 and a sampler `ptr
- * addrspace(2)` with address space 0: only the type name tells them from buffers. */
 static void expect_refused(const char *ir_text, const char *needle)
 {
     struct ir ir = parse(ir_text);
@@ -163,16 +161,40 @@ static void expect_refused(const char *ir_text, const char *needle)
     dispose(&ir);
 }
 
-static void test_images_samplers_and_private_pointers_are_refused(void **state)
+/* clang gives an image `ptr addrspace(1)` with address space 1 and a sampler `ptr
+ * addrspace(2)` with address space 0: an image is a global pointer (to its descriptor), a
+ * sampler an 8-byte value (its bits), by the type name (weft/abi.h). */
+static void test_images_and_samplers_get_slots(void **state)
+{
+    struct ir ir = parse(DATALAYOUT
+                         "define spir_kernel void @k(ptr addrspace(1) %o, ptr addrspace(1) %im, ptr addrspace(2) %s)"
+                         " !kernel_arg_addr_space !0 !kernel_arg_type !1 {\n"
+                         "  ret void\n}\n!0 = !{i32 1, i32 1, i32 0}\n!1 = !{!\"float*\", !\"image2d_t\", !\"sampler_t\"}\n");
+    struct weft_arg_layout lay;
+    struct weft_diag d;
+    weft_diag_init(&d);
+    assert_true(weft_arglayout_compute(LLVMGetNamedFunction(ir.mod, "k"), &lay, &d));
+    assert_int_equal(lay.count, 3);
+    assert_int_equal(lay.args[1].kind, WEFT_ARG_GLOBAL_PTR);
+    assert_int_equal(lay.args[1].size, 8);
+    assert_int_equal(lay.args[2].kind, WEFT_ARG_BY_VALUE);
+    assert_int_equal(lay.args[2].size, 8);
+    assert_int_equal(lay.args[2].offset, 16);
+    weft_arglayout_free(&lay);
+    weft_diag_free(&d);
+    dispose(&ir);
+}
+
+static void test_pipes_queues_and_private_pointers_are_refused(void **state)
 {
     expect_refused(DATALAYOUT
-                   "define spir_kernel void @k(ptr addrspace(1) %o, ptr addrspace(1) %im) !kernel_arg_addr_space !0 !kernel_arg_type !1 {\n"
-                   "  ret void\n}\n!0 = !{i32 1, i32 1}\n!1 = !{!\"float*\", !\"image2d_t\"}\n",
-                   "image2d_t");
+                   "define spir_kernel void @k(ptr addrspace(1) %o, ptr addrspace(1) %q) !kernel_arg_addr_space !0 !kernel_arg_type !1 {\n"
+                   "  ret void\n}\n!0 = !{i32 1, i32 1}\n!1 = !{!\"float*\", !\"pipe int\"}\n",
+                   "pipe");
     expect_refused(DATALAYOUT
-                   "define spir_kernel void @k(ptr addrspace(2) %s) !kernel_arg_addr_space !0 !kernel_arg_type !1 {\n"
-                   "  ret void\n}\n!0 = !{i32 0}\n!1 = !{!\"sampler_t\"}\n",
-                   "sampler_t");
+                   "define spir_kernel void @k(ptr %q) !kernel_arg_addr_space !0 !kernel_arg_type !1 {\n"
+                   "  ret void\n}\n!0 = !{i32 0}\n!1 = !{!\"queue_t\"}\n",
+                   "queue_t");
     expect_refused(DATALAYOUT
                    "define spir_kernel void @k(ptr %p) !kernel_arg_addr_space !0 {\n"
                    "  ret void\n}\n!0 = !{i32 0}\n",
@@ -197,7 +219,8 @@ int main(void)
         cmocka_unit_test(test_every_parameter_form_gets_kind_offset_and_host_size),
         cmocka_unit_test(test_without_metadata_pointer_address_space_decides),
         cmocka_unit_test(test_kernel_without_parameters_has_empty_block),
-        cmocka_unit_test(test_images_samplers_and_private_pointers_are_refused),
+        cmocka_unit_test(test_images_and_samplers_get_slots),
+        cmocka_unit_test(test_pipes_queues_and_private_pointers_are_refused),
         cmocka_unit_test(test_slot_bytes_round_to_arg_align),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
