@@ -206,6 +206,14 @@ static bool check_undefined(LLVMModuleRef m, struct weft_diag *diag)
             weft_diag_error(diag, "error: function '%s' is not defined", name);
         ok = false;
     }
+    /* `extern global int x;` must be defined by one of the linked programs (OpenCL C 6.8) */
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+        if (!LLVMIsDeclaration(g) || !LLVMGetFirstUse(g))
+            continue;
+        weft_diag_error(diag, "error: program-scope variable '%s' is declared but defined in none of the "
+                              "linked programs", fn_name(g));
+        ok = false;
+    }
     return ok;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compiler/globals.h"
 #include "exec/topology.h"
 #include "runtime/features.h"
 #include "runtime/info.h"
@@ -353,8 +354,11 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
     case CL_DEVICE_HOST_UNIFIED_MEMORY:
         ANSWER(cl_bool, CL_TRUE);
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+        /* per variable (compiler/globals.h); the spec's minimum is 64 KB */
+        ANSWER(size_t, (size_t)WEFT_MAX_GLOBAL_VARIABLE_SIZE);
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-        ANSWER(size_t, 0); /* no __opencl_c_program_scope_global_variables */
+        /* a program's variables are one host allocation: any total up to memory works alike */
+        ANSWER(size_t, (size_t)WEFT_MAX_GLOBAL_VARIABLE_SIZE);
     case CL_DEVICE_SVM_CAPABILITIES:
         ANSWER(cl_device_svm_capabilities, 0);
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:

@@ -51,6 +51,8 @@ bool weft_kernel_uses_printf(cl_kernel k);
 /* The kernel observes nothing of its work-groups (weft_kernel_meta.group_blind) and asks for
  * no particular work-group size: the runtime may run neighbouring work-groups as one. */
 bool weft_kernel_group_blind(cl_kernel k);
+/* The storage of its program's program-scope variables (ctx->program_globals), or NULL. */
+char *weft_kernel_program_globals(cl_kernel k);
 /* The kernel's function name. */
 const char *weft_kernel_name(cl_kernel k);
 /* The kernel's compiled metadata (argument layout, access summary). */
