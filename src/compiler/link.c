@@ -53,6 +53,8 @@ static const char *const provided[] = {
     "_Z23get_enqueued_local_sizej", "_Z20get_global_linear_idv", "_Z19get_local_linear_idv",
     "_Z7barrierj", "_Z18work_group_barrierj", "_Z18work_group_barrierj12memory_scope", "printf",
     WEFT_PRINTF_HOOK,
+    /* generic address space queries (transform/workitem.c) */
+    "__to_global", "__to_local", "__to_private", "_Z9get_fencePU9CLgenericv", "_Z9get_fencePU9CLgenericKv",
 };
 
 static bool is_provided(const char *name)

@@ -288,8 +288,10 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
         /* remainder work-groups run as sub-launches of their own variant (runtime/ndrange.c) */
         ANSWER(cl_bool, CL_TRUE);
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+        /* __opencl_c_generic_address_space (runtime/features.h; transform/workitem.c) */
+        ANSWER(cl_bool, CL_TRUE);
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         ANSWER(cl_bool, CL_FALSE);
     case CL_DEVICE_MAX_NUM_SUB_GROUPS:

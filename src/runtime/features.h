@@ -12,7 +12,8 @@
     X(__opencl_c_atomic_order_seq_cst, 3, 0, 0) \
     X(__opencl_c_atomic_scope_device, 3, 0, 0)  \
     X(__opencl_c_atomic_scope_all_devices, 3, 0, 0) \
-    X(__opencl_c_program_scope_global_variables, 3, 0, 0)
+    X(__opencl_c_program_scope_global_variables, 3, 0, 0) \
+    X(__opencl_c_generic_address_space, 3, 0, 0)
 
 /* Device extensions (CL_DEVICE_EXTENSIONS / _WITH_VERSION). */
 #define WEFT_DEVICE_EXTENSIONS(X)                     \

@@ -32,6 +32,7 @@ PROVIDED = {
     "get_global_id", "get_local_id", "get_group_id", "get_local_size", "get_global_size",
     "get_num_groups", "get_work_dim", "get_global_offset", "get_enqueued_local_size",
     "get_global_linear_id", "get_local_linear_id", "barrier", "work_group_barrier", "printf",
+    "get_fence",  # generic address space query: transform/workitem.c lowers it
 }
 IMAGE_RE = re.compile(r"image|sampler")
 
