@@ -174,21 +174,25 @@ static LLVMValueRef in_range(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef p,
     return LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, p, lo_i, ""), size, "");
 }
 
+/* (The loads are sequenced one statement each so the IR comes out in a fixed order.) */
 static LLVMValueRef is_local(LLVMBuilderRef b, struct weft_workfn *wf, LLVMValueRef p)
 {
-    return in_range(b, wf->c, p, weft_ctx_load(b, wf, WEFT_CTX_FIELD_LOCAL_MEM, NULL),
-                    weft_ctx_load(b, wf, WEFT_CTX_FIELD_LOCAL_MEM_SIZE, NULL));
+    LLVMValueRef lo = weft_ctx_load(b, wf, WEFT_CTX_FIELD_LOCAL_MEM, NULL);
+    LLVMValueRef size = weft_ctx_load(b, wf, WEFT_CTX_FIELD_LOCAL_MEM_SIZE, NULL);
+    return in_range(b, wf->c, p, lo, size);
 }
 
 static LLVMValueRef is_private(LLVMBuilderRef b, struct weft_workfn *wf, LLVMValueRef p)
 {
     LLVMTypeRef i64 = LLVMInt64TypeInContext(wf->c);
     LLVMValueRef lo = weft_ctx_load(b, wf, WEFT_CTX_FIELD_STACK_LO, NULL);
-    LLVMValueRef hi = LLVMBuildPtrToInt(b, weft_ctx_load(b, wf, WEFT_CTX_FIELD_STACK_HI, NULL), i64, "");
-    LLVMValueRef stack_size = LLVMBuildSub(b, hi, LLVMBuildPtrToInt(b, lo, i64, ""), "");
-    LLVMValueRef on_stack = in_range(b, wf->c, p, lo, stack_size);
-    LLVMValueRef in_scratch = in_range(b, wf->c, p, weft_ctx_load(b, wf, WEFT_CTX_FIELD_SCRATCH, NULL),
-                                       weft_ctx_load(b, wf, WEFT_CTX_FIELD_SCRATCH_SIZE, NULL));
+    LLVMValueRef hi = weft_ctx_load(b, wf, WEFT_CTX_FIELD_STACK_HI, NULL);
+    LLVMValueRef hi_i = LLVMBuildPtrToInt(b, hi, i64, "");
+    LLVMValueRef lo_i = LLVMBuildPtrToInt(b, lo, i64, "");
+    LLVMValueRef on_stack = in_range(b, wf->c, p, lo, LLVMBuildSub(b, hi_i, lo_i, ""));
+    LLVMValueRef scratch = weft_ctx_load(b, wf, WEFT_CTX_FIELD_SCRATCH, NULL);
+    LLVMValueRef scratch_size = weft_ctx_load(b, wf, WEFT_CTX_FIELD_SCRATCH_SIZE, NULL);
+    LLVMValueRef in_scratch = in_range(b, wf->c, p, scratch, scratch_size);
     return LLVMBuildOr(b, on_stack, in_scratch, "");
 }
 
@@ -207,8 +211,11 @@ static LLVMValueRef lower_generic_query(LLVMBuilderRef b, struct weft_workfn *wf
         ok = is_local(b, wf, p);
     else if (q == GQ_TO_PRIVATE)
         ok = is_private(b, wf, p);
-    else
-        ok = LLVMBuildNot(b, LLVMBuildOr(b, is_local(b, wf, p), is_private(b, wf, p), ""), "");
+    else {
+        LLVMValueRef local = is_local(b, wf, p);
+        LLVMValueRef priv = is_private(b, wf, p);
+        ok = LLVMBuildNot(b, LLVMBuildOr(b, local, priv, ""), "");
+    }
     LLVMValueRef cast = LLVMTypeOf(ptr) == rt ? ptr : LLVMBuildAddrSpaceCast(b, ptr, rt, "");
     return LLVMBuildSelect(b, ok, cast, LLVMConstPointerNull(rt), "");
 }
