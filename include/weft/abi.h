@@ -30,7 +30,7 @@
 
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 2
+#define WEFT_ABI_VERSION 3
 
 struct weft_printf_buffer;
 
@@ -49,6 +49,12 @@ struct weft_wg_ctx {
     uint64_t global_id_base[3];    /* field 11: global_offset + group_base * (enqueued_local_size -
                                       local_size), so that get_global_id(d) is
                                       group_id * local_size + local_id + global_id_base */
+    char *program_globals;         /* field 12: the program's block of program-scope variables
+                                      (compiler/globals.h; NULL when it has none) */
+    uint64_t local_mem_size;       /* field 13: bytes of local_mem a work-group of this launch uses */
+    uint64_t scratch_size;         /* field 14: bytes of scratch a work-group of this launch uses */
+    char *stack_lo;                /* field 15: the running thread's stack is [stack_lo, stack_hi) */
+    char *stack_hi;                /* field 16   (to_private / to_global of generic pointers) */
 };
 
 enum weft_ctx_field {
@@ -64,8 +70,13 @@ enum weft_ctx_field {
     WEFT_CTX_FIELD_GROUP_BASE = 9,
     WEFT_CTX_FIELD_LAUNCH_GROUPS = 10,
     WEFT_CTX_FIELD_GLOBAL_ID_BASE = 11,
+    WEFT_CTX_FIELD_PROGRAM_GLOBALS = 12,
+    WEFT_CTX_FIELD_LOCAL_MEM_SIZE = 13,
+    WEFT_CTX_FIELD_SCRATCH_SIZE = 14,
+    WEFT_CTX_FIELD_STACK_LO = 15,
+    WEFT_CTX_FIELD_STACK_HI = 16,
 };
-#define WEFT_CTX_FIELD_COUNT 12
+#define WEFT_CTX_FIELD_COUNT 17
 
 /* Fills the region fields (8-11) of a context whose fields 0-4 describe a whole launch of
  * uniform work-groups. */

@@ -47,7 +47,9 @@ WEFT_ALL_TYPES(ASYNC, _)
 ASYNC(half, _)
 #endif
 
-OVL void wait_group_events(int n, event_t *events)
+/* explicitly private: with the generic address space an unqualified pointer would be generic,
+ * and that overload is generic_cl20.cl's */
+OVL void wait_group_events(int n, __private event_t *events)
 {
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }

@@ -1,7 +1,7 @@
 /* builtins/atomic.cl — atomic functions and memory fences: the OpenCL 1.x atomic_* functions
  * (int, uint, float xchg), the cl_khr_{global,local}_int32_* and cl_khr_int64_* atom_*
- * functions, the OpenCL C 3.0 C11-style subset without the generic address space (__global
- * and __local overloads, with and without _explicit order/scope), atomic_flag_*,
+ * functions, the OpenCL C 3.0 C11-style functions (__global, __local and __generic
+ * overloads, with and without _explicit order/scope), atomic_flag_*,
  * atomic_work_item_fence and mem_fence/read_mem_fence/write_mem_fence.
  *
  * Guarantees: every read-modify-write is one LLVM atomicrmw/cmpxchg on the object (lock-free
@@ -73,7 +73,8 @@ LEGACY_AS(__local)
         return __opencl_atomic_exchange(o, v, m, DEV); }                                          \
     OVL C atomic_exchange_explicit(volatile AS A *o, C v, memory_order m, memory_scope s) {       \
         return __opencl_atomic_exchange(o, v, m, s); }                                            \
-    C11_CMPXCHG(AS, A, C, __private) C11_CMPXCHG(AS, A, C, __global) C11_CMPXCHG(AS, A, C, __local)
+    C11_CMPXCHG(AS, A, C, __private) C11_CMPXCHG(AS, A, C, __global) C11_CMPXCHG(AS, A, C, __local) \
+    C11_CMPXCHG_GENERIC(AS, A, C)
 
 /* compare_exchange: `expected` may live in any named address space; the builtin works on a
  * private copy, written back (it holds the value seen when the exchange fails). */
@@ -91,6 +92,11 @@ LEGACY_AS(__local)
         C t = *e; bool r = __opencl_atomic_compare_exchange_##K(o, &t, d, ms, mf, s);             \
         *e = t; return r; }
 #define C11_CMPXCHG(AS, A, C, EAS) C11_CMPXCHG_KIND(strong, AS, A, C, EAS) C11_CMPXCHG_KIND(weak, AS, A, C, EAS)
+#ifdef __opencl_c_generic_address_space
+#define C11_CMPXCHG_GENERIC(AS, A, C) C11_CMPXCHG(AS, A, C, __generic)
+#else
+#define C11_CMPXCHG_GENERIC(AS, A, C)
+#endif
 
 #define C11_INTEGER(AS, A, C)                                                                     \
     C11_BASIC(AS, A, C)                                                                           \
@@ -129,6 +135,9 @@ LEGACY_AS(__local)
         __opencl_atomic_store((volatile AS atomic_int *)f, 0, m, s); }
 C11_AS(__global)
 C11_AS(__local)
+#ifdef __opencl_c_generic_address_space
+C11_AS(__generic)   /* what OpenCL C 3.0 programs call when the generic space is supported */
+#endif
 
 /* A fence orders this work-item's accesses; memory_order_relaxed orders nothing. */
 OVL void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order m, memory_scope s)

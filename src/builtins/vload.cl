@@ -30,7 +30,8 @@ WEFT_ALL_TYPES(VL_TYPEDEFS, _)
 #define VL_ALL(T, _)                                                                       \
     VL_LOAD_AS(__private, T) VL_LOAD_AS(__global, T) VL_LOAD_AS(__local, T)                \
     VL_LOAD_AS(__constant, T)                                                              \
-    VL_STORE_AS(__private, T) VL_STORE_AS(__global, T) VL_STORE_AS(__local, T)
+    VL_STORE_AS(__private, T) VL_STORE_AS(__global, T) VL_STORE_AS(__local, T)            \
+    WEFT_GENERIC_SPACE(VL_LOAD_AS, T) WEFT_GENERIC_SPACE(VL_STORE_AS, T)
 WEFT_ALL_TYPES(VL_ALL, _)
 #ifdef cl_khr_fp16
 VL_TYPEDEFS(half, _)
@@ -54,6 +55,7 @@ VH_LOAD_AS(__private, _)
 VH_LOAD_AS(__global, _)
 VH_LOAD_AS(__local, _)
 VH_LOAD_AS(__constant, _)
+WEFT_GENERIC_SPACE(VH_LOAD_AS, _)
 
 /* ---- vstore_half, vstorea_half ----------------------------------------------------------- */
 
@@ -76,5 +78,6 @@ VH_LOAD_AS(__constant, _)
     VH_STORE_MODE(AS, T, , WEFT_RTE) VH_STORE_MODE(AS, T, _rte, WEFT_RTE)                  \
     VH_STORE_MODE(AS, T, _rtz, WEFT_RTZ) VH_STORE_MODE(AS, T, _rtp, WEFT_RTP)              \
     VH_STORE_MODE(AS, T, _rtn, WEFT_RTN)
-#define VH_STORE(T, _) VH_STORE_AS(__private, T) VH_STORE_AS(__global, T) VH_STORE_AS(__local, T)
+#define VH_STORE(T, _) VH_STORE_AS(__private, T) VH_STORE_AS(__global, T) VH_STORE_AS(__local, T) \
+    WEFT_GENERIC_SPACE(VH_STORE_AS, T)
 WEFT_FLOAT_TYPES(VH_STORE, _)

@@ -37,9 +37,16 @@
 #define WEFT_FLOAT_TYPES(M, ...) M(float, __VA_ARGS__) M(double, __VA_ARGS__)
 #define WEFT_ALL_TYPES(M, ...) WEFT_INT_TYPES(M, __VA_ARGS__) WEFT_FLOAT_TYPES(M, __VA_ARGS__)
 
-/* Address spaces of pointer arguments (OpenCL C 1.2 / 3.0 without the generic space). */
+/* Address spaces of pointer arguments: the named ones (what OpenCL C 1.x programs call), and
+ * __generic when the library is compiled with the generic address space (what OpenCL C 3.0
+ * programs call: their builtins take generic pointers then, runtime/features.h). */
+#ifdef __opencl_c_generic_address_space
+#define WEFT_GENERIC_SPACE(M, ...) M(__generic, __VA_ARGS__)
+#else
+#define WEFT_GENERIC_SPACE(M, ...)
+#endif
 #define WEFT_PTR_SPACES(M, ...) M(__private, __VA_ARGS__) M(__global, __VA_ARGS__) \
-                                M(__local, __VA_ARGS__)
+                                M(__local, __VA_ARGS__) WEFT_GENERIC_SPACE(M, __VA_ARGS__)
 
 /* ---- per-component vector overloads ------------------------------------------------------- */
 

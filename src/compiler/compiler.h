@@ -153,12 +153,18 @@ struct weft_image {
     cl_uint num_kernels;
     struct weft_kernel_meta *kernels;
     uint64_t bitcode_hash;
+    unsigned char *globals;                    /* the program-scope variables' storage, one per
+                                                  build, initialized at build time (globals.h);
+                                                  NULL when there are none */
+    uint64_t globals_size;                     /* its bytes (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE) */
     pthread_mutex_t lock;                      /* guards the variant list */
     struct weft_variant_entry *variants;
 };
 
-/* Takes ownership of `bc`. Reads the kernel metadata. CL_INVALID_BINARY with a log when the
- * bitcode cannot be read. */
+/* Takes ownership of `bc`. Reads the kernel metadata and allocates and initializes the
+ * program-scope variables' storage. CL_INVALID_BINARY with a log when the bitcode cannot be
+ * read; CL_LINK_PROGRAM_FAILURE with a log when a program-scope variable is too large
+ * (WEFT_MAX_GLOBAL_VARIABLE_SIZE) or its initializer cannot be evaluated. */
 cl_int weft_image_create(struct weft_bitcode *bc, const char *options, bool kernel_arg_info,
                          bool opt_disable, struct weft_image **out, struct weft_diag *diag);
 void weft_image_free(struct weft_image *img);

@@ -54,6 +54,8 @@ static const char *const provided[] = {
     "_Z23get_enqueued_local_sizej", "_Z20get_global_linear_idv", "_Z19get_local_linear_idv",
     "_Z7barrierj", "_Z18work_group_barrierj", "_Z18work_group_barrierj12memory_scope", "printf",
     WEFT_PRINTF_HOOK,
+    /* generic address space queries (transform/workitem.c) */
+    "__to_global", "__to_local", "__to_private", "_Z9get_fencePU9CLgenericv", "_Z9get_fencePU9CLgenericKv",
 };
 
 static bool is_provided(const char *name)
@@ -208,6 +210,14 @@ static bool check_undefined(LLVMModuleRef m, struct weft_diag *diag)
             weft_diag_error(diag, "error: function '%s' (called from '%s') is not defined", name, caller);
         else
             weft_diag_error(diag, "error: function '%s' is not defined", name);
+        ok = false;
+    }
+    /* `extern global int x;` must be defined by one of the linked programs (OpenCL C 6.8) */
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+        if (!LLVMIsDeclaration(g) || !LLVMGetFirstUse(g))
+            continue;
+        weft_diag_error(diag, "error: program-scope variable '%s' is declared but defined in none of the "
+                              "linked programs", fn_name(g));
         ok = false;
     }
     return ok;

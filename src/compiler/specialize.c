@@ -18,6 +18,7 @@
 
 #include "compiler/cache.h"
 #include "compiler/codegen.h"
+#include "compiler/globals.h"
 #include "compiler/metadata.h"
 #include "compiler/printf.h"
 #include "runtime/log.h"
@@ -296,6 +297,42 @@ cl_int weft_build_executable(const char *source, const char *options, const stru
 
 /* ---- images ----------------------------------------------------------------------------- */
 
+/* The program-scope variables' block of `img` (compiler/globals.h), laid out under the host's
+ * data layout exactly as weft_specialize's module sees it when transform/locals.c computes the
+ * same layout. */
+static cl_int create_globals(struct weft_image *img, LLVMModuleRef m, struct weft_diag *diag)
+{
+    LLVMTargetMachineRef tm = weft_codegen_host_tm(false, diag);
+    if (!tm)
+        return CL_OUT_OF_HOST_MEMORY;
+    weft_codegen_set_host(m, tm);
+    LLVMDisposeTargetMachine(tm);
+    struct weft_globals_layout l;
+    if (!weft_globals_layout_compute(m, &l, diag))
+        return CL_LINK_PROGRAM_FAILURE;
+    cl_int err = CL_SUCCESS;
+    if (l.size) {
+        size_t cap = (size_t)weft_round_up(l.size, WEFT_LOCAL_ALIGN);
+        img->globals = aligned_alloc(WEFT_LOCAL_ALIGN, cap);
+        if (!img->globals) {
+            weft_diag_error(diag, "error: out of memory for %llu bytes of program-scope variables",
+                            (unsigned long long)l.size);
+            err = CL_OUT_OF_HOST_MEMORY;
+        } else {
+            memset(img->globals, 0, cap);
+            img->globals_size = l.size;
+            if (!weft_globals_init(m, &l, img->globals, diag)) {
+                free(img->globals);
+                img->globals = NULL;
+                img->globals_size = 0;
+                err = CL_LINK_PROGRAM_FAILURE;
+            }
+        }
+    }
+    weft_globals_layout_free(&l);
+    return err;
+}
+
 cl_int weft_image_create(struct weft_bitcode *bc, const char *options, bool kernel_arg_info,
                          bool opt_disable, struct weft_image **out, struct weft_diag *diag)
 {
@@ -310,11 +347,14 @@ cl_int weft_image_create(struct weft_bitcode *bc, const char *options, bool kern
         return CL_INVALID_BINARY;
     }
     bool ok = weft_metadata_read(m, kernel_arg_info, &img->kernels, &img->num_kernels, diag);
+    cl_int gerr = ok ? create_globals(img, m, diag) : CL_SUCCESS;
     LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
-    if (!ok) {
+    if (!ok || gerr != CL_SUCCESS) {
+        if (ok)
+            weft_metadata_free(img->kernels, img->num_kernels);
         free(img);
-        return CL_INVALID_BINARY;
+        return ok ? gerr : CL_INVALID_BINARY;
     }
     img->options = strdup(options ? options : "");
     img->bitcode = *bc;
@@ -337,6 +377,7 @@ void weft_image_free(struct weft_image *img)
         free(e);
     }
     weft_metadata_free(img->kernels, img->num_kernels);
+    free(img->globals);
     weft_bitcode_free(&img->bitcode);
     free(img->options);
     pthread_mutex_destroy(&img->lock);

@@ -161,7 +161,34 @@ static bool area_reserve(struct area *a, size_t need)
     return true;
 }
 
-/* Prepares slot `s` for `launch`: areas large enough, ctx copied with this slot's areas. */
+/* The calling thread's stack, [lo, hi), found once per thread: the generic-address-space
+ * builtins (to_private, to_global) tell private memory by it. */
+static void thread_stack(char **lo, char **hi)
+{
+    static _Thread_local char *stack_lo, *stack_hi;
+    if (!stack_hi) {
+        pthread_attr_t attr;
+        void *addr = NULL;
+        size_t size = 0;
+        if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+            if (pthread_attr_getstack(&attr, &addr, &size) != 0)
+                addr = NULL;
+            pthread_attr_destroy(&attr);
+        }
+        if (!addr) {   /* unknown: at least this frame and 8 MiB below it */
+            uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+            addr = (void *)(here - ((uintptr_t)8 << 20));
+            size = ((size_t)8 << 20) + 4096;
+        }
+        stack_lo = addr;
+        stack_hi = (char *)addr + size;
+    }
+    *lo = stack_lo;
+    *hi = stack_hi;
+}
+
+/* Prepares slot `s` for `launch` (called on the thread that will run it): areas large enough,
+ * ctx copied with this slot's areas and this thread's stack. */
 static bool slot_prepare(struct slot *s, const struct weft_launch *launch)
 {
     if (!area_reserve(&s->local, launch->local_mem_size) || !area_reserve(&s->scratch, launch->scratch_size))
@@ -169,6 +196,9 @@ static bool slot_prepare(struct slot *s, const struct weft_launch *launch)
     s->ctx = launch->ctx;
     s->ctx.local_mem = s->local.ptr;
     s->ctx.scratch = s->scratch.ptr;
+    s->ctx.local_mem_size = launch->local_mem_size;
+    s->ctx.scratch_size = launch->scratch_size;
+    thread_stack(&s->ctx.stack_lo, &s->ctx.stack_hi);
     return true;
 }
 

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "compiler/spirv.h"
+#include "compiler/globals.h"
 #include "exec/topology.h"
 #include "runtime/features.h"
 #include "runtime/image.h"
@@ -314,8 +315,10 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
         /* remainder work-groups run as sub-launches of their own variant (runtime/ndrange.c) */
         ANSWER(cl_bool, CL_TRUE);
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+        /* __opencl_c_generic_address_space (runtime/features.h; transform/workitem.c) */
+        ANSWER(cl_bool, CL_TRUE);
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         /* sub-groups of one work-group run one after another on one thread (a packet of SIMD
          * lanes each, compiler/transform/subgroup.h): none progresses while another waits */
@@ -387,8 +390,11 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
     case CL_DEVICE_HOST_UNIFIED_MEMORY:
         ANSWER(cl_bool, CL_TRUE);
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+        /* per variable (compiler/globals.h); the spec's minimum is 64 KB */
+        ANSWER(size_t, (size_t)WEFT_MAX_GLOBAL_VARIABLE_SIZE);
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-        ANSWER(size_t, 0); /* no __opencl_c_program_scope_global_variables */
+        /* a program's variables are one host allocation: any total up to memory works alike */
+        ANSWER(size_t, (size_t)WEFT_MAX_GLOBAL_VARIABLE_SIZE);
     case CL_DEVICE_SVM_CAPABILITIES:
         ANSWER(cl_device_svm_capabilities, 0);
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:

@@ -18,7 +18,9 @@
     X(__opencl_c_subgroups, 3, 0, 0)         \
     X(__opencl_c_images, 3, 0, 0)            \
     X(__opencl_c_read_write_images, 3, 0, 0) \
-    X(__opencl_c_3d_image_writes, 3, 0, 0)
+    X(__opencl_c_3d_image_writes, 3, 0, 0) \
+    X(__opencl_c_program_scope_global_variables, 3, 0, 0) \
+    X(__opencl_c_generic_address_space, 3, 0, 0)
 
 /* Device extensions (CL_DEVICE_EXTENSIONS / _WITH_VERSION). */
 #define WEFT_DEVICE_EXTENSIONS(X)                     \

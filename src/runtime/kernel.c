@@ -753,6 +753,11 @@ const char *weft_kernel_name(cl_kernel k)
     return k->meta->name;
 }
 
+char *weft_kernel_program_globals(cl_kernel k)
+{
+    return (char *)k->image->globals;
+}
+
 const struct weft_kernel_meta *weft_kernel_meta_of(cl_kernel k)
 {
     return k->meta;

@@ -61,6 +61,8 @@ bool weft_kernel_uses_sub_groups(cl_kernel k);
 /* The sub-group size S of launches of `k` with this (enqueued) local size: the one the variant
  * the launch runs has (compiled now when needed). */
 cl_int weft_kernel_sub_group_width(cl_kernel k, cl_uint work_dim, const size_t local[3], unsigned *width);
+/* The storage of its program's program-scope variables (ctx->program_globals), or NULL. */
+char *weft_kernel_program_globals(cl_kernel k);
 /* The kernel's function name. */
 const char *weft_kernel_name(cl_kernel k);
 /* The kernel's compiled metadata (argument layout, access summary). */

@@ -650,6 +650,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     struct weft_variant alt = {0};
     uint64_t select_key = 0;
     launch.ctx.work_dim = work_dim;
+    launch.ctx.program_globals = weft_kernel_program_globals(kernel);
     uint64_t groups = 1;
     for (int d = 0; d < 3; d++) {
         launch.ctx.global_size[d] = empty ? 0 : global[d];

@@ -666,7 +666,9 @@ clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_
         break;
     }
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
-        size_t z = 0;   /* no program-scope __global variables (feature not supported) */
+        /* the bytes of the executable's program-scope variables (compiler/globals.h); 0 when
+         * there is no executable built */
+        size_t z = program->image && program->status == CL_BUILD_SUCCESS ? (size_t)program->image->globals_size : 0;
         err = weft_info_bytes(param_value_size, param_value, param_value_size_ret, &z, sizeof z);
         break;
     }

@@ -38,6 +38,7 @@ PROVIDED = {
     "sub_group_broadcast", "sub_group_reduce_add", "sub_group_reduce_min", "sub_group_reduce_max",
     "sub_group_scan_inclusive_add", "sub_group_scan_inclusive_min", "sub_group_scan_inclusive_max",
     "sub_group_scan_exclusive_add", "sub_group_scan_exclusive_min", "sub_group_scan_exclusive_max",
+    "get_fence",  # generic address space query: transform/workitem.c lowers it
 }
 
 SAMPLE_KERNEL = r"""

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compiler/analysis/shape.h"
+#include "compiler/transform/irutil.h"
 #include "util/ptrmap.h"
 
 #define STRIDE_X INT64_MIN
@@ -306,7 +307,7 @@ static bool votes_access(LLVMValueRef in, LLVMValueRef *addr, LLVMTypeRef *ty)
     } else {
         return false;
     }
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(*addr)) == 3)
+    if (weft_pointer_space(*addr) == 3)
         return false;   /* __local: a work-group's own small array, L1-resident either way */
     LLVMValueRef root = address_root(*addr);
     return !(root && LLVMIsAAllocaInst(root));

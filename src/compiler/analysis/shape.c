@@ -440,7 +440,7 @@ static struct ishape transfer_load(struct weft_shapes *S, LLVMValueRef in)
      * the others (a barrier between them, or a write before the kernel), a data race whose
      * behaviour OpenCL leaves undefined. A work-item that reads back its own write to the
      * address shares it with every other work-item that reads it, or no other one reads it. */
-    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(ptr));
+    unsigned as = weft_pointer_space(ptr);   /* a generic pointer: the space it came from */
     if (as == 1 || as == 3 || as == 2)
         return UNIFORM;
     /* Private memory is each work-item's own, even at one address (a by-value argument is

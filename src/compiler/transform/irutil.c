@@ -168,3 +168,20 @@ bool weft_call_memory_effects(LLVMValueRef call, LLVMValueRef callee, uint64_t *
     *effects = LLVMGetEnumAttributeValue(a);
     return true;
 }
+
+unsigned weft_pointer_space(LLVMValueRef p)
+{
+    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
+    for (int guard = 0; as == 4 && guard < 64; guard++) {
+        bool cast = LLVMIsAAddrSpaceCastInst(p) ||
+                    (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMAddrSpaceCast);
+        bool step = cast || LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
+                    (LLVMIsAConstantExpr(p) &&
+                     (LLVMGetConstOpcode(p) == LLVMGetElementPtr || LLVMGetConstOpcode(p) == LLVMBitCast));
+        if (!step)
+            break;
+        p = LLVMGetOperand(p, 0);
+        as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
+    }
+    return as;
+}

@@ -64,6 +64,13 @@ LLVMValueRef weft_get_void_fn(LLVMModuleRef m, const char *name);
  * neither says anything (the call may touch any memory). */
 bool weft_call_memory_effects(LLVMValueRef call, LLVMValueRef callee, uint64_t *effects);
 
+/* The OpenCL address space a pointer addresses (fake address-space map: 0 private, 1 global,
+ * 2 constant, 3 local, 4 generic): its own, except that a generic pointer computed only by
+ * GEPs and casts from a pointer of a named space addresses that space (what the frontend
+ * makes of a named pointer passed to a function taking an unqualified pointer, once inlined).
+ * A generic pointer of unknown origin stays 4. */
+unsigned weft_pointer_space(LLVMValueRef p);
+
 /* A constant i64. */
 LLVMValueRef weft_i64(LLVMContextRef c, uint64_t v);
 

@@ -9,11 +9,13 @@
  * group's work-items, which a plain load, operation and store in sequence already is. A locked
  * instruction costs some 20 cycles each; a histogram in __local memory is made of them.
  *
- * Only accesses whose pointer is in addrspace(3) at this point are rewritten: an atomic through
- * a generic pointer may reach global memory and stays atomic. A volatile atomic (OpenCL 1.x's
+ * Only accesses whose pointer is in addrspace(3) at this point are rewritten, or is a generic
+ * pointer cast from one (weft_pointer_space): an atomic through a generic pointer of unknown
+ * origin may reach global memory and stays atomic. A volatile atomic (OpenCL 1.x's
  * atomic_inc and friends take volatile pointers) becomes a volatile load and a volatile store:
  * still performed, in order, just not locked.
  */
+#include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
 
 #include <stdlib.h>
@@ -22,7 +24,7 @@
 
 static bool on_local(LLVMValueRef ptr)
 {
-    return LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == LOCAL_AS;
+    return weft_pointer_space(ptr) == LOCAL_AS;
 }
 
 /* The new value of an atomicrmw `op` from the old one and the operand; NULL: not lowered. */

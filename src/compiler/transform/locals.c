@@ -1,4 +1,5 @@
-/* compiler/transform/locals.c — lays out the kernel's __local variables in the worker's arena.
+/* compiler/transform/locals.c — lays out the kernel's __local variables in the worker's arena,
+ * and moves program-scope variables to the program's global-variable block.
  *
  * Assumes: barriers are canonical (the entry block holds the allocas and ends in a branch);
  * __local variables are addrspace(3) globals used only by this kernel.
@@ -6,9 +7,13 @@
  * expressions) is replaced by `ctx->local_mem + offset` (address-space cast back to the
  * global's pointer type), computed once in the entry block; offsets follow first use, each
  * aligned to the variable's alignment; wf->static_local_size is the total, rounded up to
- * WEFT_LOCAL_ALIGN so __local arguments can follow it. The globals themselves stay (the
- * original kernel still refers to them).
+ * WEFT_LOCAL_ALIGN so __local arguments can follow it. Likewise every use of a program-scope
+ * variable (a member of compiler/globals.h's layout) becomes `ctx->program_globals + offset`
+ * at the offset that layout gives, so that all variants of all kernels of a program share
+ * the one storage the runtime passes (see globals.h for why it is not a symbol). The globals
+ * themselves stay (the original kernel still refers to them).
  */
+#include "compiler/globals.h"
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
 #include "weft/abi.h"
@@ -21,6 +26,8 @@ struct locals_state {
     LLVMBuilderRef entry_b;     /* positioned before the entry block's terminator */
     LLVMValueRef base;          /* ctx->local_mem */
     uint64_t offset;
+    struct weft_globals_layout program;   /* program-scope variables */
+    LLVMValueRef program_base;  /* ctx->program_globals */
     struct weft_diag *diag;
     bool failed;
 };
@@ -30,12 +37,31 @@ static bool is_local_global(LLVMValueRef v)
     return LLVMIsAGlobalVariable(v) && LLVMGetPointerAddressSpace(LLVMTypeOf(v)) == 3;
 }
 
+/* A __local variable or a program-scope variable: a global this pass replaces. */
+static bool is_moved_global(const struct locals_state *st, LLVMValueRef v)
+{
+    return is_local_global(v) || (LLVMIsAGlobalVariable(v) && weft_globals_offset_of(&st->program, v) >= 0);
+}
+
 static LLVMValueRef global_replacement(struct locals_state *st, LLVMValueRef g)
 {
     LLVMValueRef r = weft_vmap_get(&st->repl, g);
     if (r)
         return r;
     struct weft_workfn *wf = st->wf;
+    size_t n = 0;
+    const char *name = LLVMGetValueName2(g, &n);
+    if (!is_local_global(g)) {
+        if (!st->program_base)
+            st->program_base = weft_ctx_load(st->entry_b, wf, WEFT_CTX_FIELD_PROGRAM_GLOBALS, NULL);
+        LLVMValueRef off = weft_i64(wf->c, (uint64_t)weft_globals_offset_of(&st->program, g));
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(st->entry_b, LLVMInt8TypeInContext(wf->c), st->program_base,
+                                               &off, 1, name);
+        if (LLVMTypeOf(p) != LLVMTypeOf(g))
+            p = LLVMBuildAddrSpaceCast(st->entry_b, p, LLVMTypeOf(g), "");
+        weft_vmap_put(&st->repl, g, p);
+        return p;
+    }
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(wf->m);
     LLVMTypeRef vt = LLVMGlobalGetValueType(g);
     uint64_t size = LLVMABISizeOfType(td, vt);
@@ -46,8 +72,6 @@ static LLVMValueRef global_replacement(struct locals_state *st, LLVMValueRef g)
     if (!st->base)
         st->base = weft_ctx_load(st->entry_b, wf, WEFT_CTX_FIELD_LOCAL_MEM, NULL);
     LLVMValueRef off = weft_i64(wf->c, st->offset);
-    size_t n = 0;
-    const char *name = LLVMGetValueName2(g, &n);
     LLVMValueRef p = LLVMBuildInBoundsGEP2(st->entry_b, LLVMInt8TypeInContext(wf->c), st->base, &off, 1, name);
     if (LLVMTypeOf(p) != LLVMTypeOf(g))
         p = LLVMBuildAddrSpaceCast(st->entry_b, p, LLVMTypeOf(g), "");
@@ -56,16 +80,16 @@ static LLVMValueRef global_replacement(struct locals_state *st, LLVMValueRef g)
     return p;
 }
 
-/* Does constant `c` mention a __local global? */
-static bool mentions_local(LLVMValueRef c, int depth)
+/* Does constant `c` mention a global this pass replaces? */
+static bool mentions_local(const struct locals_state *st, LLVMValueRef c, int depth)
 {
-    if (is_local_global(c))
+    if (is_moved_global(st, c))
         return true;
     if (!LLVMIsAConstantExpr(c) || depth > 16)
         return false;
     int n = LLVMGetNumOperands(c);
     for (int i = 0; i < n; i++)
-        if (mentions_local(LLVMGetOperand(c, (unsigned)i), depth + 1))
+        if (mentions_local(st, LLVMGetOperand(c, (unsigned)i), depth + 1))
             return true;
     return false;
 }
@@ -73,9 +97,9 @@ static bool mentions_local(LLVMValueRef c, int depth)
 /* An instruction (built at `b`) computing constant `c` with __local globals replaced. */
 static LLVMValueRef materialize(struct locals_state *st, LLVMBuilderRef b, LLVMValueRef c)
 {
-    if (is_local_global(c))
+    if (is_moved_global(st, c))
         return global_replacement(st, c);
-    if (!LLVMIsAConstantExpr(c) || !mentions_local(c, 0))
+    if (!LLVMIsAConstantExpr(c) || !mentions_local(st, c, 0))
         return c;
     int n = LLVMGetNumOperands(c);
     LLVMValueRef ops[16];
@@ -109,6 +133,8 @@ static LLVMValueRef materialize(struct locals_state *st, LLVMBuilderRef b, LLVMV
 bool weft_locals_layout(struct weft_workfn *wf, struct weft_diag *diag)
 {
     struct locals_state st = {.wf = wf, .diag = diag};
+    if (!weft_globals_layout_compute(wf->m, &st.program, diag))
+        return false;
     weft_vmap_init(&st.repl);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(wf->fn);
     st.entry_b = LLVMCreateBuilderInContext(wf->c);
@@ -120,7 +146,7 @@ bool weft_locals_layout(struct weft_workfn *wf, struct weft_diag *diag)
             int n = LLVMGetNumOperands(i);
             for (int k = 0; k < n; k++) {
                 LLVMValueRef op = LLVMGetOperand(i, (unsigned)k);
-                if (!op || !LLVMIsAConstant(op) || !mentions_local(op, 0))
+                if (!op || !LLVMIsAConstant(op) || !mentions_local(&st, op, 0))
                     continue;
                 if (LLVMIsAPHINode(i)) {
                     /* an instruction cannot go before a PHI: compute in the incoming block */
@@ -136,5 +162,6 @@ bool weft_locals_layout(struct weft_workfn *wf, struct weft_diag *diag)
     LLVMDisposeBuilder(b);
     LLVMDisposeBuilder(st.entry_b);
     weft_vmap_free(&st.repl);
+    weft_globals_layout_free(&st.program);
     return !st.failed;
 }

@@ -25,7 +25,8 @@ LLVMTypeRef weft_ctx_type(LLVMContextRef c)
     LLVMTypeRef a3 = LLVMArrayType2(i64, 3);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
     /* weft/abi.h fields 0 .. WEFT_CTX_FIELD_COUNT-1, in order */
-    LLVMTypeRef f[WEFT_CTX_FIELD_COUNT] = {i64, a3, a3, a3, a3, ptr, ptr, ptr, a3, a3, a3, a3};
+    LLVMTypeRef f[WEFT_CTX_FIELD_COUNT] = {i64, a3, a3, a3, a3, ptr, ptr, ptr, a3, a3, a3, a3,
+                                         ptr, i64, i64, ptr, ptr};
     return LLVMStructTypeInContext(c, f, WEFT_CTX_FIELD_COUNT, 0);
 }
 

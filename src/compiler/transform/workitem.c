@@ -28,6 +28,18 @@
  * LLVM's to keep like any others in one thread; no sub-CFG cut is needed. With S == 1 the
  * sub-group is one work-item, whose own program order already orders its memory accesses.
  * (No pass between here and the work-item loops reorders memory accesses.)
+ *
+ * The generic address space's queries (OpenCL C 3.0 §6.4.4, __opencl_c_generic_address_space)
+ * become range tests: on a CPU every space is one flat address space, so a generic pointer is
+ *   __local   when it lies in this work-group's __local memory, [ctx->local_mem,
+ *             ctx->local_mem + ctx->local_mem_size) (the worker's arena as this launch uses it);
+ *   __private when it lies on the running thread's stack [ctx->stack_lo, ctx->stack_hi) (the
+ *             work function's allocas, everything inlined into it) or in the work-group's
+ *             scratch [ctx->scratch, + ctx->scratch_size) (private variables privatize.c moves
+ *             there because they live across barriers);
+ *   __global  otherwise (buffers, program-scope variables, __constant data are global too).
+ *   __to_global(p) / __to_local(p) / __to_private(p) -> p cast to the space, or NULL
+ *   get_fence(p)             -> CLK_LOCAL_MEM_FENCE for __local, else CLK_GLOBAL_MEM_FENCE
  */
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
@@ -191,6 +203,84 @@ static LLVMValueRef sg_query(struct weft_workfn *wf, LLVMBuilderRef b, enum weft
     }
 }
 
+/* ---- generic address space ---------------------------------------------------------------- */
+
+enum generic_query { GQ_NONE, GQ_TO_GLOBAL, GQ_TO_LOCAL, GQ_TO_PRIVATE, GQ_GET_FENCE };
+
+static enum generic_query generic_query_of(LLVMValueRef call)
+{
+    if (!LLVMIsACallInst(call))
+        return GQ_NONE;
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    if (!callee || !LLVMIsAFunction(callee) || LLVMGetNumArgOperands(call) != 1)
+        return GQ_NONE;
+    size_t n = 0;
+    const char *name = LLVMGetValueName2(callee, &n);
+    if (!strcmp(name, "__to_global"))
+        return GQ_TO_GLOBAL;
+    if (!strcmp(name, "__to_local"))
+        return GQ_TO_LOCAL;
+    if (!strcmp(name, "__to_private"))
+        return GQ_TO_PRIVATE;
+    if (!strcmp(name, "_Z9get_fencePU9CLgenericv") || !strcmp(name, "_Z9get_fencePU9CLgenericKv"))
+        return GQ_GET_FENCE;
+    return GQ_NONE;
+}
+
+/* (p - lo) <u size: p lies in [lo, lo + size). */
+static LLVMValueRef in_range(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef p, LLVMValueRef lo, LLVMValueRef size)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+    LLVMValueRef lo_i = LLVMBuildPtrToInt(b, lo, i64, "");
+    return LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, p, lo_i, ""), size, "");
+}
+
+/* (The loads are sequenced one statement each so the IR comes out in a fixed order.) */
+static LLVMValueRef is_local(LLVMBuilderRef b, struct weft_workfn *wf, LLVMValueRef p)
+{
+    LLVMValueRef lo = weft_ctx_load(b, wf, WEFT_CTX_FIELD_LOCAL_MEM, NULL);
+    LLVMValueRef size = weft_ctx_load(b, wf, WEFT_CTX_FIELD_LOCAL_MEM_SIZE, NULL);
+    return in_range(b, wf->c, p, lo, size);
+}
+
+static LLVMValueRef is_private(LLVMBuilderRef b, struct weft_workfn *wf, LLVMValueRef p)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(wf->c);
+    LLVMValueRef lo = weft_ctx_load(b, wf, WEFT_CTX_FIELD_STACK_LO, NULL);
+    LLVMValueRef hi = weft_ctx_load(b, wf, WEFT_CTX_FIELD_STACK_HI, NULL);
+    LLVMValueRef hi_i = LLVMBuildPtrToInt(b, hi, i64, "");
+    LLVMValueRef lo_i = LLVMBuildPtrToInt(b, lo, i64, "");
+    LLVMValueRef on_stack = in_range(b, wf->c, p, lo, LLVMBuildSub(b, hi_i, lo_i, ""));
+    LLVMValueRef scratch = weft_ctx_load(b, wf, WEFT_CTX_FIELD_SCRATCH, NULL);
+    LLVMValueRef scratch_size = weft_ctx_load(b, wf, WEFT_CTX_FIELD_SCRATCH_SIZE, NULL);
+    LLVMValueRef in_scratch = in_range(b, wf->c, p, scratch, scratch_size);
+    return LLVMBuildOr(b, on_stack, in_scratch, "");
+}
+
+static LLVMValueRef lower_generic_query(LLVMBuilderRef b, struct weft_workfn *wf, LLVMValueRef call,
+                                        enum generic_query q)
+{
+    LLVMValueRef ptr = LLVMGetOperand(call, 0);
+    LLVMValueRef p = LLVMBuildPtrToInt(b, ptr, LLVMInt64TypeInContext(wf->c), "");
+    LLVMTypeRef rt = LLVMTypeOf(call);
+    if (q == GQ_GET_FENCE) {
+        /* CLK_LOCAL_MEM_FENCE 1, CLK_GLOBAL_MEM_FENCE 2 */
+        return LLVMBuildSelect(b, is_local(b, wf, p), LLVMConstInt(rt, 1, 0), LLVMConstInt(rt, 2, 0), "fence");
+    }
+    LLVMValueRef ok;
+    if (q == GQ_TO_LOCAL)
+        ok = is_local(b, wf, p);
+    else if (q == GQ_TO_PRIVATE)
+        ok = is_private(b, wf, p);
+    else {
+        LLVMValueRef local = is_local(b, wf, p);
+        LLVMValueRef priv = is_private(b, wf, p);
+        ok = LLVMBuildNot(b, LLVMBuildOr(b, local, priv, ""), "");
+    }
+    LLVMValueRef cast = LLVMTypeOf(ptr) == rt ? ptr : LLVMBuildAddrSpaceCast(b, ptr, rt, "");
+    return LLVMBuildSelect(b, ok, cast, LLVMConstPointerNull(rt), "");
+}
+
 bool weft_workitem_lower(struct weft_workfn *wf, struct weft_diag *diag)
 {
     (void)diag;
@@ -211,6 +301,9 @@ bool weft_workitem_lower(struct weft_workfn *wf, struct weft_diag *diag)
             }
             if (sk >= WEFT_SG_SIZE && sk <= WEFT_SG_LOCAL_ID)
                 r = sg_query(wf, b, sk);
+            enum generic_query q = k == WEFT_WI_NONE ? generic_query_of(i) : GQ_NONE;
+            if (q != GQ_NONE)
+                r = lower_generic_query(b, wf, i, q);
             LLVMValueRef darg = LLVMGetNumArgOperands(i) > 0 && k != WEFT_WI_BARRIER ? LLVMGetOperand(i, 0) : NULL;
             switch (k) {
             case WEFT_WI_GROUP_ID: r = per_dim(b, wf, darg, dim_group, zero); break;

@@ -7,7 +7,7 @@
 ; CHECK:       ; weft: k static_local_size=256 scratch_size=0
 ; CHECK-LABEL: define internal void @weft_wi_k(
 ; CHECK:       alloca:
-; CHECK-NEXT:    [[P:%[0-9]+]] = getelementptr inbounds { i64, [3 x i64], [3 x i64], [3 x i64], [3 x i64], ptr, ptr, ptr, [3 x i64], [3 x i64], [3 x i64], [3 x i64] }, ptr %ctx, i32 0, i32 5
+; CHECK-NEXT:    [[P:%[0-9]+]] = getelementptr inbounds { i64, [3 x i64], [3 x i64], [3 x i64], [3 x i64], ptr, ptr, ptr, [3 x i64], [3 x i64], [3 x i64], [3 x i64], ptr, i64, i64, ptr, ptr }, ptr %ctx, i32 0, i32 5
 ; CHECK-NEXT:    [[BASE:%[0-9]+]] = load ptr, ptr [[P]], align 8, !invariant.load
 ; CHECK-NEXT:    [[A:%k.bytes]] = getelementptr inbounds i8, ptr [[BASE]], i64 0
 ; CHECK-NEXT:    [[AC:%[0-9]+]] = addrspacecast ptr [[A]] to ptr addrspace(3)

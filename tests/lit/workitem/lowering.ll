@@ -12,7 +12,7 @@
 ; CHECK:         store i64 %group.y, ptr addrspace(1)
 ; CHECK:         store i64 8, ptr addrspace(1)
 ; global size 1 (field 1, element 1)
-; CHECK:         [[F1:%[0-9]+]] = getelementptr inbounds { i64, [3 x i64], [3 x i64], [3 x i64], [3 x i64], ptr, ptr, ptr, [3 x i64], [3 x i64], [3 x i64], [3 x i64] }, ptr %ctx, i32 0, i32 1
+; CHECK:         [[F1:%[0-9]+]] = getelementptr inbounds { i64, [3 x i64], [3 x i64], [3 x i64], [3 x i64], ptr, ptr, ptr, [3 x i64], [3 x i64], [3 x i64], [3 x i64], ptr, i64, i64, ptr, ptr }, ptr %ctx, i32 0, i32 1
 ; CHECK-NEXT:    [[E1:%[0-9]+]] = getelementptr inbounds [3 x i64], ptr [[F1]], i64 0, i64 1
 ; CHECK-NEXT:    [[GS:%[0-9]+]] = load i64, ptr [[E1]], align 8, !invariant.load
 ; CHECK-NEXT:    store i64 [[GS]], ptr addrspace(1)
