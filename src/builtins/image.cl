@@ -406,11 +406,30 @@ OVL INLINE int4 i4(int4 c) { return c; }
 
 /* ---- the overloads ---------------------------------------------------------------------- */
 
+/* read_imageh/write_imageh (cl_khr_fp16): the float read rounded to half, the half colour
+ * written exactly as a float one (half -> float is exact). */
+#ifdef cl_khr_fp16
+#define H_READS_PLAIN(Q, T, CI, ND, ARR)                                                          \
+    OVL half4 read_imageh(Q T img, CI c) { return convert_half4(read_f_int(DESC(img), 0u, i4(c), ND, ARR)); }
+#define H_READS_SAMPLER(T, CI, CF, ND, ARR)                                                       \
+    OVL half4 read_imageh(read_only T img, sampler_t s, CF c)                                   \
+    { return convert_half4(read_f_float(DESC(img), SMP(s), f4(c), ND, ARR)); }                  \
+    OVL half4 read_imageh(read_only T img, sampler_t s, CI c)                                   \
+    { return convert_half4(read_f_int(DESC(img), SMP(s), i4(c), ND, ARR)); }
+#define H_WRITES(Q, T, CI)                                                                      \
+    OVL void write_imageh(Q T img, CI c, half4 v) { write_f(DESC(img), i4(c), convert_float4(v)); }
+#else
+#define H_READS_PLAIN(Q, T, CI, ND, ARR)
+#define H_READS_SAMPLER(T, CI, CF, ND, ARR)
+#define H_WRITES(Q, T, CI)
+#endif
+
 /* Sampler-less reads of image type T with access Q (read_only or read_write). */
 #define READS_PLAIN(Q, T, CI, ND, ARR)                                                            \
     OVL float4 read_imagef(Q T img, CI c) { return read_f_int(DESC(img), 0u, i4(c), ND, ARR); } \
     OVL int4 read_imagei(Q T img, CI c) { return read_i_int(DESC(img), 0u, i4(c), ND, ARR); }   \
-    OVL uint4 read_imageui(Q T img, CI c) { return as_uint4(read_i_int(DESC(img), 0u, i4(c), ND, ARR)); }
+    OVL uint4 read_imageui(Q T img, CI c) { return as_uint4(read_i_int(DESC(img), 0u, i4(c), ND, ARR)); } \
+    H_READS_PLAIN(Q, T, CI, ND, ARR)
 
 /* Reads with a sampler (read_only images only). */
 #define READS_SAMPLER(T, CI, CF, ND, ARR)                                                        \
@@ -425,12 +444,14 @@ OVL INLINE int4 i4(int4 c) { return c; }
     OVL uint4 read_imageui(read_only T img, sampler_t s, CF c)                                  \
     { return as_uint4(read_i_float(DESC(img), SMP(s), f4(c), ND, ARR)); }                       \
     OVL uint4 read_imageui(read_only T img, sampler_t s, CI c)                                  \
-    { return as_uint4(read_i_int(DESC(img), SMP(s), i4(c), ND, ARR)); }
+    { return as_uint4(read_i_int(DESC(img), SMP(s), i4(c), ND, ARR)); }                         \
+    H_READS_SAMPLER(T, CI, CF, ND, ARR)
 
 #define WRITES(Q, T, CI)                                                                       \
     OVL void write_imagef(Q T img, CI c, float4 v) { write_f(DESC(img), i4(c), v); }           \
     OVL void write_imagei(Q T img, CI c, int4 v) { write_i(DESC(img), i4(c), v, false); }      \
-    OVL void write_imageui(Q T img, CI c, uint4 v) { write_i(DESC(img), i4(c), as_int4(v), true); }
+    OVL void write_imageui(Q T img, CI c, uint4 v) { write_i(DESC(img), i4(c), as_int4(v), true); } \
+    H_WRITES(Q, T, CI)
 
 #define QUERIES_COMMON(Q, T)                                                                   \
     OVL int get_image_width(Q T img) { return DESC(img)->width; }                              \
