@@ -97,7 +97,14 @@ static const char *source =
     "  out[10] = get_image_depth(b); out[11] = (int)get_image_array_size(c);\n"
     "  out[12] = (int)get_image_array_size(d); out[13] = get_image_width(d);\n"
     "  out[14] = get_image_channel_order(b); out[15] = get_image_channel_data_type(c);\n"
-    "}\n";
+    "}\n"
+    "#ifdef cl_khr_fp16\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "kernel void half_rw(read_only image2d_t src, write_only image2d_t dst, sampler_t s) {\n"
+    "  int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  write_imageh(dst, p, read_imageh(src, p) * (half)2 + read_imageh(src, s, p));\n"
+    "}\n"
+    "#endif\n";
 
 static int setup(void **state)
 {
@@ -719,6 +726,45 @@ static void test_read_write_image_and_queries(void **state)
     clReleaseMemObject(out);
 }
 
+/* read_imageh/write_imageh (cl_khr_fp16): a HALF_FLOAT image read as half4 (with and without
+ * a sampler), tripled in half arithmetic (rounded once), written to a FLOAT image. */
+static void test_half_images(void **state)
+{
+    (void)state;
+    char ext[4096] = {0};
+    assert_int_equal(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, "half_rw", &err);
+    if (!strstr(ext, "cl_khr_fp16")) {
+        assert_int_equal(err, CL_INVALID_KERNEL_NAME); /* compiled out with the extension */
+        return;
+    }
+    assert_int_equal(err, CL_SUCCESS);
+    clReleaseKernel(k);
+    enum { W = 6, H = 5 };
+    uint16_t px[W * H * 4];
+    for (int i = 0; i < W * H * 4; i++)
+        px[i] = (uint16_t)(0x3c00 + (i * 37) % 0x800); /* 1 ... 4, then negated every 5th */
+    for (int i = 0; i < W * H * 4; i += 5)
+        px[i] |= 0x8000;
+    cl_mem src = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_HALF_FLOAT, W, H, 0, 0, CL_MEM_READ_ONLY, px);
+    cl_mem dst = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, W, H, 0, 0, CL_MEM_WRITE_ONLY, NULL);
+    cl_sampler s = sampler_new(CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST);
+    assert_int_equal(launch("half_rw", 2, NULL, (size_t[]){W, H}, NULL, KARGS(KARG(src), KARG(dst), KARG(s))),
+                     CL_SUCCESS);
+    float got[W * H * 4];
+    size_t o[3] = {0, 0, 0}, r[3] = {W, H, 1};
+    assert_int_equal(clEnqueueReadImage(env.queue, dst, CL_TRUE, o, r, 0, 0, got, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < W * H * 4; i++) {
+        float want = (float)(_Float16)(3.0f * half_to_float(px[i])); /* 2x + x, rounded once to half */
+        if (got[i] != want)
+            fail_msg("component %d: got %a, want %a", i, got[i], want);
+    }
+    clReleaseSampler(s);
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -729,6 +775,7 @@ int main(void)
         cmocka_unit_test(test_3d_trilinear),
         cmocka_unit_test(test_image_from_buffer),
         cmocka_unit_test(test_read_write_image_and_queries),
+        cmocka_unit_test(test_half_images),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
