@@ -303,10 +303,13 @@ static cl_mem create_image(const char *func, cl_context context, const cl_mem_pr
                        "a 1D buffer image needs a live buffer in image_desc->mem_object");
         WEFT_CHECK_RET(buffer->context == context, CL_INVALID_IMAGE_DESCRIPTOR, errcode_ret, NULL,
                        "image_desc->mem_object belongs to another context");
+    } else if (type == CL_MEM_OBJECT_IMAGE2D) {
+        /* the specification's code for a device without 2D images from buffers */
+        WEFT_CHECK_RET(buffer == NULL, CL_INVALID_OPERATION, errcode_ret, NULL,
+                       "2D images from buffers (cl_khr_image2d_from_buffer) are not supported");
     } else {
         WEFT_CHECK_RET(buffer == NULL, CL_INVALID_IMAGE_DESCRIPTOR, errcode_ret, NULL,
-                       "image_desc->mem_object must be NULL for this image type (2D images from "
-                       "buffers, cl_khr_image2d_from_buffer, are not supported)");
+                       "image_desc->mem_object must be NULL for this image type");
     }
     size_t elem = weft_image_elem_size(format);
     size_t w = desc->image_width;

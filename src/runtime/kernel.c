@@ -235,6 +235,12 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
                    "argument %u is a %s but the image has type 0x%x", arg_index, a->type_name, mem->type);
         WEFT_CHECK(mem->context == kernel->program->context, CL_INVALID_MEM_OBJECT,
                    "argument %u: the image belongs to another context", arg_index);
+        WEFT_CHECK(!(a->access == CL_KERNEL_ARG_ACCESS_READ_ONLY && (mem->flags & CL_MEM_WRITE_ONLY)),
+                   CL_INVALID_ARG_VALUE, "argument %u is read_only but the image was created CL_MEM_WRITE_ONLY",
+                   arg_index);
+        WEFT_CHECK(!(a->access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY && (mem->flags & CL_MEM_READ_ONLY)),
+                   CL_INVALID_ARG_VALUE, "argument %u is write_only but the image was created CL_MEM_READ_ONLY",
+                   arg_index);
         nv.mem = mem;
         goto store;
     }

@@ -105,7 +105,7 @@ static void test_create_errors_in_order(void **state)
     assert_int_equal(err, CL_SUCCESS);
     d = desc, d.mem_object = buf;                                              /* no image2d_from_buffer */
     assert_null(clCreateImage(c, CL_MEM_READ_ONLY, &rgba8, &d, NULL, &err));
-    assert_int_equal(err, CL_INVALID_IMAGE_DESCRIPTOR);
+    assert_int_equal(err, CL_INVALID_OPERATION);   /* the spec's code for that (OpenCL-CTS api) */
     d = (cl_image_desc){.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = 16};
     assert_null(clCreateImage(c, CL_MEM_READ_ONLY, &rgba8, &d, NULL, &err));   /* no buffer */
     assert_int_equal(err, CL_INVALID_IMAGE_DESCRIPTOR);
@@ -614,6 +614,18 @@ static void test_kernel_arguments(void **state)
     cl_image_desc d1 = {.image_type = CL_MEM_OBJECT_IMAGE1D, .image_width = 4};
     cl_mem c = clCreateImage(env.context, 0, &rgba8, &d1, NULL, &err);
     assert_int_equal(clSetKernelArg(k, 2, sizeof c, &c), CL_SUCCESS);
+    /* an image the host created write-only cannot be a read_only argument, nor a read-only
+     * one a write_only argument (OpenCL-CTS api negative_set_read_write_image_arg) */
+    cl_mem a_wo = clCreateImage(env.context, CL_MEM_WRITE_ONLY, &rgba8,
+                                &(cl_image_desc){.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4,
+                                                 .image_height = 4}, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem b_ro = clCreateImage(env.context, CL_MEM_READ_ONLY, &rgba8, &d3, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof a_wo, &a_wo), CL_INVALID_ARG_VALUE);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof b_ro, &b_ro), CL_INVALID_ARG_VALUE);
+    clReleaseMemObject(a_wo);
+    clReleaseMemObject(b_ro);
     assert_int_equal(clSetKernelArg(k, 4, sizeof buf, &buf), CL_SUCCESS);
 
     /* image commands are sync points for held-back launches: a buffer written by a launch is
