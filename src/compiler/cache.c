@@ -373,3 +373,60 @@ bool weft_cache_store(uint64_t key, const void *payload, size_t size)
     }
     return true;
 }
+
+/* ---- built programs ------------------------------------------------------------------------ */
+
+extern const char weft_builtins_bc_start[], weft_builtins_bc_end[];
+
+uint64_t weft_cache_build_key(uint64_t key, const char *tool)
+{
+    key = weft_hash64(tool, strlen(tool) + 1, key);
+    struct stat st;
+    if (stat(tool, &st) == 0) {
+        uint64_t v[2] = {(uint64_t)st.st_size, (uint64_t)st.st_mtime};
+        key = weft_hash64(v, sizeof v, key);
+    }
+    key = weft_hash64(weft_builtins_bc_start, (size_t)(weft_builtins_bc_end - weft_builtins_bc_start), key);
+    key = weft_hash64(WEFT_VERSION_STRING, sizeof WEFT_VERSION_STRING, key);
+    uint64_t id = weft_cache_build_identity();
+    return weft_hash64(&id, sizeof id, key);
+}
+
+/* payload: u64 log length, the log, the bitcode */
+bool weft_cache_load_build(uint64_t key, struct weft_bitcode *exe, struct weft_diag *diag)
+{
+    const char *dump = getenv("WEFT_DUMP");
+    void *payload = NULL;
+    size_t size = 0;
+    uint64_t log_len;
+    bool hit = false;
+    if (!(dump && *dump) && weft_cache_load(key, &payload, &size) && size > sizeof log_len) {
+        memcpy(&log_len, payload, sizeof log_len);
+        if (log_len < size - sizeof log_len) {
+            size_t bc_len = size - sizeof log_len - (size_t)log_len;
+            exe->data = malloc(bc_len);
+            if (exe->data) {
+                memcpy(exe->data, (char *)payload + sizeof log_len + log_len, bc_len);
+                exe->size = bc_len;
+                weft_diag_append(diag, (char *)payload + sizeof log_len, (size_t)log_len);
+                hit = true;
+            }
+        }
+    }
+    free(payload);
+    return hit;
+}
+
+void weft_cache_store_build(uint64_t key, const struct weft_bitcode *exe, const struct weft_diag *diag)
+{
+    uint64_t log_len = diag->len;
+    unsigned char *p = malloc(sizeof log_len + diag->len + exe->size);
+    if (!p)
+        return;
+    memcpy(p, &log_len, sizeof log_len);
+    if (diag->len)
+        memcpy(p + sizeof log_len, diag->text, diag->len);
+    memcpy(p + sizeof log_len + diag->len, exe->data, exe->size);
+    weft_cache_store(key, p, sizeof log_len + diag->len + exe->size);
+    free(p);
+}

@@ -28,6 +28,17 @@ bool weft_cache_store(uint64_t key, const void *payload, size_t size);
  * the compiler, else its file's size and modification time): part of every key, so that a
  * rebuilt Weft never trusts objects compiled by another build. */
 uint64_t weft_cache_build_identity(void);
+/* Built programs (OpenCL C or SPIR-V to linked bitcode): the payload is the build log and the
+ * bitcode. weft_cache_build_key extends `key` (the input and options) with the frontend
+ * tool's path and file identity (an upgraded tool at the same path is another tool), the
+ * builtin library, Weft's version and build identity. weft_cache_load_build appends the
+ * cached log to diag and fills *exe; it always misses under WEFT_DUMP, so that every stage
+ * runs and is dumped. */
+struct weft_bitcode;
+struct weft_diag;
+uint64_t weft_cache_build_key(uint64_t key, const char *tool);
+bool weft_cache_load_build(uint64_t key, struct weft_bitcode *exe, struct weft_diag *diag);
+void weft_cache_store_build(uint64_t key, const struct weft_bitcode *exe, const struct weft_diag *diag);
 /* The size limit in bytes (WEFT_CACHE_MAX_MB). */
 uint64_t weft_cache_max_bytes(void);
 /* The path of entry `key` (for tests). */

@@ -230,9 +230,8 @@ static bool dumping(void)
 
 /* ---- whole builds ------------------------------------------------------------------------ */
 
-extern const char weft_builtins_bc_start[], weft_builtins_bc_end[];
 
-/* Disk payload of a build: the log's length, the log, then the executable bitcode. */
+/* Disk cache of builds: compiler/cache.h (weft_cache_load_build). */
 cl_int weft_build_executable(const char *source, const char *options, const struct weft_build_options *opts,
                              struct weft_bitcode *exe, struct weft_diag *diag)
 {
@@ -244,35 +243,9 @@ cl_int weft_build_executable(const char *source, const char *options, const stru
     if (cacheable) {
         key = weft_hash64(source, strlen(source), 0x6275696c64ull);
         key = weft_hash64(options ? options : "", options ? strlen(options) + 1 : 1, key);
-        const char *clang = weft_frontend_clang_path();
-        key = weft_hash64(clang, strlen(clang) + 1, key);
-        struct stat st;   /* an upgraded compiler at the same path is another compiler */
-        if (stat(clang, &st) == 0) {
-            uint64_t v[2] = {(uint64_t)st.st_size, (uint64_t)st.st_mtime};
-            key = weft_hash64(v, sizeof v, key);
-        }
-        key = weft_hash64(weft_builtins_bc_start, (size_t)(weft_builtins_bc_end - weft_builtins_bc_start), key);
-        key = weft_hash64(WEFT_VERSION_STRING, sizeof WEFT_VERSION_STRING, key);
-        uint64_t id = weft_cache_build_identity();
-        key = weft_hash64(&id, sizeof id, key);
-        void *payload = NULL;
-        size_t size = 0;
-        uint64_t log_len;
-        if (!dumping() && weft_cache_load(key, &payload, &size) && size > sizeof log_len) {
-            memcpy(&log_len, payload, sizeof log_len);
-            if (log_len < size - sizeof log_len) {
-                size_t bc_len = size - sizeof log_len - (size_t)log_len;
-                exe->data = malloc(bc_len);
-                if (exe->data) {
-                    memcpy(exe->data, (char *)payload + sizeof log_len + log_len, bc_len);
-                    exe->size = bc_len;
-                    weft_diag_append(diag, (char *)payload + sizeof log_len, (size_t)log_len);
-                    free(payload);
-                    return CL_SUCCESS;
-                }
-            }
-        }
-        free(payload);
+        key = weft_cache_build_key(key, weft_frontend_clang_path());
+        if (weft_cache_load_build(key, exe, diag))
+            return CL_SUCCESS;
     }
     struct weft_bitcode obj = {0};
     cl_int err = weft_frontend_compile(source, opts, NULL, 0, &obj, diag);
@@ -282,16 +255,7 @@ cl_int weft_build_executable(const char *source, const char *options, const stru
     weft_bitcode_free(&obj);
     if (err != CL_SUCCESS || !cacheable)
         return err;
-    uint64_t log_len = diag->len;
-    unsigned char *payload = malloc(sizeof log_len + diag->len + exe->size);
-    if (payload) {
-        memcpy(payload, &log_len, sizeof log_len);
-        if (diag->len)
-            memcpy(payload + sizeof log_len, diag->text, diag->len);
-        memcpy(payload + sizeof log_len + diag->len, exe->data, exe->size);
-        weft_cache_store(key, payload, sizeof log_len + diag->len + exe->size);
-        free(payload);
-    }
+    weft_cache_store_build(key, exe, diag);
     return CL_SUCCESS;
 }
 

@@ -406,7 +406,6 @@ cl_int weft_spirv_translate(const void *il, size_t len, const struct weft_spirv_
 
 /* ---- whole builds ------------------------------------------------------------------------- */
 
-extern const char weft_builtins_bc_start[], weft_builtins_bc_end[];
 
 /* Disk payload (as for OpenCL C builds, specialize.c): the log's length, the log, the bitcode. */
 cl_int weft_spirv_build_executable(const void *il, size_t len, const struct weft_spirv_spec_value *values,
@@ -418,36 +417,9 @@ cl_int weft_spirv_build_executable(const void *il, size_t len, const struct weft
     for (size_t i = 0; i < num_values; i++)
         key = weft_hash64(&values[i], sizeof values[i], key);
     key = weft_hash64(options ? options : "", options ? strlen(options) + 1 : 1, key);
-    const char *tool = weft_spirv_translator_path();
-    key = weft_hash64(tool, strlen(tool) + 1, key);
-    struct stat st;   /* an upgraded translator at the same path is another translator */
-    if (stat(tool, &st) == 0) {
-        uint64_t v[2] = {(uint64_t)st.st_size, (uint64_t)st.st_mtime};
-        key = weft_hash64(v, sizeof v, key);
-    }
-    key = weft_hash64(weft_builtins_bc_start, (size_t)(weft_builtins_bc_end - weft_builtins_bc_start), key);
-    key = weft_hash64(WEFT_VERSION_STRING, sizeof WEFT_VERSION_STRING, key);
-    uint64_t id = weft_cache_build_identity();
-    key = weft_hash64(&id, sizeof id, key);
-    const char *dump = getenv("WEFT_DUMP");
-    void *payload = NULL;
-    size_t size = 0;
-    uint64_t log_len;
-    if (!(dump && *dump) && weft_cache_load(key, &payload, &size) && size > sizeof log_len) {
-        memcpy(&log_len, payload, sizeof log_len);
-        if (log_len < size - sizeof log_len) {
-            size_t bc_len = size - sizeof log_len - (size_t)log_len;
-            exe->data = malloc(bc_len);
-            if (exe->data) {
-                memcpy(exe->data, (char *)payload + sizeof log_len + log_len, bc_len);
-                exe->size = bc_len;
-                weft_diag_append(diag, (char *)payload + sizeof log_len, (size_t)log_len);
-                free(payload);
-                return CL_SUCCESS;
-            }
-        }
-    }
-    free(payload);
+    key = weft_cache_build_key(key, weft_spirv_translator_path());
+    if (weft_cache_load_build(key, exe, diag))
+        return CL_SUCCESS;
     struct weft_bitcode obj = {0};
     cl_int err = weft_spirv_translate(il, len, values, num_values, opts, &obj, diag);
     if (err != CL_SUCCESS)
@@ -456,15 +428,6 @@ cl_int weft_spirv_build_executable(const void *il, size_t len, const struct weft
     weft_bitcode_free(&obj);
     if (err != CL_SUCCESS)
         return err;
-    log_len = diag->len;
-    unsigned char *p = malloc(sizeof log_len + diag->len + exe->size);
-    if (p) {
-        memcpy(p, &log_len, sizeof log_len);
-        if (diag->len)
-            memcpy(p + sizeof log_len, diag->text, diag->len);
-        memcpy(p + sizeof log_len + diag->len, exe->data, exe->size);
-        weft_cache_store(key, p, sizeof log_len + diag->len + exe->size);
-        free(p);
-    }
+    weft_cache_store_build(key, exe, diag);
     return CL_SUCCESS;
 }
