@@ -28,7 +28,7 @@
 #include "runtime/queue.h"
 
 struct img_cmd {
-    cl_mem held[2];
+    cl_mem held[2];                     /* first: weft_mem_command_new holds them */
     char *dst;
     const char *src;                    /* NULL for a fill */
     size_t row_bytes, rows, slices;
@@ -55,37 +55,12 @@ static cl_int run_box(struct weft_command *cmd)
     return CL_SUCCESS;
 }
 
-static cl_int run_nothing(struct weft_command *cmd)
-{
-    (void)cmd;
-    return CL_SUCCESS;
-}
-
-static void release_img_cmd(struct weft_command *cmd)
-{
-    struct img_cmd *p = cmd->payload;
-    for (int i = 0; i < 2; i++)
-        if (p->held[i])
-            weft_object_unhold(WEFT_OBJ(p->held[i]));
-}
-
+/* A command with an img_cmd payload that holds `a` and `b` (either may be NULL). */
 static struct weft_command *new_img_cmd(cl_command_queue q, cl_command_type type, cl_uint n,
                                         const cl_event *wl, cl_int (*run)(struct weft_command *),
                                         cl_mem a, cl_mem b)
 {
-    struct weft_command *cmd = weft_command_new(q, type, n, wl, sizeof(struct img_cmd));
-    if (!cmd)
-        return NULL;
-    struct img_cmd *p = cmd->payload;
-    cmd->run = run;
-    cmd->release = release_img_cmd;
-    p->held[0] = a;
-    p->held[1] = b;
-    if (a)
-        weft_object_hold(WEFT_OBJ(a));
-    if (b)
-        weft_object_hold(WEFT_OBJ(b));
-    return cmd;
+    return weft_mem_command_new(q, type, n, wl, sizeof(struct img_cmd), run, a, b);
 }
 
 /* ---- validation ----------------------------------------------------------------------- */
@@ -388,7 +363,7 @@ clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking
 
     const struct weft_mem_image *img = image->image;
     struct weft_command *cmd = new_img_cmd(q, CL_COMMAND_MAP_IMAGE, num_events_in_wait_list, event_wait_list,
-                                           run_nothing, image, NULL);
+                                           weft_mem_command_run_nothing, image, NULL);
     WEFT_CHECK_RET(cmd, CL_OUT_OF_HOST_MEMORY, errcode_ret, NULL, "no memory for the command");
     void *ptr = image->data + off;
     size_t span = (region[0] - 1) * img->pitch[0] + (region[1] - 1) * img->pitch[1] +

@@ -63,6 +63,16 @@ void weft_mem_free_unpublished(cl_mem m);
 /* The buffer that owns the storage: the parent of a sub-buffer, else `m` itself. */
 cl_mem weft_mem_root(cl_mem m);
 
+/* A command whose payload (payload_size bytes) begins with `cl_mem held[2]`: a and b (either
+ * may be NULL) are stored there and held until the command is released. For the buffer and
+ * image commands (mem_commands.c, image_commands.c). */
+struct weft_command;
+struct weft_command *weft_mem_command_new(cl_command_queue queue, cl_command_type type, cl_uint num_events,
+                                          const cl_event *wait_list, size_t payload_size,
+                                          cl_int (*run)(struct weft_command *), cl_mem a, cl_mem b);
+/* The run of a command with nothing to move (map, unmap, migrate): it only orders itself. */
+cl_int weft_mem_command_run_nothing(struct weft_command *cmd);
+
 /* Records an active mapping of [offset, offset+size) of `m` (offset relative to `m`) returned as
  * `ptr`, and increments m->map_count. Fails with CL_INVALID_OPERATION when a mapping for
  * writing would overlap another active mapping for writing of the same storage (the buffer, its

@@ -31,7 +31,8 @@
 /* ---- payloads and run functions ------------------------------------------------------------ */
 
 struct mem_cmd {
-    cl_mem held[2];             /* buffers this command holds (NULL when unused) */
+    cl_mem held[2];             /* buffers this command holds (NULL when unused); first, see
+                                 * weft_mem_command_new */
     char *dst;
     const char *src;
     size_t size;                /* linear commands: bytes */
@@ -175,18 +176,18 @@ static cl_int run_fill(struct weft_command *cmd)
 
 /* Map, unmap and migrate: the device works on the host's memory, so there is nothing to move;
  * the command still orders itself in the queue and completes its event. */
-static cl_int run_nothing(struct weft_command *cmd)
+cl_int weft_mem_command_run_nothing(struct weft_command *cmd)
 {
     (void)cmd;
     return CL_SUCCESS;
 }
 
-static void release_mem_cmd(struct weft_command *cmd)
+static void release_held(struct weft_command *cmd)
 {
-    struct mem_cmd *p = cmd->payload;
+    cl_mem *held = cmd->payload;   /* every such payload begins with cl_mem held[2] */
     for (int i = 0; i < 2; i++)
-        if (p->held[i])
-            weft_object_unhold(WEFT_OBJ(p->held[i]));
+        if (held[i])
+            weft_object_unhold(WEFT_OBJ(held[i]));
 }
 
 static void release_migrate(struct weft_command *cmd)
@@ -196,25 +197,31 @@ static void release_migrate(struct weft_command *cmd)
         weft_object_unhold(WEFT_OBJ(p->mems[i]));
 }
 
-/* A command with a mem_cmd payload that holds `a` and `b` (either may be NULL). */
-static struct weft_command *new_mem_cmd(cl_command_queue queue, cl_command_type type,
-                                        cl_uint num_events, const cl_event *wait_list,
-                                        cl_int (*run)(struct weft_command *), cl_mem a, cl_mem b)
+struct weft_command *weft_mem_command_new(cl_command_queue queue, cl_command_type type, cl_uint num_events,
+                                          const cl_event *wait_list, size_t payload_size,
+                                          cl_int (*run)(struct weft_command *), cl_mem a, cl_mem b)
 {
-    struct weft_command *cmd = weft_command_new(queue, type, num_events, wait_list,
-                                                sizeof(struct mem_cmd));
+    struct weft_command *cmd = weft_command_new(queue, type, num_events, wait_list, payload_size);
     if (!cmd)
         return NULL;
-    struct mem_cmd *p = cmd->payload;
+    cl_mem *held = cmd->payload;
     cmd->run = run;
-    cmd->release = release_mem_cmd;
-    p->held[0] = a;
-    p->held[1] = b;
+    cmd->release = release_held;
+    held[0] = a;
+    held[1] = b;
     if (a)
         weft_object_hold(WEFT_OBJ(a));
     if (b)
         weft_object_hold(WEFT_OBJ(b));
     return cmd;
+}
+
+/* A command with a mem_cmd payload that holds `a` and `b` (either may be NULL). */
+static struct weft_command *new_mem_cmd(cl_command_queue queue, cl_command_type type,
+                                        cl_uint num_events, const cl_event *wait_list,
+                                        cl_int (*run)(struct weft_command *), cl_mem a, cl_mem b)
+{
+    return weft_mem_command_new(queue, type, num_events, wait_list, sizeof(struct mem_cmd), run, a, b);
 }
 
 /* ---- shared validation --------------------------------------------------------------------- */
@@ -706,7 +713,7 @@ clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocki
                    "CL_MEM_HOST_NO_ACCESS");
 
     struct weft_command *cmd = new_mem_cmd(q, CL_COMMAND_MAP_BUFFER, num_events_in_wait_list,
-                                           event_wait_list, run_nothing, buffer, NULL);
+                                           event_wait_list, weft_mem_command_run_nothing, buffer, NULL);
     WEFT_CHECK_RET(cmd, CL_OUT_OF_HOST_MEMORY, errcode_ret, NULL, "no memory for the command");
     /* Zero copy: the mapping is the storage itself (host_ptr + offset for USE_HOST_PTR). */
     void *ptr = buffer->data + offset;
@@ -748,7 +755,7 @@ clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *map
         return err;
 
     struct weft_command *cmd = new_mem_cmd(q, CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list,
-                                           event_wait_list, run_nothing, memobj, NULL);
+                                           event_wait_list, weft_mem_command_run_nothing, memobj, NULL);
     WEFT_CHECK(cmd, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     /* Forgotten at enqueue time, so a second unmap of the same pointer is rejected at once
      * (another thread may have won the race since the check above). */
@@ -794,7 +801,7 @@ clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objec
     /* Host and device memory are one: migration moves nothing, but the command still orders
      * itself after its dependencies and holds the objects until it completes. */
     struct migrate_cmd *p = cmd->payload;
-    cmd->run = run_nothing;
+    cmd->run = weft_mem_command_run_nothing;
     cmd->release = release_migrate;
     p->count = num_mem_objects;
     for (cl_uint i = 0; i < num_mem_objects; i++) {
