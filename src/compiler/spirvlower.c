@@ -627,7 +627,8 @@ cl_int weft_spirv_lower_bitcode(const struct weft_bitcode *in, const struct weft
         goto done;
     }
     /* What OpenCL C cannot express on this device either: refuse it here, with a reason,
-     * rather than run it wrongly (a variant's JIT object would get its own copy of a global). */
+     * rather than run it wrongly. (Program-scope CrossWorkgroup variables are addrspace(1)
+     * globals like clang's and go through compiler/globals.h with them.) */
     bool refused = false;
     static const char *const structors[] = {"llvm.global_ctors", "llvm.global_dtors"};
     for (size_t i = 0; i < 2; i++) {
@@ -637,16 +638,6 @@ cl_int weft_spirv_lower_bitcode(const struct weft_bitcode *in, const struct weft
                             i ? "destructors" : "constructors (Initializer execution modes)");
             refused = true;
         }
-    }
-    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
-        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 1 || LLVMIsGlobalConstant(g))
-            continue;
-        size_t len;
-        const char *name = LLVMGetValueName2(g, &len);
-        weft_diag_error(diag, "error: program-scope variable '%s' in CrossWorkgroup (__global) storage is not "
-                              "supported (the device does not report __opencl_c_program_scope_global_variables)",
-                        len ? name : "(unnamed)");
-        refused = true;
     }
     if (refused)
         goto done;
