@@ -35,6 +35,24 @@ static inline cl_device_id weft_test_device(void)
     return d;
 }
 
+/* Whether the device lists `name` in CL_DEVICE_OPENCL_C_FEATURES: 1 yes, 0 no, -1 the query failed. */
+static inline int weft_test_device_has_feature(cl_device_id d, const char *name)
+{
+    size_t size = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) != CL_SUCCESS)
+        return -1;
+    cl_name_version *v = malloc(size ? size : 1);
+    if (!v || clGetDeviceInfo(d, CL_DEVICE_OPENCL_C_FEATURES, size, v, NULL) != CL_SUCCESS) {
+        free(v);
+        return -1;
+    }
+    int found = 0;
+    for (size_t i = 0; i < size / sizeof *v; i++)
+        found |= !strcmp(v[i].name, name);
+    free(v);
+    return found;
+}
+
 /* A context and in-order queue on the Weft device; aborts the test program if impossible. */
 struct weft_test_env {
     cl_platform_id platform;
