@@ -290,13 +290,13 @@ static int by_age(const void *a, const void *b)
 }
 
 /* When the entries exceed the limit, removes the least recently used down to 3/4 of it
- * (never `keep`, the entry just written). */
-static void prune(const char *dir, const char *keep)
+ * (never `keep`, the entry just written). Returns the bytes left. */
+static uint64_t prune(const char *dir, const char *keep)
 {
     uint64_t max = weft_cache_max_bytes(), total = 0;
     DIR *d = opendir(dir);
     if (!d)
-        return;
+        return 0;
     struct entry_age *v = NULL;
     size_t n = 0, cap = 0;
     struct dirent *de;
@@ -332,6 +332,30 @@ static void prune(const char *dir, const char *keep)
     }
     closedir(d);
     free(v);
+    return total;
+}
+
+/* The cache's bytes as this process last counted them, so that a store scans the directory
+ * once per process and again only when the count crosses the limit, not once per entry: the
+ * OpenCL-CTS leaves ~15,000 entries, and a scan per store then cost more than the build.
+ * Other processes' stores are seen at the next scan. */
+static pthread_mutex_t tally_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *tally_dir;
+static uint64_t tally_bytes;
+
+static void account_store(const char *dir, uint64_t key, uint64_t bytes)
+{
+    pthread_mutex_lock(&tally_lock);
+    if (!tally_dir || strcmp(tally_dir, dir) || tally_bytes + bytes > weft_cache_max_bytes()) {
+        char keep[64];
+        snprintf(keep, sizeof keep, "%016llx.wobj", (unsigned long long)key);
+        free(tally_dir);
+        tally_dir = strdup(dir);
+        tally_bytes = prune(dir, keep);
+    } else {
+        tally_bytes += bytes;
+    }
+    pthread_mutex_unlock(&tally_lock);
 }
 
 bool weft_cache_store(uint64_t key, const void *payload, size_t size)
@@ -366,9 +390,7 @@ bool weft_cache_store(uint64_t key, const void *payload, size_t size)
     }
     char *dir2 = weft_cache_dir();
     if (dir2) {
-        char keep[64];
-        snprintf(keep, sizeof keep, "%016llx.wobj", (unsigned long long)key);
-        prune(dir2, keep);
+        account_store(dir2, key, sizeof h + size);
         free(dir2);
     }
     return true;
