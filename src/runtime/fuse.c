@@ -23,9 +23,9 @@
 #define MAX_STAGES WEFT_FUSE_MAX_CHAIN
 #define MAX_PATCHES 16u
 /* Fusing needs a measured saving per row of at least this fraction (equation 6's t_s/t_c) and
- * at least this many stages. */
-#define FUSE_MIN_RATIO 0.15
-#define FUSE_MIN_DEPTH 4u
+ * at least this many stages (fuse.h) ... */
+#define FUSE_MIN_RATIO WEFT_FUSE_MIN_RATIO
+#define FUSE_MIN_DEPTH WEFT_FUSE_MIN_DEPTH
 /* ... and fused runs measured at least this much faster per replaced launch row than unfused. */
 #define FUSE_MIN_GAIN 0.10
 /* The work-group size of 1-D fused regions (at most; what the launch chose when smaller). */
@@ -68,6 +68,20 @@ unsigned weft_fuse_hold_limit(void)
         atomic_store(&limit, l);
     }
     return l;
+}
+
+uint64_t weft_fuse_tile_budget(void)
+{
+    /* Zhou's Eff_Cache: a tile's working set in the core's own L2 (measured on a 2-core EPYC:
+     * Jacobi 1-D at 64K-point tiles 39 ms, 1M-point tiles, in the shared L3, 70 ms) */
+    const struct weft_topology *topo = weft_topology_get();
+    uint64_t budget = topo->l2_size ? topo->l2_size : topo->l3_size / (topo->cores ? topo->cores : 1);
+    return budget < (256u << 10) ? 256u << 10 : budget;
+}
+
+uint64_t weft_fuse_align(unsigned work_dim, const uint64_t local[3])
+{
+    return work_dim == 1 ? (local[0] < FUSED_GROUP_1D ? local[0] : FUSED_GROUP_1D) : 1;
 }
 
 /* ---- measured costs (the t_s and t_c of equation 6, per row of the NDRange) ----------------- */
@@ -452,7 +466,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         f->chain.global[d] = s0->global[d];
     /* 1-D regions start and end on work-groups: small ones, as every stage's region rounds out
      * to them; other dimensions run rows of work-groups one item high */
-    f->chain.align = s0->work_dim == 1 ? (s0->local[0] < FUSED_GROUP_1D ? s0->local[0] : FUSED_GROUP_1D) : 1;
+    f->chain.align = weft_fuse_align(s0->work_dim, s0->local);
     /* drop trailing stages that feed nothing back (analysis needs a producer/consumer pair) */
     while (f->chain.nstages >= 2 && !weft_fp_analyze(&f->chain, why, sizeof why)) {
         f->chain.nstages--;
@@ -485,23 +499,8 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         }
         double fused = cost_get(fused_cost, s0->meta, f->st[1].s.meta, s0->global, 2);
         double useful = cost_get(useful_cost, s0->meta, f->st[1].s.meta, s0->global, 2);
-        double ratio = fused > 0 ? unfused / fused - 1.0 : 3.0;   /* before two fused runs: try */
-        /* Zhou's Eff_Cache: a tile's working set in the core's own L2 (measured on a 2-core
-         * EPYC: Jacobi 1-D at 64K-point tiles 39 ms, 1M-point tiles, in the shared L3, 70 ms) */
-        const struct weft_topology *topo = weft_topology_get();
-        uint64_t budget = topo->l2_size ? topo->l2_size : topo->l3_size / (topo->cores ? topo->cores : 1);
-        if (budget < (256u << 10))
-            budget = 256u << 10;
-        uint64_t row_bytes = 0;
-        for (unsigned b = 0; b < f->chain.nbufs; b++)
-            row_bytes += f->buf[b].windowed ? (uint64_t)f->buf[b].stride : 0;
-        for (unsigned k = 0; k < f->chain.nstages; k++)
-            for (unsigned i = 0; i < f->fpst[k].nacc; i++) {
-                const struct weft_fp_access *x = &f->fpst[k].acc[i];
-                int64_t c = x->coef[s0->work_dim - 1];
-                if (!f->buf[x->buf].windowed && !x->node && c > 0)
-                    row_bytes += (uint64_t)c;
-            }
+        double ratio = fused > 0 ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;   /* before two fused runs: try */
+        uint64_t budget = weft_fuse_tile_budget(), row_bytes = weft_fp_row_bytes(&f->chain);
         weft_fp_choose(&f->chain, row_bytes, budget, weft_pool_concurrency(), ratio, &K, &tile);
         weft_log(WEFT_LOG_DEBUG,
                  "fuse: %s: unfused %.2f ns/row, fused %.2f ns per row run, %.2f per row replaced, t_s/t_c %.2f: "

@@ -434,6 +434,21 @@ unsigned weft_fp_depth(const struct weft_fp_chain *c, uint64_t tile, double rati
     return best;
 }
 
+uint64_t weft_fp_row_bytes(const struct weft_fp_chain *c)
+{
+    uint64_t row_bytes = 0;
+    for (unsigned b = 0; b < c->nbufs; b++)
+        row_bytes += c->buf[b].windowed ? (uint64_t)c->buf[b].stride : 0;
+    for (unsigned k = 0; k < c->nstages; k++)
+        for (unsigned i = 0; i < c->stage[k].nacc; i++) {
+            const struct weft_fp_access *x = &c->stage[k].acc[i];
+            int64_t step = x->coef[weft_fp_outer(c)];
+            if (!c->buf[x->buf].windowed && !x->node && step > 0)
+                row_bytes += (uint64_t)step;
+        }
+    return row_bytes;
+}
+
 void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t budget, unsigned threads,
                     double ratio, unsigned *depth, uint64_t *tile_out)
 {

@@ -123,6 +123,10 @@ uint64_t weft_fp_reach(const struct weft_fp_chain *c, unsigned nstages, uint64_t
  * tile * ratio. */
 unsigned weft_fp_depth(const struct weft_fp_chain *c, uint64_t tile, double ratio);
 
+/* Bytes one row touches across the buffers (after weft_fp_analyze): the row stride of every
+ * windowed buffer plus the row step of every affine read of the others. */
+uint64_t weft_fp_row_bytes(const struct weft_fp_chain *c);
+
 /* Tiling choice. `row_bytes`: bytes one row touches across the windowed and read buffers;
  * `budget`: bytes a tile's working set may take (a share of the cache); `threads`. `ratio`:
  * t_s/t_c of Zhou's equation 6 per row: what one stage of one row costs streamed from memory
