@@ -33,7 +33,7 @@
 #endif
 
 static const struct bench_desc *const families[] = {bench_micro, bench_linalg, bench_sparse,
-                                                    bench_patterns, bench_apps};
+                                                    bench_patterns, bench_apps, bench_chains};
 
 static double now(void)
 {

@@ -89,5 +89,6 @@ extern const struct bench_desc bench_linalg[];
 extern const struct bench_desc bench_sparse[];
 extern const struct bench_desc bench_patterns[];
 extern const struct bench_desc bench_apps[];
+extern const struct bench_desc bench_chains[];
 
 #endif

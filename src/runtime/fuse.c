@@ -13,6 +13,7 @@
 #include "exec/pool.h"
 #include "exec/topology.h"
 #include "runtime/event.h"
+#include "runtime/fuse_bind.h"
 #include "runtime/fuse_plan.h"
 #include "runtime/kernel.h"
 #include "runtime/log.h"
@@ -22,9 +23,9 @@
 #define MAX_STAGES WEFT_FUSE_MAX_CHAIN
 #define MAX_PATCHES 16u
 /* Fusing needs a measured saving per row of at least this fraction (equation 6's t_s/t_c) and
- * at least this many stages. */
-#define FUSE_MIN_RATIO 0.15
-#define FUSE_MIN_DEPTH 4u
+ * at least this many stages (fuse.h) ... */
+#define FUSE_MIN_RATIO WEFT_FUSE_MIN_RATIO
+#define FUSE_MIN_DEPTH WEFT_FUSE_MIN_DEPTH
 /* ... and fused runs measured at least this much faster per replaced launch row than unfused. */
 #define FUSE_MIN_GAIN 0.10
 /* The work-group size of 1-D fused regions (at most; what the launch chose when smaller). */
@@ -67,6 +68,20 @@ unsigned weft_fuse_hold_limit(void)
         atomic_store(&limit, l);
     }
     return l;
+}
+
+uint64_t weft_fuse_tile_budget(void)
+{
+    /* Zhou's Eff_Cache: a tile's working set in the core's own L2 (measured on a 2-core EPYC:
+     * Jacobi 1-D at 64K-point tiles 39 ms, 1M-point tiles, in the shared L3, 70 ms) */
+    const struct weft_topology *topo = weft_topology_get();
+    uint64_t budget = topo->l2_size ? topo->l2_size : topo->l3_size / (topo->cores ? topo->cores : 1);
+    return budget < (256u << 10) ? 256u << 10 : budget;
+}
+
+uint64_t weft_fuse_align(unsigned work_dim, const uint64_t local[3])
+{
+    return work_dim == 1 ? (local[0] < FUSED_GROUP_1D ? local[0] : FUSED_GROUP_1D) : 1;
 }
 
 /* ---- measured costs (the t_s and t_c of equation 6, per row of the NDRange) ----------------- */
@@ -222,6 +237,7 @@ struct fpart {
 struct fstage {
     struct weft_fuse_stage s;
     struct weft_fp_access *acc;
+    struct weft_fp_node *nodes;        /* the addresses of its choosing reads */
     unsigned npatch;
     struct { size_t offset; unsigned buf; } patch[MAX_PATCHES];   /* pointer args into windows */
     uint64_t flocal[3];                /* the enqueued local size the fused run uses */
@@ -243,75 +259,33 @@ struct weft_fusion {
     atomic_bool failed;
 };
 
-static bool sym_value(const struct weft_fuse_stage *s, struct weft_sym y, int64_t *v)
+/* The integer scalar argument `arg` of a stage, from its packed argument block. */
+static bool stage_arg_value(const void *ctx, unsigned arg, int64_t *v)
 {
-    switch (y.kind) {
-    case WEFT_SYM_ONE:
-        *v = 1;
-        return true;
-    case WEFT_SYM_GSIZE:
-        *v = y.index < 3 ? (int64_t)s->global[y.index] : 1;
-        return true;
-    case WEFT_SYM_GOFFSET:
-        *v = y.index < 3 ? (int64_t)s->offset[y.index] : 0;
-        return true;
-    case WEFT_SYM_ARG: {
-        if (y.index >= s->meta->num_args)
-            return false;
-        const struct weft_arg_meta *a = &s->meta->args[y.index];
-        if (a->kind != WEFT_ARG_BY_VALUE)
-            return false;
-        const unsigned char *p = s->block + a->offset;
-        switch (a->size) {
-        case 1: { int8_t x; memcpy(&x, p, 1); *v = x; return true; }
-        case 2: { int16_t x; memcpy(&x, p, 2); *v = x; return true; }
-        case 4: { int32_t x; memcpy(&x, p, 4); *v = x; return true; }
-        case 8: { int64_t x; memcpy(&x, p, 8); *v = x; return true; }
-        default: return false;
-        }
-    }
-    default:
+    const struct weft_fuse_stage *s = ctx;
+    if (arg >= s->meta->num_args)
         return false;
+    const struct weft_arg_meta *a = &s->meta->args[arg];
+    if (a->kind != WEFT_ARG_BY_VALUE)
+        return false;
+    const unsigned char *p = s->block + a->offset;
+    switch (a->size) {
+    case 1: { int8_t x; memcpy(&x, p, 1); *v = x; return true; }
+    case 2: { int16_t x; memcpy(&x, p, 2); *v = x; return true; }
+    case 4: { int32_t x; memcpy(&x, p, 4); *v = x; return true; }
+    case 8: { int64_t x; memcpy(&x, p, 8); *v = x; return true; }
+    default: return false;
     }
-}
-
-/* coef[d] and c0 of an access's byte offset at 0-based index i: c0 + sum coef[d] * i[d]. */
-static bool eval_offset(const struct weft_fuse_stage *s, const struct weft_affine *a, int64_t coef[3], int64_t *c0)
-{
-    coef[0] = coef[1] = coef[2] = 0;
-    *c0 = 0;
-    for (unsigned i = 0; i < a->nterms; i++) {
-        const struct weft_term *t = &a->t[i];
-        bool ga = t->a.kind == WEFT_SYM_GID, gb = t->b.kind == WEFT_SYM_GID;
-        if (ga && gb)
-            return false;
-        int64_t v = t->coef, x;
-        if (!ga && (!sym_value(s, t->a, &x) || __builtin_mul_overflow(v, x, &v)))
-            return false;
-        if (!gb && (!sym_value(s, t->b, &x) || __builtin_mul_overflow(v, x, &v)))
-            return false;
-        if (ga || gb) {
-            unsigned d = ga ? t->a.index : t->b.index;
-            if (d >= 3 || __builtin_add_overflow(coef[d], v, &coef[d]))
-                return false;
-        } else if (__builtin_add_overflow(*c0, v, c0)) {
-            return false;
-        }
-    }
-    for (unsigned d = 0; d < 3; d++) {
-        int64_t x;
-        if (__builtin_mul_overflow(coef[d], (int64_t)s->offset[d], &x) || __builtin_add_overflow(*c0, x, c0))
-            return false;
-    }
-    return true;
 }
 
 void weft_fuse_free(struct weft_fusion *f)
 {
     if (!f)
         return;
-    for (unsigned k = 0; k < MAX_STAGES; k++)   /* also a stage add_stage gave up on */
+    for (unsigned k = 0; k < MAX_STAGES; k++) {   /* also a stage add_stage gave up on */
         free(f->st[k].acc);
+        free(f->st[k].nodes);
+    }
     while (f->deferred) {
         struct wset *w = f->deferred;
         f->deferred = w->next;
@@ -369,6 +343,12 @@ static bool add_stage(struct weft_fusion *f, struct weft_command *cmd, char *why
     st->acc = calloc(sum->count, sizeof *st->acc);
     if (!st->acc)
         return false;
+    struct weft_fb_launch launch = {s->work_dim, {s->global[0], s->global[1], s->global[2]},
+                                    {s->offset[0], s->offset[1], s->offset[2]}, stage_arg_value, s};
+    if (!weft_fb_nodes(&launch, sum, &st->nodes)) {
+        snprintf(why, n, "%s: a choosing read's address does not evaluate", s->name);
+        return false;
+    }
     for (unsigned i = 0; i < sum->count; i++) {
         const struct weft_access *a = &sum->acc[i];
         const struct weft_arg_meta *am = a->arg < s->meta->num_args ? &s->meta->args[a->arg] : NULL;
@@ -387,7 +367,10 @@ static bool add_stage(struct weft_fusion *f, struct weft_command *cmd, char *why
         x->buf = (unsigned)b;
         x->kind = a->kind == WEFT_ACCESS_WRITE ? WEFT_FP_WRITE : WEFT_FP_READ;
         x->size = a->size;
-        if (!eval_offset(s, &a->offset, x->coef, &x->c0)) {
+        if (a->chooses) {
+            x->node = st->nodes;
+            x->root = a->root;
+        } else if (!weft_fb_offset(&launch, &a->offset, x->coef, &x->c0)) {
             snprintf(why, n, "%s: an access offset does not evaluate", s->name);
             return false;
         }
@@ -483,7 +466,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         f->chain.global[d] = s0->global[d];
     /* 1-D regions start and end on work-groups: small ones, as every stage's region rounds out
      * to them; other dimensions run rows of work-groups one item high */
-    f->chain.align = s0->work_dim == 1 ? (s0->local[0] < FUSED_GROUP_1D ? s0->local[0] : FUSED_GROUP_1D) : 1;
+    f->chain.align = weft_fuse_align(s0->work_dim, s0->local);
     /* drop trailing stages that feed nothing back (analysis needs a producer/consumer pair) */
     while (f->chain.nstages >= 2 && !weft_fp_analyze(&f->chain, why, sizeof why)) {
         f->chain.nstages--;
@@ -516,23 +499,8 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         }
         double fused = cost_get(fused_cost, s0->meta, f->st[1].s.meta, s0->global, 2);
         double useful = cost_get(useful_cost, s0->meta, f->st[1].s.meta, s0->global, 2);
-        double ratio = fused > 0 ? unfused / fused - 1.0 : 3.0;   /* before two fused runs: try */
-        /* Zhou's Eff_Cache: a tile's working set in the core's own L2 (measured on a 2-core
-         * EPYC: Jacobi 1-D at 64K-point tiles 39 ms, 1M-point tiles, in the shared L3, 70 ms) */
-        const struct weft_topology *topo = weft_topology_get();
-        uint64_t budget = topo->l2_size ? topo->l2_size : topo->l3_size / (topo->cores ? topo->cores : 1);
-        if (budget < (256u << 10))
-            budget = 256u << 10;
-        uint64_t row_bytes = 0;
-        for (unsigned b = 0; b < f->chain.nbufs; b++)
-            row_bytes += f->buf[b].windowed ? (uint64_t)f->buf[b].stride : 0;
-        for (unsigned k = 0; k < f->chain.nstages; k++)
-            for (unsigned i = 0; i < f->fpst[k].nacc; i++) {
-                const struct weft_fp_access *x = &f->fpst[k].acc[i];
-                int64_t c = x->coef[s0->work_dim - 1];
-                if (!f->buf[x->buf].windowed && c > 0)
-                    row_bytes += (uint64_t)c;
-            }
+        double ratio = fused > 0 ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;   /* before two fused runs: try */
+        uint64_t budget = weft_fuse_tile_budget(), row_bytes = weft_fp_row_bytes(&f->chain);
         weft_fp_choose(&f->chain, row_bytes, budget, weft_pool_concurrency(), ratio, &K, &tile);
         weft_log(WEFT_LOG_DEBUG,
                  "fuse: %s: unfused %.2f ns/row, fused %.2f ns per row run, %.2f per row replaced, t_s/t_c %.2f: "

@@ -40,6 +40,20 @@ enum weft_fuse_mode weft_fuse_setting(void);
  * default and most WEFT_FUSE_MAX_CHAIN). */
 unsigned weft_fuse_hold_limit(void);
 
+/* The planning rules fuse.c applies, shared with `weft explain --chain` (tools/weft) so that
+ * it prints the decision the runtime would take. Fusing needs a measured saving per row of at
+ * least WEFT_FUSE_MIN_RATIO (equation 6's t_s/t_c - 1) and a depth of at least
+ * WEFT_FUSE_MIN_DEPTH; before two fused runs were measured, t_s/t_c - 1 is taken as
+ * WEFT_FUSE_FIRST_RATIO (try). */
+#define WEFT_FUSE_MIN_RATIO 0.15
+#define WEFT_FUSE_MIN_DEPTH 4u
+#define WEFT_FUSE_FIRST_RATIO 3.0
+/* Bytes a tile's working set may take: the core's own L2 (Zhou's Eff_Cache). */
+uint64_t weft_fuse_tile_budget(void);
+/* Rows a stage's region rounds out to: 1-D regions start and end on work-groups of the local
+ * size, at most 256 work-items; other dimensions run rows of work-groups one item high. */
+uint64_t weft_fuse_align(unsigned work_dim, const uint64_t local[3]);
+
 /* What fuse.c needs of one NDRange command; ndrange.c fills it (weft_ndrange_fuse_stage). */
 struct weft_fuse_stage {
     cl_kernel kernel;

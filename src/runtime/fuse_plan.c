@@ -60,14 +60,25 @@ bool weft_fp_analyze(struct weft_fp_chain *c, char *why, size_t why_size)
             continue;
         const struct weft_fp_access *first = NULL, *write = NULL;
         bool written_before = false;
+        /* the layout: of the first affine access (there is one, a write) */
+        for (unsigned k = 0; k < c->nstages && !first; k++)
+            for (unsigned a = 0; a < c->stage[k].nacc && !first; a++)
+                if (c->stage[k].acc[a].buf == b && !c->stage[k].acc[a].node)
+                    first = &c->stage[k].acc[a];
         for (unsigned k = 0; k < c->nstages; k++) {
             bool writes_here = false;
             for (unsigned a = 0; a < c->stage[k].nacc; a++) {
                 const struct weft_fp_access *x = &c->stage[k].acc[a];
                 if (x->buf != b)
                     continue;
-                if (!first)
-                    first = x;
+                if (x->node) {   /* a choosing read: its footprint comes from its expression */
+                    if (x->kind & WEFT_FP_WRITE) {
+                        snprintf(why, why_size, "buffer %u is written at an address that chooses", b);
+                        return false;
+                    }
+                    feeds = feeds || written_before;
+                    continue;
+                }
                 if (!same_layout(c, first->coef, x->coef)) {
                     snprintf(why, why_size, "buffer %u is accessed with different strides", b);
                     return false;
@@ -112,12 +123,126 @@ bool weft_fp_analyze(struct weft_fp_chain *c, char *why, size_t why_size)
     return true;
 }
 
-/* Bytes [lo, hi) access x of buffer B touches over rows [a, z) (z > a). */
-static void access_range(const struct weft_fp_buffer *B, const struct weft_fp_access *x, uint64_t a, uint64_t z,
-                         int64_t *lo, int64_t *hi)
+/* Interval arithmetic over a choosing read's expression; values beyond +-2^62 give up. */
+struct ival {
+    __int128 lo, hi;
+};
+
+#define IVAL_LIMIT ((__int128)1 << 62)
+
+static bool ival_fits(struct ival v)
 {
-    *lo = x->c0 + B->stride * (int64_t)a + B->inner_lo;
-    *hi = x->c0 + B->stride * (int64_t)(z - 1) + B->inner_hi + (int64_t)x->size;
+    return v.lo >= -IVAL_LIMIT && v.hi <= IVAL_LIMIT && v.lo <= v.hi;
+}
+
+static __int128 min128(__int128 a, __int128 b) { return a < b ? a : b; }
+static __int128 max128(__int128 a, __int128 b) { return a > b ? a : b; }
+
+static __int128 floor_div128(__int128 a, __int128 b)
+{
+    __int128 q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* The value range of node n over the work-items whose index lies in box [blo[d], bhi[d]]. */
+static bool node_range(const struct weft_fp_node *nodes, unsigned n, const int64_t blo[3], const int64_t bhi[3],
+                       unsigned depth, struct ival *out)
+{
+    const struct weft_fp_node *x = &nodes[n];
+    struct ival a, b;
+    if (depth > 256)
+        return false;
+    if (x->op == WEFT_FP_LEAF) {
+        a.lo = a.hi = x->c0;
+        for (unsigned d = 0; d < 3; d++) {
+            __int128 p = (__int128)x->coef[d] * blo[d], q = (__int128)x->coef[d] * bhi[d];
+            a.lo += min128(p, q);
+            a.hi += max128(p, q);
+        }
+        *out = a;
+        return ival_fits(a);
+    }
+    if (x->x >= n || x->y >= n)   /* operands come first: no cycles */
+        return false;
+    if (!node_range(nodes, x->x, blo, bhi, depth + 1, &a) || !node_range(nodes, x->y, blo, bhi, depth + 1, &b))
+        return false;
+    switch (x->op) {
+    case WEFT_FP_ADD:
+        out->lo = a.lo + b.lo;
+        out->hi = a.hi + b.hi;
+        break;
+    case WEFT_FP_MUL: {
+        __int128 p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+        out->lo = out->hi = p[0];
+        for (int i = 1; i < 4; i++) {
+            out->lo = min128(out->lo, p[i]);
+            out->hi = max128(out->hi, p[i]);
+        }
+        break;
+    }
+    case WEFT_FP_DIV:
+        if (b.lo != b.hi || b.lo <= 0)
+            return false;
+        out->lo = floor_div128(a.lo, b.lo);
+        out->hi = -floor_div128(-a.hi, b.lo);
+        break;
+    case WEFT_FP_SMIN:
+        out->lo = min128(a.lo, b.lo);
+        out->hi = min128(a.hi, b.hi);
+        break;
+    case WEFT_FP_SMAX:
+        out->lo = max128(a.lo, b.lo);
+        out->hi = max128(a.hi, b.hi);
+        break;
+    case WEFT_FP_UMIN:
+    case WEFT_FP_UMAX:
+        if (a.lo >= 0 && b.lo >= 0) {   /* both non-negative: as signed */
+            out->lo = x->op == WEFT_FP_UMIN ? min128(a.lo, b.lo) : max128(a.lo, b.lo);
+            out->hi = x->op == WEFT_FP_UMIN ? min128(a.hi, b.hi) : max128(a.hi, b.hi);
+            break;
+        }
+        /* else it is one of the two, whichever: as ANY */
+        __attribute__((fallthrough));
+    case WEFT_FP_ANY:
+        out->lo = min128(a.lo, b.lo);
+        out->hi = max128(a.hi, b.hi);
+        break;
+    default:
+        return false;
+    }
+    return ival_fits(*out);
+}
+
+void weft_fp_access_range(const struct weft_fp_chain *c, unsigned b, const struct weft_fp_access *x, uint64_t a,
+                          uint64_t z, int64_t *lo, int64_t *hi)
+{
+    const struct weft_fp_buffer *B = &c->buf[b];
+    if (!x->node) {
+        *lo = x->c0 + B->stride * (int64_t)a + B->inner_lo;
+        *hi = x->c0 + B->stride * (int64_t)(z - 1) + B->inner_hi + (int64_t)x->size;
+        return;
+    }
+    const unsigned D = weft_fp_outer(c);
+    int64_t blo[3] = {0, 0, 0}, bhi[3] = {0, 0, 0};
+    for (unsigned d = 0; d < c->work_dim; d++) {
+        blo[d] = d == D ? (int64_t)a : 0;
+        bhi[d] = d == D ? (int64_t)z - 1 : (int64_t)c->global[d] - 1;
+    }
+    struct ival v;
+    if (!node_range(x->node, x->root, blo, bhi, 0, &v)) {
+        *lo = 0;
+        *hi = (int64_t)B->size;
+        return;
+    }
+    *lo = (int64_t)v.lo;
+    *hi = (int64_t)v.hi + (int64_t)x->size;
+}
+
+/* Bytes [lo, hi) access x of buffer b touches over rows [a, z) (z > a). */
+static void access_range(const struct weft_fp_chain *c, unsigned b, const struct weft_fp_access *x, uint64_t a,
+                         uint64_t z, int64_t *lo, int64_t *hi)
+{
+    weft_fp_access_range(c, b, x, a, z, lo, hi);
 }
 
 /* Rows [*a, *z) of buffer B's layout whose writes meet bytes [lo, hi), clamped to the NDRange. */
@@ -162,7 +287,7 @@ void weft_fp_regions(const struct weft_fp_chain *c, unsigned K, uint64_t t_lo, u
             if (!B->windowed || !(x->kind & WEFT_FP_READ))
                 continue;
             int64_t lo, hi;
-            access_range(B, x, rlo[k], rhi[k], &lo, &hi);
+            access_range(c, x->buf, x, rlo[k], rhi[k], &lo, &hi);
             uint64_t a, z;
             rows_of(c, B, lo, hi, &a, &z);
             for (unsigned j = 0; j < k; j++)
@@ -189,7 +314,7 @@ bool weft_fp_window(const struct weft_fp_chain *c, unsigned K, const uint64_t *r
             if (x->buf != b)
                 continue;
             int64_t l, h;
-            access_range(B, x, rlo[k], rhi[k], &l, &h);
+            access_range(c, b, x, rlo[k], rhi[k], &l, &h);
             if (!any || l < lo)
                 lo = l;
             if (!any || h > hi)
@@ -307,6 +432,21 @@ unsigned weft_fp_depth(const struct weft_fp_chain *c, uint64_t tile, double rati
     }
     free(rlo);
     return best;
+}
+
+uint64_t weft_fp_row_bytes(const struct weft_fp_chain *c)
+{
+    uint64_t row_bytes = 0;
+    for (unsigned b = 0; b < c->nbufs; b++)
+        row_bytes += c->buf[b].windowed ? (uint64_t)c->buf[b].stride : 0;
+    for (unsigned k = 0; k < c->nstages; k++)
+        for (unsigned i = 0; i < c->stage[k].nacc; i++) {
+            const struct weft_fp_access *x = &c->stage[k].acc[i];
+            int64_t step = x->coef[weft_fp_outer(c)];
+            if (!c->buf[x->buf].windowed && !x->node && step > 0)
+                row_bytes += (uint64_t)step;
+        }
+    return row_bytes;
 }
 
 void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t budget, unsigned threads,

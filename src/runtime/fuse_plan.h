@@ -18,7 +18,15 @@
  * rows; going backwards, each stage runs its successor's rows plus the rows that produce what
  * any later stage reads of a buffer it writes, rounded out to `align` rows and clamped to the
  * NDRange. Every earlier writer of a buffer is enlarged, not only the last one (conservative,
- * as in the paper). */
+ * as in the paper).
+ *
+ * Choosing reads. A read whose address is a select, min or max of affine candidates (HotSpot's
+ * clamped neighbours; compiler/analysis/access.h) carries its address as an expression
+ * (struct weft_fp_node) instead of coef/c0. Reads need only a conservative footprint: over
+ * rows [a, z) it is what interval arithmetic over the expression gives, with the work-items of
+ * those rows as the box (exact for a min/max of a monotone candidate, the hull of the
+ * candidates for a select). Such reads take no part in the layout rules; writes are always
+ * affine. */
 #ifndef WEFT_RUNTIME_FUSE_PLAN_H
 #define WEFT_RUNTIME_FUSE_PLAN_H
 
@@ -28,12 +36,28 @@
 
 enum { WEFT_FP_READ = 1u, WEFT_FP_WRITE = 2u };
 
+/* Operations of a choosing read's address: LEAF is c0 + sum coef[d] * i[d]; ANY is x or y (not
+ * known which); DIV divides exactly by the constant leaf y. */
+enum weft_fp_op {
+    WEFT_FP_LEAF, WEFT_FP_ADD, WEFT_FP_MUL, WEFT_FP_DIV, WEFT_FP_ANY,
+    WEFT_FP_SMIN, WEFT_FP_SMAX, WEFT_FP_UMIN, WEFT_FP_UMAX,
+};
+
+struct weft_fp_node {
+    unsigned op;            /* enum weft_fp_op */
+    unsigned x, y;          /* operands: indices of other nodes of the same array */
+    int64_t coef[3];        /* LEAF */
+    int64_t c0;
+};
+
 struct weft_fp_access {
     unsigned buf;           /* index into the chain's buffers */
     unsigned kind;          /* WEFT_FP_READ or WEFT_FP_WRITE */
     unsigned size;          /* bytes */
     int64_t coef[3];        /* bytes per step of the 0-based index in each dimension */
     int64_t c0;             /* bytes at index 0 (global offsets folded in) */
+    const struct weft_fp_node *node;   /* a choosing read: its address is node[root] (coef and */
+    unsigned root;                     /* c0 unused); NULL for an affine access */
 };
 
 struct weft_fp_stage {
@@ -60,6 +84,11 @@ struct weft_fp_chain {
     unsigned nbufs;
     struct weft_fp_buffer *buf;
 };
+
+/* The bytes [*lo, *hi) read x (of buffer b) may touch over rows [a, z) (z > a), unclamped; for
+ * a choosing read whose interval overflows, the whole buffer. */
+void weft_fp_access_range(const struct weft_fp_chain *c, unsigned b, const struct weft_fp_access *x, uint64_t a,
+                          uint64_t z, int64_t *lo, int64_t *hi);
 
 /* The outermost dimension (rows) and the number of rows. */
 static inline unsigned weft_fp_outer(const struct weft_fp_chain *c) { return c->work_dim - 1; }
@@ -93,6 +122,10 @@ uint64_t weft_fp_reach(const struct weft_fp_chain *c, unsigned nstages, uint64_t
  * adding each stage up to K cost fewer extra redundant rows per tile (dRC(k)/Q) than
  * tile * ratio. */
 unsigned weft_fp_depth(const struct weft_fp_chain *c, uint64_t tile, double ratio);
+
+/* Bytes one row touches across the buffers (after weft_fp_analyze): the row stride of every
+ * windowed buffer plus the row step of every affine read of the others. */
+uint64_t weft_fp_row_bytes(const struct weft_fp_chain *c);
 
 /* Tiling choice. `row_bytes`: bytes one row touches across the windowed and read buffers;
  * `budget`: bytes a tile's working set may take (a share of the cache); `threads`. `ratio`:

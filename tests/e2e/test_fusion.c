@@ -1,6 +1,7 @@
 /* tests/e2e/test_fusion.c — launch chains fused into overlapped tiles (runtime/fuse.h) give the
  * unfused results bit for bit: 1-D and 2-D Jacobi, Poisson with a right-hand side, PathFinder
- * (a different argument per launch), FDTD-2D (three kernels a step), at odd sizes and with
+ * (a different argument per launch), FDTD-2D (three kernels a step), HotSpot (neighbours
+ * clamped at the borders by selects or by min/max: reads whose address chooses), at odd sizes and with
  * forced depths and tile sizes from one row to many; chains interrupted by a read, chains on two
  * queues that wait on each other, a callback on a held launch, and profiling times of fused
  * launches. The unfused reference is the same chain with clFinish after every launch (nothing
@@ -52,6 +53,27 @@ static const char *source =
     "  int j = get_global_id(0), i = get_global_id(1);\n"
     "  if (i < nx - 1 && j < ny - 1)\n"
     "    hz[i * ny + j] = hz[i * ny + j] - 0.7f * (ex[i * ny + j + 1] - ex[i * ny + j] + ey[(i + 1) * ny + j] - ey[i * ny + j]);\n"
+    "}\n"
+    /* Rodinia's OpenCL HotSpot without its __local pyramid: neighbours clamped at the borders
+     * as Rodinia writes them (selects), and as min/max of the row and column */
+    "kernel void hotspot(global const float *power, global const float *src, global float *dst, int rows, int cols,\n"
+    "                    float cap1, float rx1, float ry1, float rz1, float amb) {\n"
+    "  int c = get_global_id(0), r = get_global_id(1), idx = r * cols + c;\n"
+    "  int N = (r == 0) ? idx : idx - cols;\n"
+    "  int S = (r == rows - 1) ? idx : idx + cols;\n"
+    "  int W = (c == 0) ? idx : idx - 1;\n"
+    "  int E = (c == cols - 1) ? idx : idx + 1;\n"
+    "  float t = src[idx];\n"
+    "  dst[idx] = t + cap1 * (power[idx] + (src[S] + src[N] - 2.0f * t) * ry1 + (src[E] + src[W] - 2.0f * t) * rx1\n"
+    "                        + (amb - t) * rz1);\n"
+    "}\n"
+    "kernel void hotspot_clamp(global const float *power, global const float *src, global float *dst, int rows,\n"
+    "                          int cols, float cap1, float rx1, float ry1, float rz1, float amb) {\n"
+    "  int c = get_global_id(0), r = get_global_id(1);\n"
+    "  int rn = max(r - 1, 0), rs = min(r + 1, rows - 1), cw = max(c - 1, 0), ce = min(c + 1, cols - 1);\n"
+    "  float t = src[r * cols + c];\n"
+    "  dst[r * cols + c] = t + cap1 * (power[r * cols + c] + (src[rs * cols + c] + src[rn * cols + c] - 2.0f * t) * ry1\n"
+    "                        + (src[r * cols + ce] + src[r * cols + cw] - 2.0f * t) * rx1 + (amb - t) * rz1);\n"
     "}\n";
 
 static cl_command_queue pq;   /* in-order, with profiling */
@@ -376,6 +398,88 @@ static void test_fdtd2d_bit_identical(void **state)
     }
 }
 
+/* ---- HotSpot: clamped neighbours, a power buffer only read, ping-pong temperatures ----------------- */
+
+/* Rodinia's constants for a 0.016 m chip (hotspot.c), as single-precision factors */
+#define HS_CAP1 0.000585f   /* step / Cap */
+#define HS_RX1 0.0190f
+#define HS_RY1 0.0127f
+#define HS_RZ1 0.0005f
+#define HS_AMB 80.0f
+
+static unsigned hotspot_run(const char *name, const float *temp, const float *power, int rows, int cols, int steps,
+                            bool sync, float *out)
+{
+    cl_kernel k = kernel_new(name);
+    size_t bytes = (size_t)rows * (size_t)cols * sizeof(float);
+    cl_mem p = buf_new(bytes, power), a = buf_new(bytes, temp), b = buf_new(bytes, temp);
+    cl_event *ev = calloc((size_t)steps, sizeof *ev);
+    size_t global[2] = {(size_t)cols, (size_t)rows};
+    float cap1 = HS_CAP1, rx1 = HS_RX1, ry1 = HS_RY1, rz1 = HS_RZ1, amb = HS_AMB;
+    for (int s = 0; s < steps; s++) {
+        cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+        kernel_set_args(k, KARGS(KARG(p), KARG(src), KARG(dst), KARG(rows), KARG(cols), KARG(cap1), KARG(rx1),
+                                 KARG(ry1), KARG(rz1), KARG(amb)));
+        assert_int_equal(clEnqueueNDRangeKernel(pq, k, 2, NULL, global, NULL, 0, NULL, &ev[s]), CL_SUCCESS);
+        if (sync)
+            assert_int_equal(clFinish(pq), CL_SUCCESS);
+    }
+    assert_int_equal(clEnqueueReadBuffer(pq, steps % 2 ? b : a, CL_TRUE, 0, bytes, out, 0, NULL, NULL), CL_SUCCESS);
+    unsigned fused = count_fused(ev, (unsigned)steps);
+    free(ev);
+    clReleaseMemObject(p), clReleaseMemObject(a), clReleaseMemObject(b);
+    clReleaseKernel(k);
+    return fused;
+}
+
+static void test_hotspot_bit_identical(void **state)
+{
+    (void)state;
+    static const struct { const char *kernel; int rows, cols, steps; unsigned depth, tile; } cases[] = {
+        {"hotspot", 64, 64, 12, 6, 10},       {"hotspot", 97, 131, 15, 15, 7}, {"hotspot", 45, 33, 8, 4, 1},
+        {"hotspot", 300, 257, 20, 10, 64},    {"hotspot_clamp", 64, 64, 12, 6, 10},
+        {"hotspot_clamp", 97, 131, 15, 15, 7}, {"hotspot_clamp", 45, 33, 8, 4, 1}, {"hotspot", 3, 5, 6, 6, 1},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        const int rows = cases[c].rows, cols = cases[c].cols, steps = cases[c].steps;
+        size_t cells = (size_t)rows * (size_t)cols;
+        float *temp = malloc(cells * 4), *power = malloc(cells * 4), *ref = malloc(cells * 4);
+        float *got = malloc(cells * 4), *host = malloc(cells * 4), *next = malloc(cells * 4);
+        for (size_t i = 0; i < cells; i++) {
+            temp[i] = 320.0f + (float)((i * 2654435761u) % 1000) / 50.0f;
+            power[i] = (float)((i * 40503u) % 97) / 1000.0f;
+        }
+        force(cases[c].depth, cases[c].tile);
+        hotspot_run(cases[c].kernel, temp, power, rows, cols, steps, true, ref);
+        unsigned fused = hotspot_run(cases[c].kernel, temp, power, rows, cols, steps, false, got);
+        if (memcmp(ref, got, cells * 4))
+            fail_msg("%s %dx%d steps=%d depth=%u tile=%u: fused results differ", cases[c].kernel, rows, cols, steps,
+                     cases[c].depth, cases[c].tile);
+        if (fused == 0)
+            fail_msg("%s %dx%d depth=%u tile=%u: nothing was fused", cases[c].kernel, rows, cols, cases[c].depth,
+                     cases[c].tile);
+        /* the reference itself, against the host (Rodinia's single_iteration with clamped
+         * neighbours; contraction may differ, hence the tolerance) */
+        memcpy(host, temp, cells * 4);
+        for (int s = 0; s < steps; s++) {
+            for (int r = 0; r < rows; r++)
+                for (int x = 0; x < cols; x++) {
+                    int i = r * cols + x;
+                    float t = host[i];
+                    float n = host[(r > 0 ? r - 1 : r) * cols + x], so = host[(r < rows - 1 ? r + 1 : r) * cols + x];
+                    float w = host[r * cols + (x > 0 ? x - 1 : x)], e = host[r * cols + (x < cols - 1 ? x + 1 : x)];
+                    next[i] = t + HS_CAP1 * (power[i] + (so + n - 2.0f * t) * HS_RY1 + (e + w - 2.0f * t) * HS_RX1 +
+                                             (HS_AMB - t) * HS_RZ1);
+                }
+            memcpy(host, next, cells * 4);
+        }
+        for (size_t i = 0; i < cells; i++)
+            if (fabsf(host[i] - ref[i]) > 1e-4f * fabsf(host[i]))
+                fail_msg("%s %dx%d: cell %zu is %.9g, host %.9g", cases[c].kernel, rows, cols, i, ref[i], host[i]);
+        free(temp), free(power), free(ref), free(got), free(host), free(next);
+    }
+}
+
 /* ---- sync points inside a chain ----------------------------------------------------------------- */
 
 /* A non-blocking read between launches sees the state after the launches before it, and the
@@ -510,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_poisson_bit_identical),
         cmocka_unit_test(test_pathfinder_exact),
         cmocka_unit_test(test_fdtd2d_bit_identical),
+        cmocka_unit_test(test_hotspot_bit_identical),
         cmocka_unit_test(test_chain_interrupted_by_read),
         cmocka_unit_test(test_two_queues),
         cmocka_unit_test(test_held_launch_callback_and_poll),

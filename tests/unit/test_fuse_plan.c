@@ -1,7 +1,9 @@
 /* tests/unit/test_fuse_plan.c — the overlapped-tiling geometry of runtime/fuse_plan.c: Zhou's
  * redundant work for a 1-D 3-point ping-pong chain with clamped boundaries (seed-notes 003-004,
  * criterion 5: K*N + (Q-1)*K*(K-1) rows), the symbolic tiles of criterion 4, owned ranges that
- * partition the buffers, 2-D row halos, the layout checks, and the depth rule of equation 6. */
+ * partition the buffers, 2-D row halos, the layout checks, the depth rule of equation 6, and
+ * reads whose address chooses (clamped neighbours: min/max and selects) planned by their
+ * interval footprints. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -187,6 +189,77 @@ static void test_depth_follows_equation_6(void **state)
     assert_int_equal(weft_fp_depth(&x.c, 1000, 1.0 / 1000), 1);
 }
 
+/* The 1-D chain with its neighbours clamped: a[max(i-1, 0)], a[i], a[min(i+1, n-1)] (HotSpot's
+ * borders) as choosing reads. Clamping is exact, so regions and redundant work are those of
+ * the affine chain; a write whose address chooses is refused. */
+static void test_clamped_reads_plan_like_affine_ones(void **state)
+{
+    const uint64_t n = 1000;
+    const unsigned K = 5;
+    struct chain1d x, y;
+    char why[128];
+    make_chain1d(&x, n, K, 1);
+    make_chain1d(&y, n, K, 1);
+    /* 0: i - 1, 1: 0, 2: smax, 3: 4 (bytes), 4: smax * 4; 5: i + 1, 6: n - 1, 7: smin, 8: smin * 4;
+     * 9: i, 10: any(i - 1, i) (a select), 11: * 4 */
+    const struct weft_fp_node nodes[] = {
+        {WEFT_FP_LEAF, 0, 0, {1, 0, 0}, -1}, {WEFT_FP_LEAF, 0, 0, {0, 0, 0}, 0},
+        {WEFT_FP_SMAX, 0, 1, {0, 0, 0}, 0},  {WEFT_FP_LEAF, 0, 0, {0, 0, 0}, 4},
+        {WEFT_FP_MUL, 2, 3, {0, 0, 0}, 0},   {WEFT_FP_LEAF, 0, 0, {1, 0, 0}, 1},
+        {WEFT_FP_LEAF, 0, 0, {0, 0, 0}, (int64_t)n - 1}, {WEFT_FP_SMIN, 5, 6, {0, 0, 0}, 0},
+        {WEFT_FP_MUL, 7, 3, {0, 0, 0}, 0},   {WEFT_FP_LEAF, 0, 0, {1, 0, 0}, 0},
+        {WEFT_FP_ANY, 0, 9, {0, 0, 0}, 0},   {WEFT_FP_MUL, 10, 3, {0, 0, 0}, 0},
+    };
+    for (unsigned k = 0; k < K; k++) {
+        x.acc[k][0].node = x.acc[k][2].node = nodes;
+        x.acc[k][0].root = 4;
+        x.acc[k][2].root = 8;
+    }
+    assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+    assert_true(weft_fp_analyze(&y.c, why, sizeof why));
+    for (uint64_t tile = 50; tile <= 250; tile += 100) {
+        uint64_t Q = (n + tile - 1) / tile;
+        assert_int_equal(weft_fp_rows_run(&x.c, K, tile), K * n + (Q - 1) * K * (K - 1));
+    }
+    uint64_t rlo[K], rhi[K], ylo[K], yhi[K], lo, hi;
+    const uint64_t probes[][2] = {{0, 3}, {200, 250}, {990, 1000}};
+    for (int p = 0; p < 3; p++) {
+        weft_fp_regions(&x.c, K, probes[p][0], probes[p][1], rlo, rhi);
+        weft_fp_regions(&y.c, K, probes[p][0], probes[p][1], ylo, yhi);
+        assert_memory_equal(rlo, ylo, sizeof rlo);
+        assert_memory_equal(rhi, yhi, sizeof rhi);
+    }
+    /* interior window: one element beyond stage 0's rows; at the borders the clamps stay inside */
+    weft_fp_regions(&x.c, K, 200, 250, rlo, rhi);
+    assert_true(weft_fp_window(&x.c, K, rlo, rhi, 0, &lo, &hi));
+    assert_int_equal(lo, 4 * (200 - K));
+    assert_int_equal(hi, 4 * (250 + K));
+    int64_t l, h;
+    weft_fp_access_range(&x.c, 0, &x.acc[0][0], 0, 10, &l, &h);
+    assert_int_equal(l, 0);    /* max(i - 1, 0) over i in [0, 10): [0, 8], bytes [0, 36) */
+    assert_int_equal(h, 36);
+    weft_fp_access_range(&x.c, 0, &x.acc[0][2], 990, 1000, &l, &h);
+    assert_int_equal(l, 4 * 991);
+    assert_int_equal(h, 4 * 1000);
+    /* a select of i and i - 1: the hull of both */
+    x.acc[0][0].root = 11;
+    weft_fp_access_range(&x.c, 0, &x.acc[0][0], 100, 110, &l, &h);
+    assert_int_equal(l, 4 * 99);
+    assert_int_equal(h, 4 * 110);
+    /* operands after their user (malformed): the whole buffer, never less */
+    const struct weft_fp_node bad[] = {{WEFT_FP_ANY, 0, 1, {0, 0, 0}, 0}, {WEFT_FP_LEAF, 0, 0, {1, 0, 0}, 0}};
+    x.acc[0][0].node = bad;
+    x.acc[0][0].root = 0;
+    weft_fp_access_range(&x.c, 0, &x.acc[0][0], 100, 110, &l, &h);
+    assert_int_equal(l, 0);
+    assert_int_equal(h, 4 * n);
+    /* writes must be affine */
+    x.acc[1][3].node = nodes;
+    x.acc[1][3].root = 4;
+    assert_false(weft_fp_analyze(&x.c, why, sizeof why));
+    assert_non_null(strstr(why, "chooses"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_owned_ranges_partition),
         cmocka_unit_test(test_2d_rows_and_layout_checks),
         cmocka_unit_test(test_depth_follows_equation_6),
+        cmocka_unit_test(test_clamped_reads_plan_like_affine_ones),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,12 +12,19 @@
  * walks the kernel's instructions in layout order and stops at the first one it cannot
  * describe.
  *
+ * A third kind of integer value, a choice (S_CHOICE), is an expression over polynomials with
+ * select/phi/min/max nodes (access.h, struct weft_choice_node), built in the ctx's node list
+ * (operands first) whenever an operand of an operation chooses; only reads may use one.
+ *
  * Integer rules (the no-wrap assumption of access.h makes every cast the identity):
  *   constant, add, sub, mul (degree <= 2, at most one global id per term), shl by a constant,
  *   `or disjoint` (an add), ashr/lshr/sdiv/udiv `exact` by a constant (when every coefficient
  *   divides), `and` with a mask of the low 31 bits or more (instcombine's form of a zext of a
  *   trunc), sext/zext/trunc/freeze, phi/select whose incoming values are all the same
- *   polynomial. Anything else fails: loads, other phis and selects, other calls, get_local_id.
+ *   polynomial. Choices: phis (of no cycle) and selects of different polynomials (ANY),
+ *   llvm.smin/smax/umin/umax, zext/sext of an i1 (ANY of 0 and 1 or -1), and any of the rules
+ *   above applied to a choice (ADD, MUL, DIV nodes). Anything else fails: loads, phis of a
+ *   cycle, other calls, get_local_id.
  */
 #include "compiler/analysis/access.h"
 
@@ -34,6 +41,7 @@
 
 #define MAX_ACCESSES 256
 #define MAX_DEPTH 256   /* evaluation recursion; deeper expressions count as not affine */
+#define MAX_CHOICE_NODES 4096   /* per kernel; more count as not affine */
 
 /* ---- polynomials ------------------------------------------------------------------------ */
 
@@ -88,6 +96,7 @@ enum status {
     S_NOT,        /* not a polynomial of the allowed form: see culprit */
     S_TERMS,      /* a polynomial with more than WEFT_AFFINE_MAX_TERMS terms */
     S_BUSY,       /* being evaluated (memo only) */
+    S_CHOICE,     /* one of several polynomials: the expression ctx->nodes[node] */
 };
 
 /* Adds t into p keeping it normalized (sorted, like terms merged, no zero coefficient).
@@ -136,9 +145,16 @@ static const struct weft_sym ONE = {.kind = WEFT_SYM_ONE, .index = 0};
 /* An integer's value: status, the polynomial when S_AFFINE, else the value to blame. */
 struct ival {
     enum status st;
-    LLVMValueRef culprit;
+    LLVMValueRef culprit;       /* S_CHOICE: the first instruction that chose */
     struct weft_affine p;
+    unsigned node;              /* S_CHOICE */
 };
+
+/* A value the evaluators can go on with: a polynomial or a choice. */
+static bool iv_ok(const struct ival *x)
+{
+    return x->st == S_AFFINE || x->st == S_CHOICE;
+}
 
 enum root {
     R_ARG,        /* a __global or __constant pointer argument: `arg`, offset in `off` */
@@ -165,6 +181,7 @@ struct ctx {
     struct weft_ptrmap pmemo;   /* pointer value -> index into pvals */
     WEFT_VEC(struct pval) pvals;
     WEFT_VEC(struct weft_access) acc;
+    WEFT_VEC(struct weft_choice_node) nodes;
     unsigned depth;
     bool failed;
     char reason[128];
@@ -198,13 +215,67 @@ static struct ival symbol(uint8_t kind, unsigned index, LLVMValueRef v)
     return r;
 }
 
-/* x + sign * y; a failure of x or y passes on (x's first). */
-static struct ival iv_add(struct ival x, const struct ival *y, int sign, LLVMValueRef in)
+/* The node of x (a new leaf for a polynomial); false when there are too many. */
+static bool as_node(struct ctx *c, const struct ival *x, unsigned *out)
 {
-    if (x.st != S_AFFINE)
+    if (x->st == S_CHOICE) {
+        *out = x->node;
+        return true;
+    }
+    if (c->nodes.len >= MAX_CHOICE_NODES)
+        return false;
+    struct weft_choice_node n;
+    memset(&n, 0, sizeof n);
+    n.op = WEFT_CHOICE_POLY;
+    n.poly = x->p;
+    weft_vec_push(&c->nodes, n);
+    *out = (unsigned)c->nodes.len - 1;
+    return true;
+}
+
+/* The choice `op`(x, y) of two values that are polynomials or choices. */
+static struct ival choice(struct ctx *c, unsigned op, const struct ival *x, const struct ival *y, LLVMValueRef in)
+{
+    unsigned a, b;
+    if (!as_node(c, x, &a) || !as_node(c, y, &b) || c->nodes.len >= MAX_CHOICE_NODES)
+        return not_affine(in);
+    struct weft_choice_node n;
+    memset(&n, 0, sizeof n);
+    n.op = op;
+    n.x = a;
+    n.y = b;
+    weft_vec_push(&c->nodes, n);
+    struct ival r;
+    memset(&r, 0, sizeof r);
+    r.st = S_CHOICE;
+    r.node = (unsigned)c->nodes.len - 1;
+    r.culprit = x->st == S_CHOICE ? x->culprit : y->st == S_CHOICE ? y->culprit : in;
+    return r;
+}
+
+static struct ival iv_mul(struct ctx *c, const struct ival *x, const struct ival *y, LLVMValueRef in);
+
+static struct ival iv_scale(struct ctx *c, const struct ival *x, int64_t k, LLVMValueRef in)
+{
+    struct ival f = constant(k);
+    return iv_mul(c, x, &f, in);
+}
+
+/* x + sign * y; a failure of x or y passes on (x's first). */
+static struct ival iv_add(struct ctx *c, struct ival x, const struct ival *y, int sign, LLVMValueRef in)
+{
+    if (!iv_ok(&x))
         return x;
-    if (y->st != S_AFFINE)
+    if (!iv_ok(y))
         return *y;
+    if (x.st == S_CHOICE || y->st == S_CHOICE) {
+        struct ival t = sign < 0 ? iv_scale(c, y, -1, in) : *y;
+        if (!iv_ok(&t) || (x.st == S_AFFINE && x.p.nterms == 0))
+            return t;   /* 0 + y: no node */
+        if (t.st == S_AFFINE && t.p.nterms == 0)
+            return x;
+        return choice(c, WEFT_CHOICE_ADD, &x, &t, in);
+    }
     for (unsigned i = 0; i < y->p.nterms; i++) {
         struct weft_term t = y->p.t[i];
         if (sign < 0 && __builtin_sub_overflow((int64_t)0, t.coef, &t.coef))
@@ -219,31 +290,39 @@ static struct ival iv_add(struct ival x, const struct ival *y, int sign, LLVMVal
     return x;
 }
 
-static struct ival iv_mul(const struct ival *x, const struct ival *y, LLVMValueRef in)
+static struct ival iv_mul(struct ctx *c, const struct ival *x, const struct ival *y, LLVMValueRef in)
 {
-    if (x->st != S_AFFINE)
+    if (!iv_ok(x))
         return *x;
-    if (y->st != S_AFFINE)
+    if (!iv_ok(y))
         return *y;
+    if (x->st == S_CHOICE || y->st == S_CHOICE) {
+        for (int i = 0; i < 2; i++) {   /* a choice times 1 */
+            const struct ival *k = i ? x : y;
+            if (k->st == S_AFFINE && k->p.nterms == 1 && term_degree(&k->p.t[0]) == 0 && k->p.t[0].coef == 1)
+                return i ? *y : *x;
+        }
+        return choice(c, WEFT_CHOICE_MUL, x, y, in);
+    }
     struct ival r = constant(0);
     for (unsigned i = 0; i < x->p.nterms; i++) {
         for (unsigned j = 0; j < y->p.nterms; j++) {
             const struct weft_term *s = &x->p.t[i], *t = &y->p.t[j];
             if (term_degree(s) + term_degree(t) > 2 || term_gids(s) + term_gids(t) > 1)
                 return not_affine(in);   /* cubic, or the product of two global ids */
-            int64_t c;
-            if (__builtin_mul_overflow(s->coef, t->coef, &c))
+            int64_t k;
+            if (__builtin_mul_overflow(s->coef, t->coef, &k))
                 return not_affine(in);
             struct weft_sym f[4] = {s->a, s->b, t->a, t->b}, a = ONE, b = ONE;
-            for (int k = 0; k < 4; k++) {
-                if (sym_is_one(f[k]))
+            for (int q = 0; q < 4; q++) {
+                if (sym_is_one(f[q]))
                     continue;
                 if (sym_is_one(a))
-                    a = f[k];
+                    a = f[q];
                 else
-                    b = f[k];
+                    b = f[q];
             }
-            enum status st = poly_add_term(&r.p, make_term(c, a, b));
+            enum status st = poly_add_term(&r.p, make_term(k, a, b));
             if (st != S_AFFINE) {
                 r.st = st;
                 r.culprit = in;
@@ -254,19 +333,36 @@ static struct ival iv_mul(const struct ival *x, const struct ival *y, LLVMValueR
     return r;
 }
 
-static struct ival iv_scale(const struct ival *x, int64_t k, LLVMValueRef in)
+/* x / d when d divides every coefficient (an exact division leaves no remainder); for a choice,
+ * a DIV node (exact by the instruction's own promise). */
+static struct ival iv_div_exact(struct ctx *c, struct ival x, int64_t d, LLVMValueRef in)
 {
-    struct ival c = constant(k);
-    return iv_mul(x, &c, in);
-}
-
-/* x / d when d divides every coefficient (an exact division leaves no remainder). */
-static struct ival iv_div_exact(struct ival x, int64_t d, LLVMValueRef in)
-{
-    if (x.st != S_AFFINE)
+    if (!iv_ok(&x))
         return x;
     if (d <= 0)
         return not_affine(in);
+    if (x.st == S_CHOICE) {
+        /* (y * k) / d with d dividing k: y * (k / d) (clang's sign extension of a choice) */
+        const struct weft_choice_node *n = &c->nodes.data[x.node];
+        if (n->op == WEFT_CHOICE_MUL) {
+            const struct weft_choice_node *k = &c->nodes.data[n->y];
+            if (k->op == WEFT_CHOICE_POLY && k->poly.nterms == 1 && term_degree(&k->poly.t[0]) == 0 &&
+                k->poly.t[0].coef % d == 0) {
+                struct ival y;
+                memset(&y, 0, sizeof y);
+                y.st = S_CHOICE;
+                y.node = n->x;
+                y.culprit = x.culprit;
+                if (c->nodes.data[n->x].op == WEFT_CHOICE_POLY) {
+                    y.st = S_AFFINE;
+                    y.p = c->nodes.data[n->x].poly;
+                }
+                return iv_scale(c, &y, k->poly.t[0].coef / d, in);
+            }
+        }
+        struct ival k = constant(d);
+        return choice(c, WEFT_CHOICE_DIV, &x, &k, in);
+    }
     for (unsigned i = 0; i < x.p.nterms; i++) {
         if (x.p.t[i].coef % d)
             return not_affine(in);
@@ -314,17 +410,53 @@ static struct ival eval_wi_call(LLVMValueRef in)
     return symbol(kind, (unsigned)d, in);
 }
 
-/* A phi or select: the common polynomial of its candidates, when they all agree. */
+/* A phi or select: the common polynomial of its candidates when they all agree, else the
+ * choice of any of them. */
 static struct ival eval_merge(struct ctx *c, LLVMValueRef in, LLVMValueRef *cand, unsigned n)
 {
     struct ival r = not_affine(in);
     for (unsigned i = 0; i < n; i++) {
         struct ival x = eval_int(c, cand[i]);
-        if (x.st != S_AFFINE || (i && !poly_eq(&x.p, &r.p)))
+        if (!iv_ok(&x))
             return not_affine(in);
-        r = x;
+        if (i == 0 || (x.st == S_AFFINE && r.st == S_AFFINE && poly_eq(&x.p, &r.p)))
+            r = i == 0 ? x : r;
+        else
+            r = choice(c, WEFT_CHOICE_ANY, &r, &x, in);
+        if (!iv_ok(&r))
+            return r;
     }
     return r;
+}
+
+/* llvm.smin/smax/umin/umax: a choice of its operands (NULL when `in` calls something else). */
+static bool eval_minmax(struct ctx *c, LLVMValueRef in, struct ival *out)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(in);
+    if (!callee || !LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee) || LLVMGetNumArgOperands(in) != 2)
+        return false;
+    size_t len = 0;
+    const char *name = LLVMGetValueName2(callee, &len);
+    static const struct { const char *prefix; unsigned op; } ops[] = {
+        {"llvm.smin.", WEFT_CHOICE_SMIN}, {"llvm.smax.", WEFT_CHOICE_SMAX},
+        {"llvm.umin.", WEFT_CHOICE_UMIN}, {"llvm.umax.", WEFT_CHOICE_UMAX},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        size_t n = strlen(ops[i].prefix);
+        if (len < n || memcmp(name, ops[i].prefix, n))
+            continue;
+        struct ival a = eval_int(c, LLVMGetOperand(in, 0)), b = eval_int(c, LLVMGetOperand(in, 1));
+        if (!iv_ok(&a))
+            *out = a;
+        else if (!iv_ok(&b))
+            *out = b;
+        else if (a.st == S_AFFINE && b.st == S_AFFINE && poly_eq(&a.p, &b.p))
+            *out = a;
+        else
+            *out = choice(c, ops[i].op, &a, &b, in);
+        return true;
+    }
+    return false;
 }
 
 static struct ival eval_inst(struct ctx *c, LLVMValueRef in)
@@ -337,38 +469,38 @@ static struct ival eval_inst(struct ctx *c, LLVMValueRef in)
     switch (LLVMGetInstructionOpcode(in)) {
     case LLVMAdd: {
         struct ival b = eval_int(c, y);
-        return iv_add(eval_int(c, x), &b, 1, in);
+        return iv_add(c, eval_int(c, x), &b, 1, in);
     }
     case LLVMSub: {
         struct ival b = eval_int(c, y);
-        return iv_add(eval_int(c, x), &b, -1, in);
+        return iv_add(c, eval_int(c, x), &b, -1, in);
     }
     case LLVMOr:
         if (LLVMGetIsDisjoint(in)) {   /* no common bits: the sum */
             struct ival b = eval_int(c, y);
-            return iv_add(eval_int(c, x), &b, 1, in);
+            return iv_add(c, eval_int(c, x), &b, 1, in);
         }
         return not_affine(in);
     case LLVMMul: {
         struct ival a = eval_int(c, x), b = eval_int(c, y);
-        return iv_mul(&a, &b, in);
+        return iv_mul(c, &a, &b, in);
     }
     case LLVMShl:
         if (const_int(y, &k) && k >= 0 && k < 63) {
             struct ival a = eval_int(c, x);
-            return iv_scale(&a, (int64_t)1 << k, in);
+            return iv_scale(c, &a, (int64_t)1 << k, in);
         }
         return not_affine(in);
     case LLVMAShr:
     case LLVMLShr:
         /* clang's sign extension `ashr exact (shl x, 32), 32` and the like */
         if (LLVMGetExact(in) && const_int(y, &k) && k >= 0 && k < 63)
-            return iv_div_exact(eval_int(c, x), (int64_t)1 << k, in);
+            return iv_div_exact(c, eval_int(c, x), (int64_t)1 << k, in);
         return not_affine(in);
     case LLVMSDiv:
     case LLVMUDiv:
         if (LLVMGetExact(in) && const_int(y, &k) && k > 0)
-            return iv_div_exact(eval_int(c, x), k, in);
+            return iv_div_exact(c, eval_int(c, x), k, in);
         return not_affine(in);
     case LLVMAnd:
         /* x & (2^n - 1), n >= 31: instcombine's zext(trunc x) to i32 (or of a value it knows
@@ -387,13 +519,21 @@ static struct ival eval_inst(struct ctx *c, LLVMValueRef in)
     case LLVMZExt:
         if (const_int(x, &k))   /* a constant keeps its unsigned value */
             return constant((int64_t)LLVMConstIntGetZExtValue(x));
-        return eval_int(c, x);
+        /* fall through */
     case LLVMSExt:
+        if (LLVMGetIntTypeWidth(LLVMTypeOf(x)) == 1 && !LLVMIsAConstantInt(x)) {
+            /* a comparison's 0 or 1 (-1): the select instcombine made of `cond ? i : i + 1` */
+            struct ival zero = constant(0), one = constant(LLVMGetInstructionOpcode(in) == LLVMZExt ? 1 : -1);
+            return choice(c, WEFT_CHOICE_ANY, &zero, &one, in);
+        }
+        return eval_int(c, x);
     case LLVMTrunc:
     case LLVMFreeze:
         return eval_int(c, x);
-    case LLVMCall:
-        return eval_wi_call(in);
+    case LLVMCall: {
+        struct ival r;
+        return eval_minmax(c, in, &r) ? r : eval_wi_call(in);
+    }
     case LLVMPHI: {
         unsigned n = LLVMCountIncoming(in);
         LLVMValueRef *v = malloc((n ? n : 1) * sizeof *v);
@@ -489,11 +629,11 @@ static struct pval eval_gep(struct ctx *c, LLVMValueRef gep)
     if (LLVMGetTypeKind(LLVMTypeOf(gep)) != LLVMPointerTypeKind)
         return proot(R_UNKNOWN, gep);   /* a vector of pointers */
     struct pval r = eval_ptr(c, LLVMGetOperand(gep, 0));
-    if (r.root != R_ARG || r.off.st != S_AFFINE)
+    if (r.root != R_ARG || !iv_ok(&r.off))
         return r;
     LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
     int n = LLVMGetNumOperands(gep);
-    for (int i = 1; i < n && r.off.st == S_AFFINE; i++) {
+    for (int i = 1; i < n && iv_ok(&r.off); i++) {
         LLVMValueRef idx = LLVMGetOperand(gep, i);
         if (i > 1) {
             if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
@@ -501,20 +641,21 @@ static struct pval eval_gep(struct ctx *c, LLVMValueRef gep)
                 if (!const_int(idx, &f))
                     return proot(R_UNKNOWN, gep);
                 struct ival o = constant((int64_t)LLVMOffsetOfElement(c->td, t, (unsigned)f));
-                r.off = iv_add(r.off, &o, 1, gep);
+                r.off = iv_add(c, r.off, &o, 1, gep);
                 t = LLVMStructGetTypeAtIndex(t, (unsigned)f);
                 continue;
             }
             t = LLVMGetElementType(t);
         }
         struct ival x = eval_int(c, idx);
-        struct ival scaled = iv_scale(&x, (int64_t)LLVMABISizeOfType(c->td, t), gep);
-        r.off = iv_add(r.off, &scaled, 1, gep);
+        struct ival scaled = iv_scale(c, &x, (int64_t)LLVMABISizeOfType(c->td, t), gep);
+        r.off = iv_add(c, r.off, &scaled, 1, gep);
     }
     return r;
 }
 
-/* A phi or select of pointers: one root, and for an argument one offset, or unknown. */
+/* A phi or select of pointers: one root, and for an argument one offset or the choice of the
+ * candidates' offsets; else unknown. */
 static struct pval eval_ptr_merge(struct ctx *c, LLVMValueRef in, LLVMValueRef *cand, unsigned n)
 {
     struct pval r = proot(R_UNKNOWN, in);
@@ -522,10 +663,15 @@ static struct pval eval_ptr_merge(struct ctx *c, LLVMValueRef in, LLVMValueRef *
         struct pval x = eval_ptr(c, cand[i]);
         if (x.root == R_UNKNOWN)
             return proot(R_UNKNOWN, in);
-        if (i && (x.root != r.root ||
-                  (x.root == R_ARG && (x.arg != r.arg || x.off.st != S_AFFINE || r.off.st != S_AFFINE ||
-                                       !poly_eq(&x.off.p, &r.off.p)))))
+        if (i && (x.root != r.root || (x.root == R_ARG && (x.arg != r.arg || !iv_ok(&x.off) || !iv_ok(&r.off)))))
             return proot(R_UNKNOWN, in);
+        if (i && x.root == R_ARG &&
+            !(x.off.st == S_AFFINE && r.off.st == S_AFFINE && poly_eq(&x.off.p, &r.off.p))) {
+            r.off = choice(c, WEFT_CHOICE_ANY, &r.off, &x.off, in);
+            if (!iv_ok(&r.off))
+                return proot(R_UNKNOWN, in);
+            continue;
+        }
         r = x;
     }
     return r;
@@ -718,7 +864,8 @@ static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef p
         return;
     struct pval p = eval_ptr(c, ptr);
     char what[96], lb[64];
-    if (p.root != R_PRIVATE && p.root != R_CONSTDATA && (p.root != R_ARG || p.off.st != S_AFFINE))
+    if (p.root != R_PRIVATE && p.root != R_CONSTDATA &&
+        (p.root != R_ARG || p.off.st != S_AFFINE || (p.off.st == S_CHOICE && kind == WEFT_ACCESS_WRITE)))
         describe(in, what, sizeof what);
     if (p.root == R_PRIVATE || p.root == R_CONSTDATA)
         return;   /* the work-item's own memory, or data nobody writes */
@@ -730,7 +877,12 @@ static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef p
         fail(c, "%s: offset has more than %d terms", what, WEFT_AFFINE_MAX_TERMS);
         return;
     }
-    if (p.root != R_ARG || p.off.st != S_AFFINE) {
+    if (p.root == R_ARG && p.off.st == S_CHOICE && kind == WEFT_ACCESS_WRITE) {
+        label(p.off.culprit, lb, sizeof lb);
+        fail(c, "%s: a write whose address chooses (depends on %s %s)", what, kind_of(p.off.culprit), lb);
+        return;
+    }
+    if (p.root != R_ARG || !iv_ok(&p.off)) {
         label(p.off.culprit, lb, sizeof lb);
         LLVMValueRef callee =
             p.off.culprit && LLVMIsACallInst(p.off.culprit) ? LLVMGetCalledValue(p.off.culprit) : NULL;
@@ -754,6 +906,12 @@ static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef p
     a.arg = p.arg;
     a.kind = kind;
     a.size = (unsigned)size;
+    if (p.off.st == S_CHOICE) {
+        a.chooses = true;
+        a.root = p.off.node;
+        weft_vec_push(&c->acc, a);
+        return;
+    }
     a.offset.nterms = p.off.p.nterms;
     for (unsigned i = 0; i < p.off.p.nterms; i++) {
         const struct weft_term *t = &p.off.p.t[i];
@@ -908,6 +1066,21 @@ void weft_access_summarize(LLVMValueRef fn, struct weft_access_summary *out)
     } else {
         out->affine = true;
         out->count = (unsigned)c.acc.len;
+        bool any_choice = false;
+        for (size_t i = 0; i < c.acc.len; i++)
+            any_choice = any_choice || c.acc.data[i].chooses;
+        if (any_choice) {
+            out->choice = malloc(c.nodes.len * sizeof *out->choice);
+            if (out->choice) {
+                memcpy(out->choice, c.nodes.data, c.nodes.len * sizeof *out->choice);
+                out->nchoice = (unsigned)c.nodes.len;
+            } else {
+                c.acc.len = 0;
+                out->count = 0;
+                out->affine = false;
+                snprintf(out->reason, sizeof out->reason, "out of memory");
+            }
+        }
         if (c.acc.len) {
             out->acc = malloc(c.acc.len * sizeof *out->acc);
             if (out->acc) {
@@ -920,6 +1093,7 @@ void weft_access_summarize(LLVMValueRef fn, struct weft_access_summary *out)
         }
     }
     weft_vec_free(&c.acc);
+    weft_vec_free(&c.nodes);
     weft_vec_free(&c.ivals);
     weft_vec_free(&c.pvals);
     weft_ptrmap_free(&c.imemo);
@@ -935,18 +1109,35 @@ void weft_access_summary_dispose(struct weft_access_summary *s)
     free(s->acc);
     s->acc = NULL;
     s->count = 0;
+    free(s->choice);
+    s->choice = NULL;
+    s->nchoice = 0;
 }
 
 bool weft_access_summary_copy(const struct weft_access_summary *from, struct weft_access_summary *to)
 {
     *to = *from;
     to->acc = NULL;
+    to->choice = NULL;
+    to->nchoice = 0;
+    if (from->nchoice && from->choice) {
+        to->choice = malloc(from->nchoice * sizeof *to->choice);
+        if (!to->choice) {
+            to->count = 0;
+            return false;
+        }
+        memcpy(to->choice, from->choice, from->nchoice * sizeof *to->choice);
+        to->nchoice = from->nchoice;
+    }
     if (!from->count || !from->acc) {
         to->count = 0;
         return true;
     }
     to->acc = malloc(from->count * sizeof *to->acc);
     if (!to->acc) {
+        free(to->choice);
+        to->choice = NULL;
+        to->nchoice = 0;
         to->count = 0;
         return false;
     }
@@ -1017,4 +1208,73 @@ void weft_affine_format(const struct weft_affine *a, char *buf, size_t size)
     }
     if (first)
         put(buf, size, &len, "0");
+}
+
+/* Writes node n of a choosing offset; `paren`: inside a product, where a sum needs brackets. */
+static void format_node(const struct weft_choice_node *nodes, unsigned n, bool paren, char *buf, size_t size,
+                        size_t *len, unsigned depth)
+{
+    const struct weft_choice_node *x = &nodes[n];
+    if (depth > 64) {
+        put(buf, size, len, "...");
+        return;
+    }
+    static const char *const fn[] = {[WEFT_CHOICE_ANY] = "any", [WEFT_CHOICE_SMIN] = "smin",
+                                     [WEFT_CHOICE_SMAX] = "smax", [WEFT_CHOICE_UMIN] = "umin",
+                                     [WEFT_CHOICE_UMAX] = "umax"};
+    switch (x->op) {
+    case WEFT_CHOICE_POLY: {
+        char t[256];
+        weft_affine_format(&x->poly, t, sizeof t);
+        bool sum = x->poly.nterms > 1 || (x->poly.nterms == 1 && x->poly.t[0].coef < 0);
+        put(buf, size, len, paren && sum ? "(%s)" : "%s", t);
+        return;
+    }
+    case WEFT_CHOICE_ADD:
+        put(buf, size, len, "%s", paren ? "(" : "");
+        format_node(nodes, x->x, false, buf, size, len, depth + 1);
+        if (nodes[x->y].op == WEFT_CHOICE_POLY && nodes[x->y].poly.nterms == 1 &&
+            nodes[x->y].poly.t[0].coef < 0 && nodes[x->y].poly.t[0].coef != INT64_MIN) {
+            struct weft_choice_node neg = nodes[x->y];   /* x + -k: x - k */
+            neg.poly.t[0].coef = -neg.poly.t[0].coef;
+            char t[256];
+            weft_affine_format(&neg.poly, t, sizeof t);
+            put(buf, size, len, " - %s", t);
+        } else {
+            put(buf, size, len, " + ");
+            format_node(nodes, x->y, false, buf, size, len, depth + 1);
+        }
+        put(buf, size, len, "%s", paren ? ")" : "");
+        return;
+    case WEFT_CHOICE_MUL:
+    case WEFT_CHOICE_DIV:
+        format_node(nodes, x->x, true, buf, size, len, depth + 1);
+        put(buf, size, len, x->op == WEFT_CHOICE_MUL ? " * " : " / ");
+        format_node(nodes, x->y, true, buf, size, len, depth + 1);
+        return;
+    default:
+        put(buf, size, len, "%s(", x->op < sizeof fn / sizeof fn[0] && fn[x->op] ? fn[x->op] : "?");
+        format_node(nodes, x->x, false, buf, size, len, depth + 1);
+        put(buf, size, len, ", ");
+        format_node(nodes, x->y, false, buf, size, len, depth + 1);
+        put(buf, size, len, ")");
+        return;
+    }
+}
+
+void weft_access_format(const struct weft_access_summary *s, const struct weft_access *a, char *buf, size_t size)
+{
+    if (!buf || !size)
+        return;
+    if (!a->chooses) {
+        weft_affine_format(&a->offset, buf, size);
+        return;
+    }
+    size_t len = 0;
+    buf[0] = 0;
+    if (a->root >= s->nchoice) {
+        put(buf, size, &len, "?");
+        return;
+    }
+    format_node(s->choice, a->root, false, buf, size, &len, 0);
 }

@@ -17,6 +17,14 @@
  * (allocas) is not listed and does not matter. When not affine, `reason` says why (first
  * offending instruction), and the runtime never fuses the kernel.
  *
+ * Reads whose address chooses among polynomials. A load whose offset is a select, a phi (of
+ * no cycle), a min/max/clamp, or a zext/sext of a comparison, of polynomials — HotSpot's
+ * `(r == 0) ? idx : idx - cols`, `min(r + 1, rows - 1) * cols + c` — is listed too, with its
+ * offset as a small expression over polynomials (struct weft_choice_node, below): the address
+ * is one of the candidates the expression allows, so the union (for fusion: the interval
+ * hull) of what the candidates touch is a sound footprint for a read. Writes stay exact: a
+ * store whose address chooses makes the summary not affine.
+ *
  * Details of the implementation (access.c), within the above:
  *   - a barrier makes the summary not affine (work-items of a group may exchange data through
  *     global memory across it); other work-item functions, intrinsics and calls that touch no
@@ -69,11 +77,35 @@ struct weft_affine {
 
 enum { WEFT_ACCESS_READ = 1u, WEFT_ACCESS_WRITE = 2u };
 
+/* A node of a choosing offset. Leaves are polynomials; the value of an inner node is computed
+ * from its operands x and y (indices of earlier nodes of the summary's choice[] array) as
+ * the operation says, where ANY is "x or y, not known which" (a select or a phi) and DIV is an
+ * exact division by the constant leaf y. Arithmetic never wraps (the no-wrap assumption). */
+enum weft_choice_op {
+    WEFT_CHOICE_POLY = 0,
+    WEFT_CHOICE_ADD,
+    WEFT_CHOICE_MUL,
+    WEFT_CHOICE_DIV,
+    WEFT_CHOICE_ANY,
+    WEFT_CHOICE_SMIN,
+    WEFT_CHOICE_SMAX,
+    WEFT_CHOICE_UMIN,
+    WEFT_CHOICE_UMAX,
+};
+
+struct weft_choice_node {
+    unsigned op;                  /* enum weft_choice_op */
+    unsigned x, y;                /* operands (not POLY) */
+    struct weft_affine poly;      /* POLY */
+};
+
 struct weft_access {
     unsigned arg;                 /* the pointer argument's number */
     unsigned kind;                /* WEFT_ACCESS_READ or WEFT_ACCESS_WRITE */
     unsigned size;                /* bytes accessed (the loaded or stored type's store size) */
-    struct weft_affine offset;    /* bytes from the argument's pointer */
+    struct weft_affine offset;    /* bytes from the argument's pointer (not `chooses`) */
+    bool chooses;                 /* a read only: the offset is choice[root] of the summary */
+    unsigned root;
 };
 
 struct weft_access_summary {
@@ -82,6 +114,8 @@ struct weft_access_summary {
     unsigned count;
     struct weft_access *acc;      /* malloc'd, `count` of them, in instruction order (function
                                      layout order of blocks); count 0 and NULL when !affine */
+    unsigned nchoice;             /* the nodes choosing reads refer to (malloc'd; operands come */
+    struct weft_choice_node *choice;   /* before the nodes that use them) */
 };
 
 /* Computes the summary of kernel `fn` (everything inlined). Never fails: a kernel it cannot
@@ -94,5 +128,8 @@ bool weft_access_summary_copy(const struct weft_access_summary *from, struct wef
 /* Writes an affine offset as text, e.g. "4*gid0 + 4*gid1*arg3 - 4" (for print-access, explain
  * and logs). */
 void weft_affine_format(const struct weft_affine *a, char *buf, size_t size);
+/* Writes an access's offset as text: the polynomial, or for a choosing read the expression,
+ * e.g. "smin(4*gid1 + 4, 4*arg3 - 4) * arg2 + ..." with "any(x, y)" for a select or phi. */
+void weft_access_format(const struct weft_access_summary *s, const struct weft_access *a, char *buf, size_t size);
 
 #endif

@@ -286,8 +286,8 @@ static void print_access(LLVMValueRef fn, FILE *out)
     fprintf(out, "access of @%s: affine\n", LLVMGetValueName(fn));
     for (unsigned i = 0; i < s.count; i++) {
         const struct weft_access *a = &s.acc[i];
-        char text[256];
-        weft_affine_format(&a->offset, text, sizeof text);
+        char text[512];
+        weft_access_format(&s, a, text, sizeof text);
         fprintf(out, "  %s arg %u size %u: %s\n", a->kind == WEFT_ACCESS_WRITE ? "write" : "read ", a->arg, a->size,
                 text);
     }

@@ -36,8 +36,10 @@ kernel void atom(global int *c, global const int *v)
     atomic_add(c, v[get_global_id(0)]);
 }
 
-// A clamped index: llvm.smax is not affine.
-// CHECK: access of @clamped: not affine (load %3: address is not an argument plus an affine offset (depends on call %0 to llvm.smax.i32))
+// A clamped index: a read whose address chooses (llvm.smax; more in choices.cl).
+// CHECK-LABEL: access of @clamped: affine
+// CHECK-NEXT:    read  arg 0 size 4: smax(gid0, 1) * 4 - 4
+// CHECK-NEXT:    write arg 1 size 4: 4*gid0
 kernel void clamped(global const float *A, global float *B)
 {
     int i = get_global_id(0);

@@ -1,0 +1,95 @@
+/* runtime/fuse_bind.c — a launch's access relations as numbers (see fuse_bind.h). */
+#include "runtime/fuse_bind.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool sym_value(const struct weft_fb_launch *l, struct weft_sym y, int64_t *v)
+{
+    switch (y.kind) {
+    case WEFT_SYM_ONE:
+        *v = 1;
+        return true;
+    case WEFT_SYM_GSIZE:
+        *v = y.index < 3 ? (int64_t)l->global[y.index] : 1;
+        return true;
+    case WEFT_SYM_GOFFSET:
+        *v = y.index < 3 ? (int64_t)l->offset[y.index] : 0;
+        return true;
+    case WEFT_SYM_ARG:
+        return l->arg_value && l->arg_value(l->ctx, y.index, v);
+    default:
+        return false;
+    }
+}
+
+bool weft_fb_offset(const struct weft_fb_launch *l, const struct weft_affine *a, int64_t coef[3], int64_t *c0)
+{
+    coef[0] = coef[1] = coef[2] = 0;
+    *c0 = 0;
+    for (unsigned i = 0; i < a->nterms; i++) {
+        const struct weft_term *t = &a->t[i];
+        bool ga = t->a.kind == WEFT_SYM_GID, gb = t->b.kind == WEFT_SYM_GID;
+        if (ga && gb)
+            return false;
+        int64_t v = t->coef, x;
+        if (!ga && (!sym_value(l, t->a, &x) || __builtin_mul_overflow(v, x, &v)))
+            return false;
+        if (!gb && (!sym_value(l, t->b, &x) || __builtin_mul_overflow(v, x, &v)))
+            return false;
+        if (ga || gb) {
+            unsigned d = ga ? t->a.index : t->b.index;
+            if (d >= 3 || __builtin_add_overflow(coef[d], v, &coef[d]))
+                return false;
+        } else if (__builtin_add_overflow(*c0, v, c0)) {
+            return false;
+        }
+    }
+    for (unsigned d = 0; d < 3; d++) {
+        int64_t x;
+        if (__builtin_mul_overflow(coef[d], (int64_t)l->offset[d], &x) || __builtin_add_overflow(*c0, x, c0))
+            return false;
+    }
+    return true;
+}
+
+bool weft_fb_nodes(const struct weft_fb_launch *l, const struct weft_access_summary *s, struct weft_fp_node **out)
+{
+    *out = NULL;
+    if (!s->nchoice)
+        return true;
+    struct weft_fp_node *n = calloc(s->nchoice, sizeof *n);
+    if (!n)
+        return false;
+    for (unsigned i = 0; i < s->nchoice; i++) {
+        const struct weft_choice_node *c = &s->choice[i];
+        switch (c->op) {
+        case WEFT_CHOICE_POLY:
+            n[i].op = WEFT_FP_LEAF;
+            if (!weft_fb_offset(l, &c->poly, n[i].coef, &n[i].c0)) {
+                free(n);
+                return false;
+            }
+            continue;
+        case WEFT_CHOICE_ADD: n[i].op = WEFT_FP_ADD; break;
+        case WEFT_CHOICE_MUL: n[i].op = WEFT_FP_MUL; break;
+        case WEFT_CHOICE_DIV: n[i].op = WEFT_FP_DIV; break;
+        case WEFT_CHOICE_ANY: n[i].op = WEFT_FP_ANY; break;
+        case WEFT_CHOICE_SMIN: n[i].op = WEFT_FP_SMIN; break;
+        case WEFT_CHOICE_SMAX: n[i].op = WEFT_FP_SMAX; break;
+        case WEFT_CHOICE_UMIN: n[i].op = WEFT_FP_UMIN; break;
+        case WEFT_CHOICE_UMAX: n[i].op = WEFT_FP_UMAX; break;
+        default:
+            free(n);
+            return false;
+        }
+        if (c->x >= i || c->y >= i) {   /* operands come first */
+            free(n);
+            return false;
+        }
+        n[i].x = c->x;
+        n[i].y = c->y;
+    }
+    *out = n;
+    return true;
+}
