@@ -174,6 +174,61 @@ static void test_corrupt_entries_are_misses_and_rebuilt(void **state)
     free(good);
 }
 
+/* Bytes of the .wobj entries in directory d. */
+static uint64_t entries_bytes(const char *d)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "cat '%s'/*.wobj 2>/dev/null | wc -c", d);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    unsigned long long n = 0;
+    assert_int_equal(fscanf(f, "%llu", &n), 1);
+    pclose(f);
+    return n;
+}
+
+/* The store counts the cache's bytes as it goes (one directory scan per process, another
+ * when the count crosses the limit): entries another process wrote since are over the limit
+ * only until that next scan, which prunes them (the oldest) too; then the limit holds; a
+ * switch of WEFT_CACHE_DIR starts a new count. */
+static void test_size_limit_holds_over_many_stores(void **state)
+{
+    char sub[300], other[300];
+    snprintf(sub, sizeof sub, "%s/many", dir);
+    snprintf(other, sizeof other, "%s/many/../other", dir);
+    setenv("WEFT_CACHE_DIR", sub, 1);
+    setenv("WEFT_CACHE_MAX_MB", "1", 1);
+    size_t n = 100 * 1024;
+    char *blob = malloc(n);
+    memset(blob, 'm', n);
+    assert_true(weft_cache_store(100, blob, n));
+    /* another process's 600 KB, unseen until the count crosses the limit */
+    for (int i = 0; i < 6; i++) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/%016x.wobj", sub, 0x7000 + i);
+        write_raw(path, blob, n);
+    }
+    for (uint64_t k = 101; k < 140; k++) {
+        assert_true(weft_cache_store(k, blob, n));
+        assert_true(entries_bytes(sub) <= (1u << 20) + 7 * (n + 64));
+    }
+    assert_true(entries_bytes(sub) <= (1u << 20) + n + 64);
+    void *p;
+    size_t sz;
+    assert_true(weft_cache_load(139, &p, &sz));   /* the newest entry stays */
+    free(p);
+    char path[400];
+    snprintf(path, sizeof path, "%s/%016x.wobj", sub, 0x7000);
+    assert_int_equal(access(path, F_OK), -1);       /* the other process's, older: pruned */
+    setenv("WEFT_CACHE_DIR", other, 1);
+    for (uint64_t k = 200; k < 220; k++)
+        assert_true(weft_cache_store(k, blob, n));
+    assert_true(entries_bytes(other) <= (1u << 20));
+    free(blob);
+    unsetenv("WEFT_CACHE_MAX_MB");
+    setenv("WEFT_CACHE_DIR", dir, 1);
+}
+
 /* Over WEFT_CACHE_MAX_MB, the least recently used entries go first. */
 static void test_size_limit_prunes_least_recently_used(void **state)
 {
@@ -441,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_corrupt_entries_are_misses_and_rebuilt),
         cmocka_unit_test(test_size_limit_prunes_least_recently_used),
+        cmocka_unit_test(test_size_limit_holds_over_many_stores),
         cmocka_unit_test(test_disabled_and_unwritable),
         cmocka_unit_test(test_variant_corrupt_entry_rebuilt),
         cmocka_unit_test(test_dump_stages),
