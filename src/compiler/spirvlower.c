@@ -7,6 +7,9 @@
  *     layout (same sizes and alignments for every OpenCL type);
  *   - spir_func on functions and calls: the C convention the builtin library uses (a call
  *     whose convention differs from its callee's is undefined behaviour, and LLVM drops it);
+ *   - printf's variadic float and half scalars: OpenCL C promotes them to double (C's default
+ *     argument promotions) and the printf runtime reads a double, but the translator passes
+ *     the OpExtInst printf operand as it is; they are widened with fpext here;
  *   - builtin names: the SPIR mangler spells address spaces U3AS1/2/3/4 and leaves private
  *     pointers unqualified, clang (the builtin library) spells CLglobal/CLconstant/CLlocal/
  *     CLgeneric/CLprivate, and the two differ in which types are substitution candidates;
@@ -530,6 +533,32 @@ static void set_fast_math(LLVMModuleRef m, LLVMFastMathFlags flags)
                     LLVMSetFastMathFlags(in, LLVMGetFastMathFlags(in) | flags);
 }
 
+/* Widens printf's variadic float and half scalar operands to double, as a C call would. */
+static void promote_printf_operands(LLVMModuleRef m)
+{
+    LLVMValueRef printf_fn = LLVMGetNamedFunction(m, "printf");
+    if (!printf_fn)
+        return;
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    unsigned fixed = LLVMCountParamTypes(LLVMGlobalGetValueType(printf_fn));
+    for (LLVMUseRef u = LLVMGetFirstUse(printf_fn); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef call = LLVMGetUser(u);
+        if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != printf_fn)
+            continue;
+        unsigned nargs = LLVMGetNumArgOperands(call);
+        for (unsigned i = fixed; i < nargs; i++) {
+            LLVMValueRef a = LLVMGetOperand(call, i);
+            LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(a));
+            if (k != LLVMFloatTypeKind && k != LLVMHalfTypeKind)
+                continue;
+            LLVMPositionBuilderBefore(b, call);
+            LLVMSetOperand(call, i, LLVMBuildFPExt(b, a, LLVMDoubleTypeInContext(ctx), ""));
+        }
+    }
+    LLVMDisposeBuilder(b);
+}
+
 bool weft_spirv_lower(LLVMModuleRef m, const struct weft_build_options *opts, struct weft_diag *diag)
 {
     pthread_once(&lib.once, lib_load);
@@ -556,6 +585,8 @@ bool weft_spirv_lower(LLVMModuleRef m, const struct weft_build_options *opts, st
                 else if (LLVMGetInstructionCallConv(in) == LLVMSPIRFUNCCallConv)
                     LLVMSetInstructionCallConv(in, LLVMCCallConv);
             }
+
+    promote_printf_operands(m);
 
     /* Builtin names (collect first: mapping may delete declarations). */
     size_t n = 0;

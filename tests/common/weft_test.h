@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -103,6 +104,37 @@ static inline cl_program weft_test_build(struct weft_test_env *e, const char *sr
         return NULL;
     }
     return p;
+}
+
+/* Runs `k` over `global` work-items on q with stdout redirected to a file, and returns what
+ * was printed (malloc'd), or NULL when the launch or the redirection failed. */
+static inline char *weft_test_capture_launch(cl_command_queue q, cl_kernel k, size_t global, size_t local)
+{
+    char path[] = "/tmp/weft-printf-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return NULL;
+    unlink(path);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    cl_int err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, local ? &local : NULL, 0, NULL, NULL);
+    cl_int fin = clFinish(q);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    off_t n = lseek(fd, 0, SEEK_END);
+    char *text = n >= 0 ? calloc((size_t)n + 1, 1) : NULL;
+    if (text && pread(fd, text, (size_t)n, 0) != n) {
+        free(text);
+        text = NULL;
+    }
+    close(fd);
+    if (err != CL_SUCCESS || fin != CL_SUCCESS) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 #endif

@@ -323,30 +323,6 @@ static void test_local_argument_reverse(void **state)
     clReleaseProgram(p);
 }
 
-/* Runs `k` over `global` work-items with stdout redirected to a file; returns the output. */
-static char *capture_launch(cl_kernel k, size_t global, size_t local)
-{
-    char path[] = "/tmp/weft-printf-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(fd, 1);
-    cl_int err = clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
-    cl_int fin = clFinish(env.queue);
-    fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-    assert_int_equal(err, CL_SUCCESS);
-    assert_int_equal(fin, CL_SUCCESS);
-    off_t n = lseek(fd, 0, SEEK_END);
-    char *text = calloc((size_t)n + 1, 1);
-    assert_int_equal(pread(fd, text, (size_t)n, 0), n);
-    close(fd);
-    unlink(path);
-    return text;
-}
-
 static void test_printf(void **state)
 {
     static const char *src =
@@ -364,7 +340,8 @@ static void test_printf(void **state)
     float f = 1.5f;
     assert_int_equal(clSetKernelArg(k, 0, sizeof base, &base), CL_SUCCESS);
     assert_int_equal(clSetKernelArg(k, 1, sizeof f, &f), CL_SUCCESS);
-    char *out = capture_launch(k, 4, 2);
+    char *out = weft_test_capture_launch(env.queue, k, 4, 2);
+    assert_non_null(out);
     for (int i = 0; i < 4; i++) {
         char line[128];
         snprintf(line, sizeof line, "wi %d: %d %5.2f str %c ff|%ld\n", i, base + i, f * i, 'A' + i, (long)i << 40);

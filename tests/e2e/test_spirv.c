@@ -508,6 +508,23 @@ static void test_program_scope_global(void **state)
     }
 }
 
+static void test_printf_float_operand(void **state)
+{
+    (void)state;
+    cl_program p = il_built("printf", NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "pf", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    float x = 2.5f;
+    assert_int_equal(clSetKernelArg(k, 0, sizeof x, &x), CL_SUCCESS);
+    char *out = weft_test_capture_launch(env.queue, k, 1, 1);
+    assert_non_null(out);
+    assert_string_equal(out, "2.500000|2.5|0x1.4p+1\n");
+    free(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 /* ---- kernel argument info, compile and link ---------------------------------------------- */
 
 static void test_kernel_arg_info(void **state)
@@ -620,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_invalid_il),
         cmocka_unit_test(test_untranslatable_module),
         cmocka_unit_test(test_program_scope_global),
+        cmocka_unit_test(test_printf_float_operand),
         cmocka_unit_test(test_kernel_arg_info),
         cmocka_unit_test(test_compile_and_link),
     };
