@@ -136,30 +136,46 @@ REL_SELECT(half, short, ushort)
 /* ---- geometric --------------------------------------------------------------------------- */
 
 /* Per width N (1..4), with P(i) the i-th component. Float: everything in double. */
-INLINE double weft_len_d(const double *v, int n)
+
+/* The sum of the squares of v * 2^-e, e the exponent of the largest |component| m > 0: the
+ * power-of-two scaling is exact, and the squares neither overflow nor underflow. */
+INLINE double weft_scaled_sumsq_d(const double *v, int n, int e)
 {
-    /* scale by a power of two so the squares neither overflow nor underflow */
-    double m = 0.0;
-    bool nan = false;
-    for (int i = 0; i < n; i++) {
-        double a = __builtin_fabs(v[i]);
-        if (__builtin_isinf(a)) return __builtin_inf();
-        nan |= a != a;
-        m = a > m ? a : m;
-    }
-    if (nan) return __builtin_nan("");
-    if (m == 0.0) return 0.0;
-    int e = __builtin_ilogb(m);
     double s = 0.0;
     for (int i = 0; i < n; i++) {
         double t = __builtin_ldexp(v[i], -e);
         s += t * t;
     }
-    return __builtin_ldexp(__builtin_sqrt(s), e);
+    return s;
+}
+
+/* The largest |component|, or NaN when one is NaN (infinities are the callers'). */
+INLINE double weft_max_abs_d(const double *v, int n)
+{
+    double m = 0.0;
+    bool nan = false;
+    for (int i = 0; i < n; i++) {
+        double a = __builtin_fabs(v[i]);
+        nan |= a != a;
+        m = a > m ? a : m;
+    }
+    return nan ? __builtin_nan("") : m;
+}
+
+INLINE double weft_len_d(const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (__builtin_isinf(v[i])) return __builtin_inf();
+    double m = weft_max_abs_d(v, n);
+    if (m != m || m == 0.0) return m;
+    int e = __builtin_ilogb(m);
+    return __builtin_ldexp(__builtin_sqrt(weft_scaled_sumsq_d(v, n, e)), e);
 }
 
 /* normalize with the specification's special cases: zero vectors come back unchanged,
- * infinite components become ±1 and the others 0 before normalizing. */
+ * infinite components become ±1 and the others 0 before normalizing. The scaled vector is
+ * divided by its own length, so vectors whose length overflows (components near DBL_MAX)
+ * still normalize. */
 INLINE void weft_normalize_d(double *v, int n)
 {
     bool inf = false;
@@ -167,9 +183,15 @@ INLINE void weft_normalize_d(double *v, int n)
     if (inf)
         for (int i = 0; i < n; i++)
             v[i] = __builtin_copysign(__builtin_isinf(v[i]) ? 1.0 : 0.0, v[i]);
-    double l = weft_len_d(v, n);
-    if (l == 0.0) return;
-    for (int i = 0; i < n; i++) v[i] = v[i] / l;
+    double m = weft_max_abs_d(v, n);
+    if (m == 0.0) return;
+    if (m != m) {
+        for (int i = 0; i < n; i++) v[i] = m;
+        return;
+    }
+    int e = __builtin_ilogb(m);
+    double l = __builtin_sqrt(weft_scaled_sumsq_d(v, n, e));
+    for (int i = 0; i < n; i++) v[i] = __builtin_ldexp(v[i], -e) / l;
 }
 
 #define GEOM_VEC(N, T)                                                                     \

@@ -134,13 +134,13 @@ static void test_geometric(void **state)
         "  o[16 * i + 12] = fast_length(P); o[16 * i + 13] = fast_normalize(P.xyz).y;\n"
         "  o[16 * i + 14] = fast_distance(P.xy, Q.xy); o[16 * i + 15] = dot(P.xyz, Q.xyz);\n"
         "  double4 D = dp[i];\n"
-        "  od[4 * i + 0] = length(D); od[4 * i + 1] = normalize(D).w; od[4 * i + 2] = dot(D, D);\n"
-        "  od[4 * i + 3] = cross(D, D.wzyx).x;\n"
+        "  od[8 * i + 0] = length(D); od[8 * i + 1] = normalize(D).w; od[8 * i + 2] = dot(D, D);\n"
+        "  od[8 * i + 3] = cross(D, D.wzyx).x; vstore4(normalize(D), 2 * i + 1, od);\n"
         "}\n";
     cl_float4 p[N], q[N];
     cl_double4 dp[N];
     float o[16 * N];
-    double od[4 * N];
+    double od[8 * N];
     uint64_t seed = 11;
     for (int i = 0; i < N; i++) {
         /* scale some vectors so that their squares overflow or underflow float */
@@ -154,6 +154,13 @@ static void test_geometric(void **state)
         if (i == 0)
             memset(&p[i], 0, sizeof p[i]);
     }
+    /* lengths beyond DBL_MAX: length is +inf, normalize still normalizes (OpenCL-CTS
+     * geometrics geom_normalize, double2 {1.3291e308, -1.28466e308}) */
+    const cl_double4 huge[] = {{{0x1.7a8a95dca630cp+1023, -0x1.6de2669ea47d3p+1023, 0.0, 0.0}},
+                               {{-DBL_MAX, DBL_MAX, DBL_MAX, -0x1p+1000}},
+                               {{0x1p+1023, 0x1p+1023, 0x1p-1074, -0x1p+1022}}};
+    for (int h = 0; h < 3; h++)
+        dp[3 + 8 * h] = huge[h];
     struct bt_arg args[] = {BT_BUF(p, sizeof p), BT_BUF(q, sizeof q), BT_BUF(o, sizeof o),
                             BT_BUF(dp, sizeof dp), BT_BUF(od, sizeof od)};
     assert_int_equal(bt_run(src, NULL, "k", N, 0, args, 5), CL_SUCCESS);
@@ -192,9 +199,12 @@ static void test_geometric(void **state)
         long double dss = 0;
         for (int j = 0; j < 4; j++) dss += (long double)D[j] * D[j];
         long double dl = sqrtl(dss);
-        if (bt_ulp_d(od[4 * i], dl) > 3) { bad++; print_error("length(double4) %d: %a vs %La\n", i, od[4 * i], dl); }
-        long double dn = dl == 0 ? D[3] : D[3] / dl;
-        if (fabsl(od[4 * i + 1] - dn) > 4 * DBL_EPSILON) { bad++; print_error("normalize(double4) %d: %a vs %La\n", i, od[4 * i + 1], dn); }
+        if (dl > DBL_MAX ? od[8 * i] != INFINITY : bt_ulp_d(od[8 * i], dl) > 3) { bad++; print_error("length(double4) %d: %a vs %La\n", i, od[8 * i], dl); }
+        for (int j = 0; j < 4; j++) {
+            long double dn = dl == 0 ? D[j] : D[j] / dl;
+            if (fabsl(od[8 * i + 4 + j] - dn) > 4 * DBL_EPSILON) { bad++; print_error("normalize(double4) %d.%d: %a vs %La\n", i, j, od[8 * i + 4 + j], dn); }
+        }
+        if (od[8 * i + 1] != od[8 * i + 7]) { bad++; print_error("normalize(double4).w %d\n", i); }
     }
     if (bad)
         fail_msg("%d wrong geometric results", bad);
