@@ -320,9 +320,11 @@ static cl_mem create_image(const char *func, cl_context context, const cl_mem_pr
     WEFT_CHECK_RET(!__builtin_mul_overflow(w, elem ? elem : 1, &min_row), CL_INVALID_IMAGE_SIZE,
                    errcode_ret, NULL, "image row size overflows");
     size_t row = desc->image_row_pitch, slice = desc->image_slice_pitch;
-    /* pitches may only describe host memory */
-    WEFT_CHECK_RET(host_ptr || (row == 0 && slice == 0), CL_INVALID_IMAGE_DESCRIPTOR, errcode_ret, NULL,
-                   "image_row_pitch %zu / image_slice_pitch %zu must be 0 when host_ptr is NULL", row, slice);
+    /* Pitches describe host memory, or the buffer an image is made from: a 1D buffer image
+     * has one row, and its row pitch may be given (as the OpenCL-CTS does) if it is valid. */
+    WEFT_CHECK_RET(host_ptr || ((row == 0 || buffer) && slice == 0), CL_INVALID_IMAGE_DESCRIPTOR, errcode_ret,
+                   NULL, "image_row_pitch %zu / image_slice_pitch %zu must be 0 when host_ptr is NULL", row,
+                   slice);
     if (row == 0)
         row = min_row;
     WEFT_CHECK_RET(elem == 0 || (row >= min_row && row % elem == 0), CL_INVALID_IMAGE_DESCRIPTOR,

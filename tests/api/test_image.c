@@ -281,6 +281,20 @@ static void test_info_per_type(void **state)
     assert_int_equal(clGetMemObjectInfo(ib, CL_MEM_FLAGS, sizeof fl, &fl, NULL), CL_SUCCESS);
     assert_true(fl & CL_MEM_READ_WRITE);   /* inherited from the buffer */
     /* the image keeps the buffer alive */
+    /* its row pitch may be given when valid (OpenCL-CTS kernel_image_methods 1Dbuffer passes
+     * width x element size); the slice pitch may not */
+    d.image_row_pitch = 16 * 4;
+    cl_mem ip = clCreateImage(env.context, 0, &rg16, &d, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(image_info(ip, CL_IMAGE_ROW_PITCH), 16 * 4);
+    clReleaseMemObject(ip);
+    d.image_row_pitch = 16 * 4 + 2;
+    assert_null(clCreateImage(env.context, 0, &rg16, &d, NULL, &err));
+    assert_int_equal(err, CL_INVALID_IMAGE_DESCRIPTOR);
+    d.image_row_pitch = 0;
+    d.image_slice_pitch = 64;
+    assert_null(clCreateImage(env.context, 0, &rg16, &d, NULL, &err));
+    assert_int_equal(err, CL_INVALID_IMAGE_DESCRIPTOR);
     clReleaseMemObject(b);
     uint32_t px[16];
     size_t o[3] = {0, 0, 0}, r[3] = {16, 1, 1};
