@@ -454,14 +454,15 @@ static uint32_t copy_logical(struct down *d, uint32_t dst, uint32_t src, uint32_
             return 0;
         }
         if (count != ls) {
-            fail(d, "array types %%%u and %%%u have lengths %llu and %llu", dst, src, (unsigned long long)count,
-                 (unsigned long long)ls);
+            fail(d, "array types %%%u and %%%u do not match logically: lengths %llu and %llu", dst, src,
+                 (unsigned long long)count, (unsigned long long)ls);
             return 0;
         }
     } else {
         count = CNT(pd) - 2;
         if (CNT(ps) != CNT(pd)) {
-            fail(d, "struct types %%%u and %%%u have %u and %u members", dst, src, CNT(pd) - 2, CNT(ps) - 2);
+            fail(d, "struct types %%%u and %%%u do not match logically: %u and %u members", dst, src, CNT(pd) - 2,
+                 CNT(ps) - 2);
             return 0;
         }
     }
