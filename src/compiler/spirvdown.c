@@ -426,90 +426,104 @@ static bool rewrite_ptr_op(struct down *d, const uint32_t *p)
 
 /* ---- OpCopyLogical ----------------------------------------------------------------------- */
 
-/* Copies `value` of type `src` as type `dst` (logically matching: the same array/struct shape
- * down to identical leaf types) into id `result` (a new one when 0). The copy's id, or 0. */
-static uint32_t copy_logical(struct down *d, uint32_t dst, uint32_t src, uint32_t value, uint32_t result, int depth)
+/* A walk over the leaves of two logically matching types (the same array/struct shape down to
+ * identical leaf types). Counting first, then emitting: for each leaf, an OpCompositeExtract
+ * from the source value and an OpCompositeInsert into the copy built up from an OpUndef, both
+ * by the leaf's index path; the last insert is the result. (llvm-spirv-15 reads
+ * OpCompositeConstruct of structs and arrays only when every constituent is a constant.) */
+struct leaf_walk {
+    uint32_t path[DEPTH_LIMIT];
+    unsigned depth;
+    bool emit;
+    uint32_t leaves, done;
+    uint32_t top, value, cur, result;
+};
+
+#define LEAF_LIMIT 65536u   /* leaves of one OpCopyLogical */
+
+static bool walk_leaves(struct down *d, struct leaf_walk *k, uint32_t dst, uint32_t src)
 {
     if (dst == src) {
-        if (!result)
-            return value;
-        emit(&d->out, SpvOpCopyObject, 3, dst, result, value);
-        return result;
+        if (!k->emit) {
+            if (++k->leaves > LEAF_LIMIT)
+                return fail(d, "the types have more than %u leaves", LEAF_LIMIT);
+            return true;
+        }
+        uint32_t ex = new_id(d), next = ++k->done == k->leaves ? k->result : new_id(d);
+        if (!ex || !next)
+            return false;
+        put(&d->out, (4 + k->depth) << 16 | SpvOpCompositeExtract);
+        put(&d->out, src);
+        put(&d->out, ex);
+        put(&d->out, k->value);
+        for (unsigned i = 0; i < k->depth; i++)
+            put(&d->out, k->path[i]);
+        put(&d->out, (5 + k->depth) << 16 | SpvOpCompositeInsert);
+        put(&d->out, k->top);
+        put(&d->out, next);
+        put(&d->out, ex);
+        put(&d->out, k->cur);
+        for (unsigned i = 0; i < k->depth; i++)
+            put(&d->out, k->path[i]);
+        k->cur = next;
+        return true;
     }
     const uint32_t *pd = def_of(d, dst), *ps = def_of(d, src);
-    if (!pd || !ps || OPC(pd) != OPC(ps) || (OPC(pd) != SpvOpTypeArray && OPC(pd) != SpvOpTypeStruct)) {
-        fail(d, "types %%%u and %%%u do not match logically", dst, src);
-        return 0;
-    }
-    if (depth > DEPTH_LIMIT) {
-        fail(d, "type %%%u nests deeper than %d levels", dst, DEPTH_LIMIT);
-        return 0;
-    }
+    if (!pd || !ps || OPC(pd) != OPC(ps) || (OPC(pd) != SpvOpTypeArray && OPC(pd) != SpvOpTypeStruct))
+        return fail(d, "types %%%u and %%%u do not match logically", dst, src);
+    if (k->depth >= DEPTH_LIMIT)
+        return fail(d, "type %%%u nests deeper than %d levels", dst, DEPTH_LIMIT);
     bool array = OPC(pd) == SpvOpTypeArray;
     uint64_t count;
     if (array) {
         uint64_t ls;
-        if (CNT(pd) < 4 || CNT(ps) < 4 || !constant_value(d, pd[3], &count) || !constant_value(d, ps[3], &ls)) {
-            fail(d, "the length of array type %%%u or %%%u is not a constant", dst, src);
-            return 0;
-        }
-        if (count != ls) {
-            fail(d, "array types %%%u and %%%u do not match logically: lengths %llu and %llu", dst, src,
-                 (unsigned long long)count, (unsigned long long)ls);
-            return 0;
-        }
+        if (CNT(pd) < 4 || CNT(ps) < 4 || !constant_value(d, pd[3], &count) || !constant_value(d, ps[3], &ls))
+            return fail(d, "the length of array type %%%u or %%%u is not a constant", dst, src);
+        if (count != ls)
+            return fail(d, "array types %%%u and %%%u do not match logically: lengths %llu and %llu", dst, src,
+                        (unsigned long long)count, (unsigned long long)ls);
+        if (count > LEAF_LIMIT)
+            return fail(d, "the types have more than %u leaves", LEAF_LIMIT);
     } else {
         count = CNT(pd) - 2;
-        if (CNT(ps) != CNT(pd)) {
-            fail(d, "struct types %%%u and %%%u do not match logically: %u and %u members", dst, src, CNT(pd) - 2,
-                 CNT(ps) - 2);
-            return 0;
-        }
+        if (CNT(ps) != CNT(pd))
+            return fail(d, "struct types %%%u and %%%u do not match logically: %u and %u members", dst, src,
+                        CNT(pd) - 2, CNT(ps) - 2);
     }
-    if (count > 0xffff - 3) {
-        fail(d, "type %%%u has %llu elements, more than one OpCompositeConstruct takes", dst, (unsigned long long)count);
-        return 0;
+    for (uint32_t e = 0; e < count; e++) {
+        k->path[k->depth++] = e;
+        bool ok = walk_leaves(d, k, array ? pd[2] : pd[2 + e], array ? ps[2] : ps[2 + e]);
+        k->depth--;
+        if (!ok)
+            return false;
     }
-    uint32_t *parts = malloc((count ? count : 1) * sizeof *parts);
-    if (!parts) {
-        d->out.oom = true;
-        return 0;
-    }
-    for (uint32_t k = 0; k < count; k++) {
-        uint32_t ed = array ? pd[2] : pd[2 + k], es = array ? ps[2] : ps[2 + k];
-        uint32_t ex = new_id(d);
-        if (!ex) {
-            free(parts);
-            return 0;
-        }
-        emit(&d->out, SpvOpCompositeExtract, 4, es, ex, value, k);
-        if (!(parts[k] = copy_logical(d, ed, es, ex, 0, depth + 1))) {
-            free(parts);
-            return 0;
-        }
-    }
-    if (!result)
-        result = new_id(d);
-    if (result) {
-        put(&d->out, (uint32_t)(count + 3) << 16 | SpvOpCompositeConstruct);
-        put(&d->out, dst);
-        put(&d->out, result);
-        for (uint32_t k = 0; k < count; k++)
-            put(&d->out, parts[k]);
-    }
-    free(parts);
-    return result;
+    return true;
 }
 
 static bool rewrite_copy_logical(struct down *d, const uint32_t *p)
 {
     if (CNT(p) != 4)
         return fail(d, "it has %u words, not 4", CNT(p));
-    uint32_t src = type_of(d, p[3]);
+    uint32_t dst = p[1], result = p[2], value = p[3], src = type_of(d, value);
     if (!src)
-        return fail(d, "the type of its operand %%%u is unknown", p[3]);
+        return fail(d, "the type of its operand %%%u is unknown", value);
     d->changed = true;
-    return copy_logical(d, p[1], src, p[3], p[2], 0) != 0;
+    if (dst == src) {   /* not valid SPIR-V, but a copy all the same */
+        emit(&d->out, SpvOpCopyObject, 3, dst, result, value);
+        return true;
+    }
+    struct leaf_walk k = {.top = dst, .value = value, .result = result};
+    if (!walk_leaves(d, &k, dst, src))
+        return false;
+    if (k.leaves == 0) {   /* nothing to copy: an empty struct */
+        emit(&d->out, SpvOpUndef, 2, dst, result);
+        return true;
+    }
+    k.emit = true;
+    if (!(k.cur = new_id(d)))
+        return false;
+    emit(&d->out, SpvOpUndef, 2, dst, k.cur);
+    return walk_leaves(d, &k, dst, src);
 }
 
 /* ---- the passes ------------------------------------------------------------------------- */

@@ -12,7 +12,8 @@
  *                              set's; Aligned: the smaller alignment, dropped unless both have it)
  *   OpPtrEqual/OpPtrNotEqual-> OpConvertPtrToU (64 bits: Physical64) + OpIEqual/OpINotEqual
  *   OpPtrDiff               -> OpConvertPtrToU, OpISub, OpSDiv by the pointee's size
- *   OpCopyLogical           -> OpCompositeExtract/OpCompositeConstruct, member by member
+ *   OpCopyLogical           -> OpCompositeExtract/OpCompositeInsert into an OpUndef, leaf by
+ *                              leaf
  *   OpDecorateString, OpMemberDecorateString with UserSemantic -> removed (informative only)
  *
  * Everything else is copied word for word; the version word stays (the translator reads 1.4
