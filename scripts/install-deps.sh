@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config git
   llvm-19-dev llvm-19-tools clang-19 libclang-rt-19-dev
-  llvm-spirv-15 spirv-tools
+  llvm-spirv-15 spirv-tools spirv-headers
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev
   libhwloc-dev hwloc
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers clinfo

@@ -8,7 +8,8 @@
  * printed, prefixed so the user can tell them from Weft's. Specialization sets the default
  * value of each OpSpecConstant in a private copy of the module (exact for every type and
  * value, including NaN payloads and half floats), so the translator sees a module whose
- * defaults are the application's values.
+ * defaults are the application's values. Then spirvdown.c rewrites the instructions the
+ * translator cannot read (SPIR-V 1.4's pointer comparisons, OpCopyLogical, ...).
  */
 #define _GNU_SOURCE
 #include "compiler/spirv.h"
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "compiler/cache.h"
+#include "compiler/spirvdown.h"
 #include "compiler/spirvlower.h"
 
 #ifndef WEFT_LLVM_SPIRV_PATH
@@ -337,6 +339,14 @@ cl_int weft_spirv_translate(const void *il, size_t len, const struct weft_spirv_
         each_spec_constant(w, len / 4, &f, apply_spec, &a);
         facts_free(&f);
     }
+    /* what llvm-spirv-15 cannot read, in forms it can (spirvdown.h) */
+    size_t nwords = len / 4;
+    bool rewritten = false;
+    cl_int down = weft_spirv_downgrade(&w, &nwords, &rewritten, diag);
+    if (down != CL_SUCCESS) {
+        free(w);
+        return down;
+    }
     int fd = memfd_create("weft-spirv", MFD_CLOEXEC);
     if (fd >= 0 && fd == 3) {   /* dup2(3, 3) would keep close-on-exec: move it first */
         int moved = fcntl(fd, F_DUPFD_CLOEXEC, 10);
@@ -348,7 +358,7 @@ cl_int weft_spirv_translate(const void *il, size_t len, const struct weft_spirv_
         free(w);
         return CL_OUT_OF_RESOURCES;
     }
-    size_t off = 0, total = len / 4 * 4;
+    size_t off = 0, total = nwords * 4;
     while (off < total) {
         ssize_t r = write(fd, (const char *)w + off, total - off);
         if (r < 0 && errno == EINTR)

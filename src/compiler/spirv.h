@@ -44,10 +44,11 @@ struct weft_spirv_spec_value {
 const char *weft_spirv_translator_path(void);
 
 /* Translates the module (specialized with `values`, the defaults for the others) into an
- * OBJECT: llvm-spirv-15 -r, then what the SPIR target leaves different from Weft's frontend
+ * OBJECT: the instructions llvm-spirv-15 cannot read are rewritten (spirvdown.h), then
+ * llvm-spirv-15 -r, then what the SPIR target leaves different from Weft's frontend
  * output is lowered (triple and data layout, calling conventions, builtin names, build
- * options). The translator's messages go to `diag`; CL_COMPILE_PROGRAM_FAILURE when it fails,
- * CL_COMPILER_NOT_AVAILABLE when it cannot be run. */
+ * options). The translator's messages go to `diag`; CL_COMPILE_PROGRAM_FAILURE when it (or the
+ * rewrite) fails, CL_COMPILER_NOT_AVAILABLE when it cannot be run. */
 cl_int weft_spirv_translate(const void *il, size_t len, const struct weft_spirv_spec_value *values,
                             size_t num_values, const struct weft_build_options *opts,
                             struct weft_bitcode *out, struct weft_diag *diag);

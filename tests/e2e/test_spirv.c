@@ -2,7 +2,8 @@
  * modules of tests/e2e/spirv/ (*.spvasm) (assembled by spirv-as at build time into WEFT_SPIRV_DIR)
  * run and are checked against host references; specialization constants change results; bad
  * IL, bad specialization ids and sizes get the specified errors; CL_PROGRAM_IL returns the
- * module; compile + link of IL objects, also together with OpenCL C objects. */
+ * module; compile + link of IL objects, also together with OpenCL C objects; the SPIR-V 1.4
+ * instructions the translator cannot read run after compiler/spirvdown.c's rewrite. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -411,6 +412,188 @@ static void test_specialization_constants(void **state)
     clReleaseProgram(p);
 }
 
+/* ---- SPIR-V 1.4 instructions llvm-spirv-15 cannot read (compiler/spirvdown.c) ----------- */
+
+/* struct S { uint; double; float3; } of the spv14_ modules, as the host lays it out (32 bytes:
+ * the float3 takes 16 and aligns to 16). */
+struct spv14_s {
+    cl_uint u;
+    cl_double d;
+    cl_float3 v;
+};
+
+/* OpPtrEqual, OpPtrNotEqual and OpPtrDiff on global pointers to S (so the difference is in
+ * 32-byte elements), to a 32-bit result, on private pointers into a float3[8] and on local
+ * uchar pointers. */
+static void test_spirv14_pointer_comparisons_and_differences(void **state)
+{
+    (void)state;
+    assert_int_equal(sizeof(struct spv14_s), 32);
+    cl_program p = il_built("spv14_ptrops", NULL);
+    enum { G = 200 };
+    cl_uint idx[G];
+    for (cl_uint i = 0; i < G; i++)
+        idx[i] = i % 5 == 0 ? i : rng_next() % G;
+    cl_long out[3 * G];
+    cl_uint out32[G];
+    cl_mem bbase = buf_new(G * sizeof(struct spv14_s), NULL), bidx = buf_new(sizeof idx, idx);
+    cl_mem bout = buf_poisoned(sizeof out), bout32 = buf_poisoned(sizeof out32);
+    run(p, "ptrops", G, 0, KARGS(KARG(bbase), KARG(bidx), KARG(bout), KARG(bout32)));
+    buf_read(bout, sizeof out, out);
+    buf_read(bout32, sizeof out32, out32);
+    for (cl_uint i = 0; i < G; i++) {
+        cl_long diff = (cl_long)idx[i] - (cl_long)i;
+        if (out[3 * i] != diff || out[3 * i + 1] != (idx[i] == i) || out[3 * i + 2] != (idx[i] != i))
+            fail_msg("ptrops: item %u (idx %u): p - q = %lld, p == q: %lld, p != q: %lld; expected %lld, %d, %d", i,
+                     idx[i], (long long)out[3 * i], (long long)out[3 * i + 1], (long long)out[3 * i + 2],
+                     (long long)diff, idx[i] == i, idx[i] != i);
+        if (out32[i] != (cl_uint)-diff)
+            fail_msg("ptrops: item %u: 32-bit q - p = %d, expected %d", i, (int)out32[i], (int)-diff);
+    }
+
+    enum { P = 64 };
+    cl_uint pout[2 * P];
+    cl_mem bp = buf_poisoned(sizeof pout);
+    run(p, "ptrdiff_private", P, 16, KARGS(KARG(bp), KLOCAL(8)));
+    buf_read(bp, sizeof pout, pout);
+    for (int i = 0; i < P; i++) {
+        int a = i & 7, b = (3 * i) & 7;
+        cl_uint want0 = (cl_uint)(a - b) + (a == b ? 100u : 0u), want1 = (cl_uint)(a - b);
+        if (pout[2 * i] != want0 || pout[2 * i + 1] != want1)
+            fail_msg("ptrdiff_private: item %d: %d %d, expected %d %d", i, (int)pout[2 * i], (int)pout[2 * i + 1],
+                     (int)want0, (int)want1);
+    }
+    cl_mem all[] = {bbase, bidx, bout, bout32, bp};
+    for (size_t i = 0; i < ARRAY_LEN(all); i++)
+        clReleaseMemObject(all[i]);
+    clReleaseProgram(p);
+}
+
+/* OpCopyLogical from struct A { uint; X[3]; float2 } (40 bytes) to the packed struct
+ * B { uint; Y[3]; float2 } (36 bytes): member by member, not byte by byte; then a constant X
+ * copied as a Y into B.y[1]. */
+static void test_spirv14_copy_logical(void **state)
+{
+    (void)state;
+    struct a {
+        cl_uint u;
+        struct {
+            cl_float f;
+            cl_uint u;
+        } x[3];
+        cl_float2 v;
+    };
+    assert_int_equal(sizeof(struct a), 40);
+    cl_program p = il_built("spv14_copylogical", NULL);
+    enum { G = 64, BSIZE = 36 };
+    struct a in[G];
+    memset(in, 0, sizeof in);
+    for (int i = 0; i < G; i++) {
+        in[i].u = rng_next();
+        for (int k = 0; k < 3; k++) {
+            in[i].x[k].f = (float)(rng_next() % 10000) / 8.0f;
+            in[i].x[k].u = rng_next();
+        }
+        in[i].v.s[0] = (float)i * 0.5f;
+        in[i].v.s[1] = -(float)i;
+    }
+    static unsigned char out[G * BSIZE];
+    cl_mem bi = buf_new(sizeof in, in), bo = buf_poisoned(sizeof out);
+    run(p, "copylogical", G, 0, KARGS(KARG(bi), KARG(bo)));
+    buf_read(bo, sizeof out, out);
+    for (int i = 0; i < G; i++) {
+        /* B packed: u at 0, y[k] at 4 + 8k (f, then u), v at 28 */
+        unsigned char want[BSIZE];
+        memcpy(want, &in[i].u, 4);
+        for (int k = 0; k < 3; k++) {
+            cl_float f = k == 1 ? 1.5f : in[i].x[k].f;
+            cl_uint u = k == 1 ? 7u : in[i].x[k].u;
+            memcpy(want + 4 + 8 * k, &f, 4);
+            memcpy(want + 8 + 8 * k, &u, 4);
+        }
+        memcpy(want + 28, &in[i].v, 8);
+        for (int b = 0; b < BSIZE; b++)
+            if (out[i * BSIZE + b] != want[b])
+                fail_msg("copylogical: item %d, byte %d of B is 0x%02x, expected 0x%02x", i, b, out[i * BSIZE + b],
+                         want[b]);
+    }
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+    clReleaseProgram(p);
+}
+
+/* OpCopyMemory of an S (32 bytes), and of a uint[4] into a private array with two
+ * memory-operand sets, copied out again with OpCopyMemorySized and two sets. */
+static void test_spirv14_copy_memory(void **state)
+{
+    (void)state;
+    cl_program p = il_built("spv14_copymemory", NULL);
+    enum { G = 100 };
+    struct spv14_s in[G], out[G];
+    memset(in, 0, sizeof in);
+    for (int i = 0; i < G; i++) {
+        in[i].u = rng_next();
+        in[i].d = (double)rng_next() / 3.0;
+        for (int c = 0; c < 3; c++)
+            in[i].v.s[c] = (float)(rng_next() % 1000) - 500.0f;
+    }
+    cl_mem bi = buf_new(sizeof in, in), bo = buf_poisoned(sizeof out);
+    run(p, "copymemory", G, 0, KARGS(KARG(bi), KARG(bo)));
+    buf_read(bo, sizeof out, out);
+    for (int i = 0; i < G; i++)
+        if (out[i].u != in[i].u || out[i].d != in[i].d || memcmp(&out[i].v, &in[i].v, 3 * sizeof(cl_float)))
+            fail_msg("copymemory: item %d: {%u, %g, %g %g %g}, expected {%u, %g, %g %g %g}", i, out[i].u, out[i].d,
+                     out[i].v.s[0], out[i].v.s[1], out[i].v.s[2], in[i].u, in[i].d, in[i].v.s[0], in[i].v.s[1],
+                     in[i].v.s[2]);
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+
+    cl_uint in4[4 * G], out4[4 * G];
+    for (int i = 0; i < 4 * G; i++)
+        in4[i] = rng_next();
+    bi = buf_new(sizeof in4, in4);
+    bo = buf_poisoned(sizeof out4);
+    run(p, "copymemory_ops", G, 0, KARGS(KARG(bi), KARG(bo)));
+    buf_read(bo, sizeof out4, out4);
+    for (int i = 0; i < 4 * G; i++)
+        if (out4[i] != in4[i])
+            fail_msg("copymemory_ops: element %d is 0x%08x, expected 0x%08x", i, out4[i], in4[i]);
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+    clReleaseProgram(p);
+}
+
+/* UserSemantic strings on a parameter, a variable and a struct member are dropped; the
+ * kernel runs as without them. */
+static void test_spirv14_user_semantic(void **state)
+{
+    (void)state;
+    cl_program p = il_built("spv14_usersemantic", NULL);
+    enum { G = 300 };
+    cl_uint out[G];
+    cl_mem bo = buf_poisoned(sizeof out);
+    run(p, "usersemantic", G, 0, KARGS(KARG(bo)));
+    buf_read(bo, sizeof out, out);
+    for (cl_uint i = 0; i < G; i++)
+        if (out[i] != 7 * i + 1)
+            fail_msg("usersemantic: out[%u] = %u, expected %u", i, out[i], 7 * i + 1);
+    clReleaseMemObject(bo);
+    clReleaseProgram(p);
+}
+
+/* Any other decoration string fails the build, and the log says which and why. */
+static void test_spirv14_other_decoration_string(void **state)
+{
+    (void)state;
+    cl_program p = il_program("spv14_decoratestring_other");
+    assert_int_equal(clBuildProgram(p, 1, &env.device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    char log[4096] = {0};
+    assert_int_equal(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL), CL_SUCCESS);
+    if (!strstr(log, "OpDecorateString") || !strstr(log, "5636") || !strstr(log, "UserSemantic"))
+        fail_msg("the build log does not say why:\n%s", log);
+    clReleaseProgram(p);
+}
+
 /* ---- errors ------------------------------------------------------------------------------- */
 
 static void test_invalid_il(void **state)
@@ -634,6 +817,11 @@ int main(void)
         cmocka_unit_test(test_math_builtins),
         cmocka_unit_test(test_generic_pointers_atomics_byval),
         cmocka_unit_test(test_specialization_constants),
+        cmocka_unit_test(test_spirv14_pointer_comparisons_and_differences),
+        cmocka_unit_test(test_spirv14_copy_logical),
+        cmocka_unit_test(test_spirv14_copy_memory),
+        cmocka_unit_test(test_spirv14_user_semantic),
+        cmocka_unit_test(test_spirv14_other_decoration_string),
         cmocka_unit_test(test_invalid_il),
         cmocka_unit_test(test_untranslatable_module),
         cmocka_unit_test(test_program_scope_global),
