@@ -61,6 +61,16 @@ static void assert_words(const struct run *r, const uint32_t *want, size_t n)
     assert_int_equal(r->n, n);
 }
 
+/* Module m must be rewritten, into exactly `want`. */
+static void expect_rewritten(const uint32_t *m, size_t n, const uint32_t *want, size_t nwant)
+{
+    struct run r = down(m, n);
+    assert_int_equal(r.err, CL_SUCCESS);
+    assert_true(r.changed);
+    assert_words(&r, want, nwant);
+    run_free(&r);
+}
+
 static void test_untouched_module(void **state)
 {
     (void)state;
@@ -157,11 +167,7 @@ static void test_pointer_comparisons_and_difference(void **state)
         W(1, SpvOpReturn),
         W(1, SpvOpFunctionEnd),
     };
-    struct run r = down(m, ARRAY_LEN(m));
-    assert_int_equal(r.err, CL_SUCCESS);
-    assert_true(r.changed);
-    assert_words(&r, want, ARRAY_LEN(want));
-    run_free(&r);
+    expect_rewritten(m, ARRAY_LEN(m), want, ARRAY_LEN(want));
 }
 
 /* A 64-bit result is computed in its own type: no conversion, the quotient is the result. */
@@ -288,11 +294,7 @@ static void test_copy_memory(void **state)
     };
 #undef COPY_MODULE_TYPES
 #undef COPY_MODULE_FUNCTION_START
-    struct run r = down(m, ARRAY_LEN(m));
-    assert_int_equal(r.err, CL_SUCCESS);
-    assert_true(r.changed);
-    assert_words(&r, want, ARRAY_LEN(want));
-    run_free(&r);
+    expect_rewritten(m, ARRAY_LEN(m), want, ARRAY_LEN(want));
 }
 
 /* struct A { uint; X[2] } to struct B { uint; Y[2] }, X and Y both { float }: every leaf is
@@ -346,11 +348,7 @@ static void test_copy_logical(void **state)
         W(1, SpvOpReturn),
         W(1, SpvOpFunctionEnd),
     };
-    struct run r = down(m, ARRAY_LEN(m));
-    assert_int_equal(r.err, CL_SUCCESS);
-    assert_true(r.changed);
-    assert_words(&r, want, ARRAY_LEN(want));
-    run_free(&r);
+    expect_rewritten(m, ARRAY_LEN(m), want, ARRAY_LEN(want));
 }
 
 /* Types that do not match logically (A has 2 members, X 1) are refused with a reason. */
@@ -396,11 +394,7 @@ static void test_user_semantic_dropped(void **state)
         W(4, SpvOpTypeInt), 2, 32, 0,
         W(3, SpvOpTypeStruct), 4, 2,
     };
-    struct run r = down(m, ARRAY_LEN(m));
-    assert_int_equal(r.err, CL_SUCCESS);
-    assert_true(r.changed);
-    assert_words(&r, want, ARRAY_LEN(want));
-    run_free(&r);
+    expect_rewritten(m, ARRAY_LEN(m), want, ARRAY_LEN(want));
 }
 
 /* Any other decoration string fails the build with a reason naming it. */
