@@ -96,6 +96,13 @@ void weft_codegen_set_host(LLVMModuleRef m, LLVMTargetMachineRef tm)
         LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                                 LLVMCreateStringAttribute(ctx, "target-features", 15, feat,
                                                           (unsigned)strlen(feat)));
+        /* x86 turns a vector fdiv that may use a reciprocal (arcp: -cl-fast-relaxed-math,
+         * -cl-unsafe-math-optimizations) into rcpps and one Newton step, about 3 ulp; the
+         * relaxed bound for x / y is 2.5 ulp (OpenCL-CTS math_brute_force divide, relaxed).
+         * A true division, then the multiply arcp allows, stays within it. */
+        static const char key[] = "reciprocal-estimates", val[] = "!divf,!vec-divf,!divd,!vec-divd";
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateStringAttribute(ctx, key, sizeof key - 1, val, sizeof val - 1));
     }
 }
 

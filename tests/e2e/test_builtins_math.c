@@ -429,6 +429,71 @@ static void test_math_ilogb_nan(void **state)
     }
 }
 
+/* cbrt(double) within 2 ulp over the whole range, where scaling matters most: near the
+ * largest and the subnormal magnitudes (OpenCL-CTS math_brute_force: -0x1.27p+1000 was 2.02). */
+static void test_math_cbrt_double_extremes(void **state)
+{
+    (void)state;
+    static const char *src =
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+        "kernel void k(global const double *x, global double *o) { size_t i = get_global_id(0); o[i] = cbrt(x[i]); }\n";
+    enum { N = 1024 };
+    static double x[N], o[N];
+    uint64_t seed = 27;
+    x[0] = -0x1.27p+1000;
+    x[1] = DBL_MAX;
+    x[2] = -0x1p-1074;
+    x[3] = DBL_MIN;
+    x[4] = 0x1p900;
+    x[5] = -0x1p-900;
+    for (int i = 6; i < N; i++) {
+        double u = (double)(bt_rand(&seed) >> 11) / 9007199254740992.0;
+        int e = (int)(bt_rand(&seed) % 124);
+        x[i] = (i & 1 ? -1 : 1) * (i & 2 ? ldexp(1.0 + u, 900 + e) : ldexp(1.0 + u, -1022 - (e % 52) + (e > 51 ? 200 : 0)));
+    }
+    struct bt_arg args[] = {BT_BUF(x, sizeof x), BT_BUF(o, sizeof o)};
+    assert_int_equal(bt_run(src, NULL, "k", N, 0, args, 2), CL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        if (bt_ulp_d(o[i], cbrtl((long double)x[i])) > 2)
+            fail_msg("cbrt(%a) = %a, want %La (%.3f ulp)", x[i], o[i], cbrtl((long double)x[i]),
+                     bt_ulp_d(o[i], cbrtl((long double)x[i])));
+}
+
+/* x / y under -cl-fast-relaxed-math within the relaxed 2.5 ulp for x and 1/y in
+ * [2^-62, 2^62], scalar and as float3/float8 per work-item: x86's rcpps with one Newton step
+ * for a <4 x float> division made 3 ulp (OpenCL-CTS math_brute_force divide, relaxed, at
+ * -0x1.09ce42p-38 / -0x1.0b2ffap-44; seen here as e2e-novec, where float3 stays a vector). */
+static void test_math_relaxed_divide(void **state)
+{
+    (void)state;
+    static const char *src =
+        "kernel void k(global const float *x, global const float *y, global float *o) {\n"
+        "  size_t i = get_global_id(0); o[i] = x[i] / y[i];\n"
+        "  if (i < get_global_size(0) / 3)\n"
+        "    vstore3(vload3(i, x) / vload3(i, y), i, o + get_global_size(0));\n"
+        "  if (i < get_global_size(0) / 8)\n"
+        "    vstore8(vload8(i, x) / vload8(i, y), i, o + 2 * get_global_size(0));\n"
+        "}\n";
+    enum { N = 4096 };
+    static float x[N], y[N], o[3 * N];
+    uint64_t seed = 31;
+    x[0] = -0x1.09ce42p-38f;
+    y[0] = -0x1.0b2ffap-44f;
+    for (int i = 1; i < N; i++) {
+        x[i] = (float)sample(D_POS, &seed, 0) * (i & 1 ? -1.0f : 1.0f);
+        y[i] = (float)sample(D_POS, &seed, 0);
+    }
+    struct bt_arg args[] = {BT_BUF(x, sizeof x), BT_BUF(y, sizeof y), BT_BUF(o, sizeof o)};
+    assert_int_equal(bt_run(src, "-cl-fast-relaxed-math", "k", N, 0, args, 3), CL_SUCCESS);
+    for (int form = 0; form < 3; form++)   /* scalar, float3, float8 */
+        for (int i = 0; i < (form == 1 ? N / 3 * 3 : N); i++) {
+            float got = o[form * N + i];
+            if (bt_ulp_f(got, (double)x[i] / (double)y[i]) > 2.5)
+                fail_msg("form %d: %a / %a = %a, want %a (%.3f ulp)", form, x[i], y[i], got,
+                         (double)x[i] / (double)y[i], bt_ulp_f(got, (double)x[i] / (double)y[i]));
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +502,8 @@ int main(void)
         cmocka_unit_test(test_math_double),
         cmocka_unit_test(test_math_pointer_results),
         cmocka_unit_test(test_math_ilogb_nan),
+        cmocka_unit_test(test_math_cbrt_double_extremes),
+        cmocka_unit_test(test_math_relaxed_divide),
     };
     return cmocka_run_group_tests(tests, bt_setup, bt_teardown);
 }
