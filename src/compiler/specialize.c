@@ -21,6 +21,7 @@
 #include "compiler/globals.h"
 #include "compiler/metadata.h"
 #include "compiler/printf.h"
+#include "compiler/safediv.h"
 #include "runtime/log.h"
 #include "weft/abi.h"
 
@@ -192,6 +193,7 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         if (!LLVMIsDeclaration(g))
             LLVMSetLinkage(g, LLVMInternalLinkage);
     weft_codegen_set_host(m, tm);   /* again: functions the transformation added */
+    weft_guard_divisions(m);
     weft_dump_module(m, tag, "wg-function");
 
     char *msg = NULL;

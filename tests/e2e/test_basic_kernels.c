@@ -6,6 +6,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -362,6 +363,66 @@ static void test_printf(void **state)
     clReleaseProgram(p);
 }
 
+/* Integer x / 0, x % 0 and MIN / -1 have undefined values in OpenCL C but must not kill the
+ * application (x86's idiv raises SIGFPE: OpenCL-CTS integer_ops quick_int_math crashed);
+ * compiler/safediv.h makes them x, the wrapped MIN and 0. Every other quotient stays exact,
+ * scalar, per-work-item vector and vectorized across work-items. */
+static void test_integer_division_never_traps(void **state)
+{
+    (void)state;
+    static const char *src =
+        "kernel void d(global const int *a, global const int *b, global int *q, global int *r,\n"
+        "              global const long *la, global const long *lb, global long *lq, global long *lr,\n"
+        "              global uint *uq, global int4 *vq) {\n"
+        "  size_t i = get_global_id(0);\n"
+        "  q[i] = a[i] / b[i]; r[i] = a[i] % b[i];\n"
+        "  lq[i] = la[i] / lb[i]; lr[i] = la[i] % lb[i];\n"
+        "  uq[i] = (uint)a[i] / (uint)b[i] + (uint)a[i] % (uint)b[i];\n"
+        "  vq[i] = (int4)(a[i]) / (int4)(b[i], 1, -1, b[i]) + (int4)(a[i]) % (int4)(b[i]);\n"
+        "}\n";
+    enum { N = 64 };
+    cl_int a[N], b[N], q[N], r[N];
+    cl_long la[N], lb[N], lq[N], lr[N];
+    cl_uint uq[N];
+    cl_int vq[4 * N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i % 3 == 0 ? INT32_MIN : 1000 - 37 * i;
+        b[i] = i % 4 == 0 ? 0 : i % 4 == 1 ? -1 : i - 20;
+        la[i] = i % 3 == 0 ? INT64_MIN : 100000 - 12345 * (cl_long)i;
+        lb[i] = b[i];
+    }
+    cl_program p;
+    cl_kernel k = kernel_from(src, "d", NULL, &p);
+    cl_mem m[10] = {buffer(sizeof a, a),   buffer(sizeof b, b),   buffer(sizeof q, NULL),  buffer(sizeof r, NULL),
+                    buffer(sizeof la, la), buffer(sizeof lb, lb), buffer(sizeof lq, NULL), buffer(sizeof lr, NULL),
+                    buffer(sizeof uq, NULL), buffer(sizeof vq, NULL)};
+    for (cl_uint i = 0; i < 10; i++)
+        assert_int_equal(clSetKernelArg(k, i, sizeof m[i], &m[i]), CL_SUCCESS);
+    size_t global = N, local = 16;
+    assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    read_back(m[2], sizeof q, q);
+    read_back(m[3], sizeof r, r);
+    read_back(m[6], sizeof lq, lq);
+    read_back(m[7], sizeof lr, lr);
+    read_back(m[9], sizeof vq, vq);
+    for (int i = 0; i < N; i++) {
+        bool zero = b[i] == 0, ovf = b[i] == -1 && a[i] == INT32_MIN, lovf = lb[i] == -1 && la[i] == INT64_MIN;
+        if (!zero && !ovf && (q[i] != a[i] / b[i] || r[i] != a[i] % b[i]))
+            fail_msg("%d / %d = %d rem %d", a[i], b[i], q[i], r[i]);
+        if (!zero && !lovf && (lq[i] != la[i] / lb[i] || lr[i] != la[i] % lb[i]))
+            fail_msg("%lld / %lld = %lld rem %lld", (long long)la[i], (long long)lb[i], (long long)lq[i],
+                     (long long)lr[i]);
+        if (ovf && (q[i] != INT32_MIN || r[i] != 0))
+            fail_msg("INT_MIN / -1 = %d rem %d, want the wrapped INT_MIN rem 0", q[i], r[i]);
+        if (vq[4 * i + 1] != a[i] + (zero || ovf ? 0 : a[i] % b[i]))   /* a / 1 + a % b */
+            fail_msg("vector lane 1 at %d: %d", i, vq[4 * i + 1]);
+    }
+    for (int i = 0; i < 10; i++)
+        clReleaseMemObject(m[i]);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 static void test_launch_argument_errors(void **state)
 {
     static const char *src = "kernel void k(global int *x, int v) { x[get_global_id(0)] = v; }\n"
@@ -404,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_2d_3d_offsets),
         cmocka_unit_test(test_local_argument_reverse),
         cmocka_unit_test(test_printf),
+        cmocka_unit_test(test_integer_division_never_traps),
         cmocka_unit_test(test_launch_argument_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

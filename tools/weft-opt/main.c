@@ -19,6 +19,7 @@
  *                           intermediate work function weft_wi_<kernel> is left in the module
  *   wg-function             the whole pipeline: weft_wg_<kernel> per weft/abi.h
  *   drop-kernels            deletes every kernel (what the driver does afterwards)
+ *   guard-divisions         integer divisions that cannot trap, on the module (safediv.h)
  *   llvm:<pipeline>         LLVMRunPasses with that pipeline string, on the module
  *   print-<analysis>        analysis/print.h dump of the selected kernels (cfg, dominators,
  *                           loops, liveness, shapes, locality, locality-precise, access);
@@ -39,6 +40,7 @@
 
 #include "compiler/analysis/print.h"
 #include "compiler/diag.h"
+#include "compiler/safediv.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
 
@@ -46,7 +48,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
                     "passes: canonicalize-barriers work-function lower-workitem layout-locals form-subcfgs\n"
-                    "        privatize wg-loops wg-function drop-kernels llvm:<pipeline> print-<analysis>\n"
+                    "        privatize wg-loops wg-function drop-kernels guard-divisions llvm:<pipeline>\n"
+                    "        print-<analysis>\n"
                     "analyses: cfg dominators loops liveness shapes locality locality-precise access\n");
 }
 
@@ -215,6 +218,11 @@ int main(int argc, char **argv)
                     LLVMDeleteFunction(f);
             }
             nk = 0;
+            continue;
+        }
+        if (strcmp(p, "guard-divisions") == 0) {
+            /* what the driver does to the work-group functions before optimizing */
+            weft_guard_divisions(m);
             continue;
         }
         if (strcmp(p, "canonicalize-barriers") == 0) {

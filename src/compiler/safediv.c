@@ -1,0 +1,89 @@
+/* compiler/safediv.c — see safediv.h. */
+#include "compiler/safediv.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static bool is_division(LLVMOpcode op)
+{
+    return op == LLVMSDiv || op == LLVMUDiv || op == LLVMSRem || op == LLVMURem;
+}
+
+/* A constant integer (or splat) that can never trap as a divisor: not 0, and for a signed
+ * division not -1 either. Anything else (non-constant, non-splat vector) is not known. */
+static bool constant_is_safe(LLVMValueRef d, bool is_signed)
+{
+    LLVMValueRef c = d;
+    if (LLVMGetTypeKind(LLVMTypeOf(d)) == LLVMVectorTypeKind) {
+        if (!LLVMIsAConstantDataVector(d) && !LLVMIsAConstantVector(d))
+            return false;
+        unsigned n = LLVMGetVectorSize(LLVMTypeOf(d));
+        for (unsigned i = 0; i < n; i++)
+            if (!constant_is_safe(LLVMGetAggregateElement(d, i), is_signed))
+                return false;
+        return true;
+    }
+    if (!c || !LLVMIsAConstantInt(c))
+        return false;
+    unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(c));
+    if (bits > 64)
+        return false;
+    uint64_t v = LLVMConstIntGetZExtValue(c);
+    uint64_t all = bits == 64 ? ~0ull : ((1ull << bits) - 1);
+    return v != 0 && !(is_signed && v == all);
+}
+
+/* The constant v of integer type t, or its splat when t is a vector. */
+static LLVMValueRef splat(LLVMTypeRef t, unsigned long long v, bool sign_extend)
+{
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+        return LLVMConstInt(t, v, sign_extend);
+    unsigned n = LLVMGetVectorSize(t);
+    LLVMValueRef e = LLVMConstInt(LLVMGetElementType(t), v, sign_extend);
+    LLVMValueRef *es = malloc(sizeof *es * n);
+    if (!es)
+        abort();
+    for (unsigned i = 0; i < n; i++)
+        es[i] = e;
+    LLVMValueRef r = LLVMConstVector(es, n);
+    free(es);
+    return r;
+}
+
+static void guard(LLVMBuilderRef b, LLVMValueRef div)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(div);
+    bool is_signed = op == LLVMSDiv || op == LLVMSRem;
+    LLVMValueRef a = LLVMGetOperand(div, 0), d = LLVMGetOperand(div, 1);
+    LLVMTypeRef t = LLVMTypeOf(d);
+    LLVMTypeRef et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+    unsigned bits = LLVMGetIntTypeWidth(et);
+    LLVMPositionBuilderBefore(b, div);
+    LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntEQ, d, splat(t, 0, false), "div.zero");
+    if (is_signed) {   /* (a constant dividend other than the minimum folds this away) */
+        LLVMValueRef min = splat(t, bits >= 64 ? 1ull << 63 : 1ull << (bits - 1), false);
+        LLVMValueRef is_min = LLVMBuildICmp(b, LLVMIntEQ, a, min, "");
+        LLVMValueRef is_m1 = LLVMBuildICmp(b, LLVMIntEQ, d, splat(t, ~0ull, true), "");
+        LLVMValueRef ovf = LLVMBuildAnd(b, is_min, is_m1, "div.ovf");
+        bad = LLVMBuildOr(b, bad, ovf, "");
+    }
+    LLVMSetOperand(div, 1, LLVMBuildSelect(b, bad, splat(t, 1, false), d, "div.safe"));
+}
+
+unsigned weft_guard_divisions(LLVMModuleRef m)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    unsigned n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                LLVMOpcode op = LLVMGetInstructionOpcode(i);
+                if (!is_division(op) || constant_is_safe(LLVMGetOperand(i, 1), op == LLVMSDiv || op == LLVMSRem))
+                    continue;
+                guard(b, i);
+                n++;
+            }
+    LLVMDisposeBuilder(b);
+    return n;
+}
