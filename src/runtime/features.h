@@ -22,7 +22,9 @@
     X(__opencl_c_program_scope_global_variables, 3, 0, 0) \
     X(__opencl_c_generic_address_space, 3, 0, 0)
 
-/* Device extensions (CL_DEVICE_EXTENSIONS / _WITH_VERSION). */
+/* Device extensions (CL_DEVICE_EXTENSIONS / _WITH_VERSION). Not cl_khr_subgroups: it requires
+ * independent forward progress of sub-groups, which packets run one after another cannot
+ * give; sub-groups are the OpenCL C 3.0 feature __opencl_c_subgroups and the core API. */
 #define WEFT_DEVICE_EXTENSIONS(X)                     \
     X(cl_khr_byte_addressable_store, 1, 0, 0)         \
     X(cl_khr_fp64, 1, 0, 0)                           \
@@ -33,7 +35,6 @@
     X(cl_khr_local_int32_extended_atomics, 1, 0, 0)   \
     X(cl_khr_int64_base_atomics, 1, 0, 0)             \
     X(cl_khr_int64_extended_atomics, 1, 0, 0)         \
-    X(cl_khr_subgroups, 1, 0, 0)                      \
     X(cl_khr_icd, 1, 0, 0)                            \
     X(cl_khr_3d_image_writes, 1, 0, 0)
 

@@ -144,7 +144,6 @@ static const struct {
     void *fn;
 } extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
-    {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR},   /* cl_khr_subgroups */
 };
 
 CL_API_ENTRY void *CL_API_CALL

@@ -434,7 +434,7 @@ static cl_int sub_groups_for(cl_kernel k, cl_uint work_dim, const size_t *ls, si
     return CL_SUCCESS;
 }
 
-static cl_int sub_group_info(const char *fn, bool khr, cl_kernel kernel, cl_device_id device,
+static cl_int sub_group_info(const char *fn, cl_kernel kernel, cl_device_id device,
                              cl_kernel_sub_group_info param_name, size_t input_value_size, const void *input_value,
                              size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
@@ -471,8 +471,6 @@ static cl_int sub_group_info(const char *fn, bool khr, cl_kernel kernel, cl_devi
                         param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE ? max_size : count);
     }
     case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
-        if (khr)
-            break;
         WEFT_CHECK(input_value && input_value_size == sizeof(size_t), CL_INVALID_VALUE,
                    "%s: input_value must be one size_t (a sub-group count)", fn);
         WEFT_CHECK(param_value_size % sizeof(size_t) == 0 && param_value_size >= sizeof(size_t) &&
@@ -515,8 +513,6 @@ static cl_int sub_group_info(const char *fn, bool khr, cl_kernel kernel, cl_devi
         return weft_info_bytes(param_value_size, param_value, param_value_size_ret, out, dims * sizeof(size_t));
     }
     case CL_KERNEL_MAX_NUM_SUB_GROUPS: {
-        if (khr)
-            break;
         /* with a required size, its count; else one work-item per sub-group is possible (a
          * local size of 1 x N is never vectorized), so the kernel's largest work-group */
         size_t n = max_wg_size(m, dev);
@@ -529,8 +525,6 @@ static cl_int sub_group_info(const char *fn, bool khr, cl_kernel kernel, cl_devi
         WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, size_t, n);
     }
     case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
-        if (khr)
-            break;
         /* OpenCL C has no attribute for it (SPIR-V's SubgroupsPerWorkgroup does) */
         WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, size_t, 0);
     default:
@@ -544,18 +538,22 @@ clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_gro
                         size_t input_value_size, const void *input_value, size_t param_value_size,
                         void *param_value, size_t *param_value_size_ret)
 {
-    return sub_group_info(__func__, false, kernel, device, param_name, input_value_size, input_value,
+    return sub_group_info(__func__, kernel, device, param_name, input_value_size, input_value,
                           param_value_size, param_value, param_value_size_ret);
 }
 
-/* cl_khr_subgroups' own entry point: the two NDRange queries of the extension. */
+/* cl_khr_subgroups' entry point, reached through the ICD dispatch table: the device does not
+ * report the extension (it requires independent forward progress, runtime/features.h). */
 CL_API_ENTRY cl_int CL_API_CALL
 clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
                            size_t input_value_size, const void *input_value, size_t param_value_size,
                            void *param_value, size_t *param_value_size_ret)
 {
-    return sub_group_info(__func__, true, kernel, device, param_name, input_value_size, input_value,
-                          param_value_size, param_value, param_value_size_ret);
+    (void)kernel, (void)device, (void)param_name, (void)input_value_size, (void)input_value;
+    (void)param_value_size, (void)param_value, (void)param_value_size_ret;
+    return weft_error(__func__, CL_INVALID_OPERATION,
+                      "cl_khr_subgroups is not supported (sub-groups have no independent forward "
+                      "progress); use clGetKernelSubGroupInfo");
 }
 
 /* ---- launch support (runtime/kernel.h) ------------------------------------------------ */

@@ -26,9 +26,9 @@
     "}\n"
 
 static const char *source =
-    /* both names the device reports reach the kernel */
-    "#if !defined(cl_khr_subgroups) || !defined(__opencl_c_subgroups)\n"
-    "#error cl_khr_subgroups and __opencl_c_subgroups must be defined\n"
+    /* the feature the device reports reaches the kernel, the extension it does not report not */
+    "#if defined(cl_khr_subgroups) || !defined(__opencl_c_subgroups)\n"
+    "#error __opencl_c_subgroups must be defined, cl_khr_subgroups not\n"
     "#endif\n"
     "kernel void sg_info(global uint *out) {\n"
     "  size_t g = get_global_linear_id();\n"
