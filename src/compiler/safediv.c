@@ -10,11 +10,10 @@ static bool is_division(LLVMOpcode op)
     return op == LLVMSDiv || op == LLVMUDiv || op == LLVMSRem || op == LLVMURem;
 }
 
-/* A constant integer (or splat) that can never trap as a divisor: not 0, and for a signed
- * division not -1 either. Anything else (non-constant, non-splat vector) is not known. */
+/* A constant integer (or vector of them) that can never trap as a divisor: not 0, and for a
+ * signed division not -1 either. Anything that is not a constant is not known to be safe. */
 static bool constant_is_safe(LLVMValueRef d, bool is_signed)
 {
-    LLVMValueRef c = d;
     if (LLVMGetTypeKind(LLVMTypeOf(d)) == LLVMVectorTypeKind) {
         if (!LLVMIsAConstantDataVector(d) && !LLVMIsAConstantVector(d))
             return false;
@@ -24,12 +23,12 @@ static bool constant_is_safe(LLVMValueRef d, bool is_signed)
                 return false;
         return true;
     }
-    if (!c || !LLVMIsAConstantInt(c))
+    if (!d || !LLVMIsAConstantInt(d))
         return false;
-    unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(c));
+    unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(d));
     if (bits > 64)
         return false;
-    uint64_t v = LLVMConstIntGetZExtValue(c);
+    uint64_t v = LLVMConstIntGetZExtValue(d);
     uint64_t all = bits == 64 ? ~0ull : ((1ull << bits) - 1);
     return v != 0 && !(is_signed && v == all);
 }
