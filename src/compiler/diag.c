@@ -56,3 +56,20 @@ void weft_diag_free(struct weft_diag *d)
     free(d->text);
     weft_diag_init(d);
 }
+
+void weft_diag_llvm_handler(LLVMDiagnosticInfoRef info, void *ctx)
+{
+    struct weft_diag *diag = ctx;
+    LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(info);
+    if (sev != LLVMDSError && sev != LLVMDSWarning)
+        return;
+    char *msg = LLVMGetDiagInfoDescription(info);
+    if (sev == LLVMDSError)
+        weft_diag_error(diag, "error: %s", msg);
+    else {
+        weft_diag_append(diag, "warning: ", 9);
+        weft_diag_append(diag, msg, strlen(msg));
+        weft_diag_append(diag, "\n", 1);
+    }
+    LLVMDisposeMessage(msg);
+}

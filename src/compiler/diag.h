@@ -3,6 +3,7 @@
 #ifndef WEFT_COMPILER_DIAG_H
 #define WEFT_COMPILER_DIAG_H
 
+#include <llvm-c/Core.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -20,5 +21,8 @@ void weft_diag_append(struct weft_diag *d, const char *text, size_t n);
 /* Gives up ownership of the text (never NULL: "" when empty) and resets the diag. */
 char *weft_diag_take(struct weft_diag *d);
 void weft_diag_free(struct weft_diag *d);
+/* An LLVM context's diagnostic handler (LLVMContextSetDiagnosticHandler, with the weft_diag
+ * as its context): errors count as errors, warnings are appended, remarks and notes dropped. */
+void weft_diag_llvm_handler(LLVMDiagnosticInfoRef info, void *diag);
 
 #endif

@@ -30,23 +30,6 @@
 
 extern const char weft_builtins_bc_start[], weft_builtins_bc_end[];
 
-static void diag_handler(LLVMDiagnosticInfoRef info, void *ctx)
-{
-    struct weft_diag *diag = ctx;
-    LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(info);
-    if (sev != LLVMDSError && sev != LLVMDSWarning)
-        return;
-    char *msg = LLVMGetDiagInfoDescription(info);
-    if (sev == LLVMDSError)
-        weft_diag_error(diag, "error: %s", msg);
-    else {
-        weft_diag_append(diag, "warning: ", 9);
-        weft_diag_append(diag, msg, strlen(msg));
-        weft_diag_append(diag, "\n", 1);
-    }
-    LLVMDisposeMessage(msg);
-}
-
 /* Functions the work-group transformation and the runtime provide. */
 static const char *const provided[] = {
     "_Z13get_global_idj", "_Z12get_local_idj", "_Z12get_group_idj", "_Z14get_local_sizej",
@@ -301,7 +284,7 @@ cl_int weft_link(const struct weft_bitcode *inputs, size_t n, bool executable,
 {
     memset(out, 0, sizeof *out);
     LLVMContextRef ctx = LLVMContextCreate();
-    LLVMContextSetDiagnosticHandler(ctx, diag_handler, diag);
+    LLVMContextSetDiagnosticHandler(ctx, weft_diag_llvm_handler, diag);
     LLVMModuleRef dst = NULL;
     cl_int err = CL_LINK_PROGRAM_FAILURE;
 

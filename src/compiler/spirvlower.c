@@ -633,22 +633,12 @@ bool weft_spirv_lower(LLVMModuleRef m, const struct weft_build_options *opts, st
     return true;
 }
 
-static void diag_handler(LLVMDiagnosticInfoRef info, void *ctx)
-{
-    struct weft_diag *diag = ctx;
-    if (LLVMGetDiagInfoSeverity(info) != LLVMDSError)
-        return;
-    char *msg = LLVMGetDiagInfoDescription(info);
-    weft_diag_error(diag, "error: %s", msg);
-    LLVMDisposeMessage(msg);
-}
-
 cl_int weft_spirv_lower_bitcode(const struct weft_bitcode *in, const struct weft_build_options *opts,
                                 struct weft_bitcode *out, struct weft_diag *diag)
 {
     memset(out, 0, sizeof *out);
     LLVMContextRef ctx = LLVMContextCreate();
-    LLVMContextSetDiagnosticHandler(ctx, diag_handler, diag);
+    LLVMContextSetDiagnosticHandler(ctx, weft_diag_llvm_handler, diag);
     LLVMModuleRef m = NULL;
     cl_int err = CL_COMPILE_PROGRAM_FAILURE;
     if (!weft_module_parse(ctx, in->data, in->size, &m, diag))

@@ -363,14 +363,7 @@ static bool add_stage(struct weft_fusion *f, struct weft_command *cmd, char *why
             snprintf(why, n, "%s: argument %u is not a whole buffer apart from the others", s->name, a->arg);
             return false;
         }
-        struct weft_fp_access *x = &st->acc[i];
-        x->buf = (unsigned)b;
-        x->kind = a->kind == WEFT_ACCESS_WRITE ? WEFT_FP_WRITE : WEFT_FP_READ;
-        x->size = a->size;
-        if (a->chooses) {
-            x->node = st->nodes;
-            x->root = a->root;
-        } else if (!weft_fb_offset(&launch, &a->offset, x->coef, &x->c0)) {
+        if (!weft_fb_access(&launch, a, (unsigned)b, st->nodes, &st->acc[i])) {
             snprintf(why, n, "%s: an access offset does not evaluate", s->name);
             return false;
         }

@@ -93,3 +93,16 @@ bool weft_fb_nodes(const struct weft_fb_launch *l, const struct weft_access_summ
     *out = n;
     return true;
 }
+
+bool weft_fb_access(const struct weft_fb_launch *l, const struct weft_access *a, unsigned buf,
+                    const struct weft_fp_node *nodes, struct weft_fp_access *x)
+{
+    x->buf = buf;
+    x->kind = a->kind == WEFT_ACCESS_WRITE ? WEFT_FP_WRITE : WEFT_FP_READ;
+    x->size = a->size;
+    if (!a->chooses)
+        return weft_fb_offset(l, &a->offset, x->coef, &x->c0);
+    x->node = nodes;
+    x->root = a->root;
+    return true;
+}

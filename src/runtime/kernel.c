@@ -434,10 +434,12 @@ static cl_int sub_groups_for(cl_kernel k, cl_uint work_dim, const size_t *ls, si
     return CL_SUCCESS;
 }
 
-static cl_int sub_group_info(const char *fn, cl_kernel kernel, cl_device_id device,
-                             cl_kernel_sub_group_info param_name, size_t input_value_size, const void *input_value,
-                             size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                        size_t input_value_size, const void *input_value, size_t param_value_size,
+                        void *param_value, size_t *param_value_size_ret)
 {
+    const char *fn = __func__;
     WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "%s: kernel is not a live kernel", fn);
     cl_device_id dev = kernel->program->context->device;
     WEFT_CHECK(!device || device == dev, CL_INVALID_DEVICE, "%s: device is not the kernel's device", fn);
@@ -531,15 +533,6 @@ static cl_int sub_group_info(const char *fn, cl_kernel kernel, cl_device_id devi
         break;
     }
     return weft_error(fn, CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL
-clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
-                        size_t input_value_size, const void *input_value, size_t param_value_size,
-                        void *param_value, size_t *param_value_size_ret)
-{
-    return sub_group_info(__func__, kernel, device, param_name, input_value_size, input_value,
-                          param_value_size, param_value, param_value_size_ret);
 }
 
 /* cl_khr_subgroups' entry point, reached through the ICD dispatch table: the device does not

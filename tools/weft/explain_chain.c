@@ -285,13 +285,7 @@ int weft_cli_explain_chain(const struct weft_image *img, const struct weft_expla
                 ok = false;
                 break;
             }
-            y->buf = (unsigned)st->buf[x->arg];
-            y->kind = x->kind == WEFT_ACCESS_WRITE ? WEFT_FP_WRITE : WEFT_FP_READ;
-            y->size = x->size;
-            if (x->chooses) {
-                y->node = st->nodes;
-                y->root = x->root;
-            } else if (!weft_fb_offset(&launch, &x->offset, y->coef, &y->c0)) {
+            if (!weft_fb_access(&launch, x, (unsigned)st->buf[x->arg], st->nodes, y)) {
                 snprintf(why, sizeof why, "launch %u (%s): an access offset does not evaluate (a scalar argument "
                          "in it without an integer value?)", n, st->km->name);
                 ok = false;
