@@ -1150,6 +1150,9 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
                         (unsigned long long)(k->local_size[0] % (v->width * v->interleave)));
             fprintf(f, "\n      memory: %u vector, %u scalar (uniform address), %u gather/scatter; %u lane by lane\n",
                     v->vector_mem, v->scalar_mem, v->gathers, v->serialized);
+            if (v->choices)
+                fprintf(f, "      %u load%s from one of two contiguous places: two masked vector loads and a blend each\n",
+                        v->choices, v->choices == 1 ? "" : "s");
         }
     }
     if (!k->nloops) {

@@ -5,7 +5,8 @@
  * returns (also from inside a loop), if/else chains with different stores per branch, divergent
  * ifs nested in a uniform loop, loops left by divergent breaks, global and local atomics and
  * atomic compaction under divergence, a private array indexed by data, math builtins on
- * divergent arms, and a uniform loop carrying varying floating-point chains.
+ * divergent arms, a uniform loop carrying varying floating-point chains, and loads from one of
+ * two places chosen per item (clamped neighbours, a choice of two arrays).
  *
  * Every kernel runs at local sizes 1, 3, 7, 17, 64, 100 and 256 with several work-groups, and is
  * checked against a reference computed independently on the host. A guarded kernel (one that
@@ -239,6 +240,16 @@ static const char *source =
     "    for (int j = 0; j < (i & 3) + ((s >> 8) & 1); j++) acc ^= j + i;\n"
     "  }\n"
     "  out[g] = acc;\n"
+    "}\n"
+    /* 16. Loads from one of two places chosen per item, both contiguous across neighbouring
+     * items: HotSpot's clamped neighbours (the vectorizer loads both places under the lanes
+     * that choose each, since in[n] lies past the end) and a choice between two arrays. */
+    "kernel void clamped_neighbours(global const int *in, global const int *alt, global int *out, int n) {\n"
+    "  int g = (int)get_global_id(0);\n"
+    "  if (g >= n) return;\n"
+    "  int e = in[g == n - 1 ? g : g + 1], w = in[g == 0 ? g : g - 1];\n"
+    "  global const int *p = (in[g] & 4) ? alt + g : in + g;\n"
+    "  out[g] = 3 * e - w + 7 * *p;\n"
     "}\n";
 
 static int setup(void **state)
@@ -1163,6 +1174,44 @@ static void test_lanes_agree_then_split(void **state)
     }
 }
 
+/* ---- 16. loads from one of two places ------------------------------------------------------ */
+
+static void test_loads_from_one_of_two_places(void **state)
+{
+    (void)state;
+    for (size_t t = 0; t < ARRAY_LEN(LOCAL_SIZES); t++) {
+        struct shape shapes[2];
+        size_t ns = guarded_shapes(LOCAL_SIZES[t], 5, shapes);
+        for (size_t si = 0; si < ns; si++) {
+            const struct shape *sh = &shapes[si];
+            size_t G = sh->global, n = (size_t)sh->n;
+            /* exactly n elements: a load of in[n] would read past the buffer */
+            int32_t *in = malloc(n * sizeof *in), *alt = malloc(n * sizeof *alt);
+            for (size_t i = 0; i < n; i++) {
+                in[i] = (int32_t)(rng_next() % 1000);
+                alt[i] = -(int32_t)(rng_next() % 1000);
+            }
+            cl_mem bi = ints_new(n, in), ba = ints_new(n, alt), bo = buf_poisoned(G * 4);
+            assert_int_equal(launch("clamped_neighbours", 1, NULL, &sh->global, &sh->ls,
+                                    KARGS(KARG(bi), KARG(ba), KARG(bo), KARG(sh->n))),
+                             CL_SUCCESS);
+            int32_t *out = ints_read(bo, G);
+            for (size_t g = 0; g < n; g++) {
+                int32_t e = in[g == n - 1 ? g : g + 1], w = in[g == 0 ? g : g - 1];
+                int32_t chosen = (in[g] & 4) ? alt[g] : in[g];
+                check_int("clamped_neighbours", sh, "out", g, in[g], out[g], 3 * e - w + 7 * chosen);
+            }
+            check_untouched("clamped_neighbours", sh, "out", out, n, G);
+            free(in);
+            free(alt);
+            free(out);
+            clReleaseMemObject(bi);
+            clReleaseMemObject(ba);
+            clReleaseMemObject(bo);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1181,6 +1230,7 @@ int main(void)
         cmocka_unit_test(test_math_builtins_under_divergent_branch),
         cmocka_unit_test(test_uniform_loop_with_varying_chain),
         cmocka_unit_test(test_lanes_agree_then_split),
+        cmocka_unit_test(test_loads_from_one_of_two_places),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

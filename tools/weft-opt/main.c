@@ -79,9 +79,9 @@ static void print_vec_report(FILE *f, const char *kn, size_t n, unsigned s, cons
         fprintf(f, "scalar (%s)\n", v->reason);
         return;
     }
-    fprintf(f, "width %u interleave %u%s%s vector_mem=%u scalar_mem=%u gathers=%u serialized=%u masked_blocks=%u\n",
+    fprintf(f, "width %u interleave %u%s%s vector_mem=%u scalar_mem=%u gathers=%u serialized=%u masked_blocks=%u choices=%u\n",
             v->width, v->interleave, v->linearized ? " linearized" : "", v->tail ? " tail" : "", v->vector_mem,
-            v->scalar_mem, v->gathers, v->serialized, v->masked_blocks);
+            v->scalar_mem, v->gathers, v->serialized, v->masked_blocks, v->choices);
 }
 
 /* "; weft-schedule: k loop for.cond: bfo 3 dfo 0 neutral 1 -> BFO predicated" */

@@ -1104,6 +1104,13 @@ static LLVMValueRef cur_mask(struct weft_vec_plan *p) { return p->mask ? p->mask
 
 
 
+/* m & c as select(m, c, false): lanes outside m may hold poison (a masked load leaves them
+ * undefined) and `and` would spread it into the mask, where LLVM may read it as true. */
+static LLVMValueRef mask_and(struct weft_vec_plan *p, LLVMValueRef m, LLVMValueRef c)
+{
+    return LLVMBuildSelect(p->b, m, c, LLVMConstNull(LLVMTypeOf(m)), "");
+}
+
 /* Each lane's mask bit repeated for the n components of a vector-typed value. */
 static LLVMValueRef mask_for(struct weft_vec_plan *p, LLVMValueRef mask, unsigned n)
 {
@@ -1406,6 +1413,157 @@ static bool agreed_access(struct weft_vec_plan *p, LLVMValueRef i)
     return LLVMGetMetadata(i, LLVMGetMDKindIDInContext(p->c, WEFT_UNIFORM_LOAD_MD, strlen(WEFT_UNIFORM_LOAD_MD)));
 }
 
+/* The address arithmetic between a choice and the address it makes (choice_places): each step
+ * has one operand that carries the chosen value and uniform others, and turns a constant step
+ * from lane to lane into another constant step (the shape analysis' rules for affine values). */
+enum { CHOICE_CHAIN_MAX = 8 };
+
+/* Which operand of step v carries the value (the others uniform), or -1 when v is no such step. */
+static int chain_operand(struct weft_vec_plan *p, LLVMValueRef v)
+{
+    if (!info(p, v))
+        return -1;
+    if (LLVMIsAGetElementPtrInst(v))
+        return LLVMGetNumOperands(v) == 2 && kind_of(p, LLVMGetOperand(v, 0)) == K_U ? 1 : -1;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMSExt: case LLVMZExt: case LLVMTrunc:
+        return 0;
+    case LLVMShl: case LLVMAShr: case LLVMLShr: case LLVMMul: case LLVMAdd: case LLVMSub: case LLVMOr:
+        if (kind_of(p, LLVMGetOperand(v, 1)) == K_U)
+            return 0;
+        return kind_of(p, LLVMGetOperand(v, 0)) == K_U && LLVMGetInstructionOpcode(v) != LLVMShl &&
+                       LLVMGetInstructionOpcode(v) != LLVMAShr && LLVMGetInstructionOpcode(v) != LLVMLShr
+                   ? 1 : -1;
+    default:
+        return -1;
+    }
+}
+
+/* The step from lane to lane of step v's result when its operand j steps by s; false when it
+ * is not a known constant. */
+static bool chain_stride(struct weft_vec_plan *p, LLVMValueRef v, int j, int64_t *s)
+{
+    if (LLVMIsAGetElementPtrInst(v)) {
+        LLVMTypeRef et = LLVMGetGEPSourceElementType(v);
+        if (!LLVMTypeIsSized(et))
+            return false;
+        *s *= (int64_t)LLVMABISizeOfType(LLVMGetModuleDataLayout(p->m), et);
+        return true;
+    }
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMSExt || op == LLVMZExt || op == LLVMTrunc)
+        return true;
+    LLVMValueRef k = LLVMGetOperand(v, 1 - j);
+    int64_t c = LLVMIsAConstantInt(k) ? LLVMConstIntGetSExtValue(k) : 0;
+    switch (op) {
+    case LLVMAdd:
+        return true;
+    case LLVMSub:
+        *s = j ? -*s : *s;
+        return true;
+    case LLVMOr:
+        return LLVMGetIsDisjoint(v);
+    case LLVMMul:
+        if (!LLVMIsAConstantInt(k))
+            return false;
+        *s *= c;
+        return true;
+    case LLVMShl:
+        if (!LLVMIsAConstantInt(k) || c < 0 || c > 32)
+            return false;
+        *s *= (int64_t)1 << c;
+        return true;
+    case LLVMAShr: case LLVMLShr:
+        if (!LLVMIsAConstantInt(k) || c < 0 || c > 32 || !LLVMGetExact(v) || *s % ((int64_t)1 << c))
+            return false;
+        *s /= (int64_t)1 << c;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Step v again on `val` in place of its carrying operand j, the other operands at lane 0. No
+ * wrap or inbounds flags: a lane that does not choose this place may point anywhere. */
+static LLVMValueRef chain_rebuild(struct weft_vec_plan *p, LLVMValueRef v, int j, LLVMValueRef val)
+{
+    if (LLVMIsAGetElementPtrInst(v))
+        return LLVMBuildGEP2(p->b, LLVMGetGEPSourceElementType(v), get_scal(p, LLVMGetOperand(v, 0)), &val, 1, "");
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMSExt || op == LLVMZExt || op == LLVMTrunc)
+        return LLVMBuildCast(p->b, op, val, LLVMTypeOf(v), "");
+    LLVMValueRef o = get_scal(p, LLVMGetOperand(v, 1 - j));
+    return j ? LLVMBuildBinOp(p->b, op, o, val, "") : LLVMBuildBinOp(p->b, op, val, o, "");
+}
+
+/* A load whose address is one of two places chosen per work-item, both contiguous across the
+ * packet: select(c, a, b) itself, or address arithmetic on it (HotSpot's clamped neighbour
+ * src[c == cols - 1 ? idx : idx + 1] is base + 4 * sext(select(...))). Instead of a gather:
+ * one masked vector load per place, each under the lanes that choose it (the lanes that do
+ * not may point outside the buffer), and a blend. Fills the two lane-0 addresses and the
+ * condition; false for any other address. */
+static bool choice_places(struct weft_vec_plan *p, LLVMValueRef ptr, LLVMTypeRef t, LLVMValueRef *a, LLVMValueRef *b,
+                          LLVMValueRef *cond)
+{
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
+    unsigned long long size = LLVMABISizeOfType(td, t);
+    /* a vector of i1 is packed into bits in memory: only whole-byte elements line up */
+    if (size != LLVMStoreSizeOfType(td, t) || LLVMSizeOfTypeInBits(td, t) != 8 * size)
+        return false;
+    LLVMValueRef chain[CHOICE_CHAIN_MAX], v = ptr;
+    int carry[CHOICE_CHAIN_MAX], n = 0;
+    while (!LLVMIsASelectInst(v)) {
+        int j = chain_operand(p, v);
+        if (j < 0 || n == CHOICE_CHAIN_MAX)
+            return false;
+        chain[n] = v;
+        carry[n++] = j;
+        v = LLVMGetOperand(v, (unsigned)j);
+    }
+    if (!info(p, v) || LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind)
+        return false;
+    LLVMValueRef arm[2] = {LLVMGetOperand(v, 1), LLVMGetOperand(v, 2)};
+    for (int k = 0; k < 2; k++) {
+        struct vinfo *ai = info(p, arm[k]);
+        if (!ai || ai->kind != K_A || !ai->has_stride)
+            return false;
+        int64_t s = ai->stride;
+        for (int i = n - 1; i >= 0; i--)
+            if (!chain_stride(p, chain[i], carry[i], &s))
+                return false;
+        if (s != (int64_t)size)
+            return false;
+    }
+    for (int k = 0; k < 2; k++) {
+        arm[k] = get_scal(p, arm[k]);
+        for (int i = n - 1; i >= 0; i--)
+            arm[k] = chain_rebuild(p, chain[i], carry[i], arm[k]);
+    }
+    *cond = LLVMGetOperand(v, 0);
+    *a = arm[0];
+    *b = arm[1];
+    return true;
+}
+
+static bool emit_choice_load(struct weft_vec_plan *p, struct vinfo *vi, LLVMValueRef ptr, LLVMTypeRef t,
+                             LLVMTypeRef vt, unsigned align)
+{
+    LLVMValueRef a, b, cond;
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind || !choice_places(p, ptr, t, &a, &b, &cond))
+        return false;
+    p->rep->vector_mem += 2;
+    p->rep->choices++;
+    LLVMValueRef c = get_vec(p, cond), nc = LLVMBuildNot(p->b, c, "");
+    LLVMValueRef ma = p->mask ? mask_and(p, p->mask, c) : c, mb = p->mask ? mask_and(p, p->mask, nc) : nc;
+    LLVMTypeRef tys[] = {vt, LLVMTypeOf(a)};
+    LLVMValueRef args_a[] = {a, LLVMConstInt(p->i32, align, 0), ma, LLVMGetPoison(vt)};
+    LLVMValueRef args_b[] = {b, LLVMConstInt(p->i32, align, 0), mb, LLVMGetPoison(vt)};
+    LLVMValueRef va = call_intrinsic(p, "llvm.masked.load", tys, 2, args_a, 4);
+    LLVMValueRef vb = call_intrinsic(p, "llvm.masked.load", tys, 2, args_b, 4);
+    define(p, vi, NULL, LLVMBuildSelect(p->b, c, va, vb, ""));
+    return true;
+}
+
 static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)
 {
     LLVMValueRef i = vi->v, ptr = LLVMGetOperand(i, 0);
@@ -1443,6 +1601,8 @@ static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)
         define(p, vi, NULL, v);
         return;
     }
+    if (emit_choice_load(p, vi, ptr, t, vt, align))
+        return;
     p->rep->gathers++;
     LLVMValueRef ptrs = component_ptrs(p, get_vec(p, ptr), t);
     LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};
@@ -2181,13 +2341,6 @@ static void emit_structured(struct weft_vec_plan *p, LLVMBasicBlockRef start, st
         }
     }
     free(clone);
-}
-
-/* m & c as select(m, c, false): lanes outside m may hold poison (a masked load leaves them
- * undefined) and `and` would spread it into the mask, where LLVM may read it as true. */
-static LLVMValueRef mask_and(struct weft_vec_plan *p, LLVMValueRef m, LLVMValueRef c)
-{
-    return LLVMBuildSelect(p->b, m, c, LLVMConstNull(LLVMTypeOf(m)), "");
 }
 
 /* The edge masks of block k's terminator under block mask m (one per successor slot). */

@@ -45,6 +45,7 @@ struct weft_vec_report {
     unsigned vector_mem;     /* unit-stride vector loads/stores */
     unsigned scalar_mem;     /* uniform-address loads/stores */
     unsigned gathers;        /* gathers and scatters */
+    unsigned choices;        /* loads from one of two contiguous places: two masked loads, a blend */
     unsigned serialized;     /* operations run lane by lane (atomics, calls) */
     unsigned masked_blocks;  /* blocks run under a lane mask (linearized) */
     bool fast_path;          /* linearized, and full packets run unmasked while their lanes agree */
