@@ -1,7 +1,10 @@
 /* bench/b_chains.c — stencil launch chains beyond Jacobi, for fusion (Zhou; issue 10): Poisson
  * with a right-hand side, Rodinia's HotSpot (clamped borders: reads whose address chooses) and
  * PolyBench's FDTD-2D (three kernels a time step, one argument changing per step). Each native
- * reference runs the same sweeps untiled with OpenMP, in the same operation order. */
+ * reference runs the same sweeps with OpenMP, in the same operation order: untiled, and tiled
+ * the way a careful OpenMP programmer tiles a chain that does not fit in the cache (bands of
+ * rows with a halo as deep as the chain, run through every step in private buffers, as the
+ * Jacobi references of b_patterns.c do). */
 #include "runner.h"
 
 #include <stdlib.h>
@@ -18,6 +21,47 @@ static size_t grid_side(enum bench_size s)
 static int read_out(struct bench *b, struct bench_cl *c, void *out)
 {
     return bench_read(b, c, 0, b->out_count * 4, out);
+}
+
+/* ---- tiled native chains -------------------------------------------------------------------- */
+
+#define BAND_MIN 16   /* rows per band at least; 4 K rows for deeper chains, so halos stay a fraction */
+
+/* One step of a ping-pong stencil on row y of an h-row grid: `up`/`down` are rows y-1 and y+1
+ * (NULL beyond the grid), `out` the new row. */
+typedef void (*chain_row_fn)(const void *ctx, long y, const float *up, const float *mid, const float *down,
+                             float *out);
+
+/* K steps of a stencil that reads one row up and one down, from src into dst (both w x h), in
+ * bands of rows: each band copies itself and K rows either side into a private buffer, runs
+ * every step on the rows whose inputs are still valid, and writes back its own rows. */
+static void chain_tiled(long w, long h, long K, const float *src, float *dst, chain_row_fn row, const void *ctx)
+{
+    long band = 4 * K > BAND_MIN ? 4 * K : BAND_MIN;
+#pragma omp parallel
+    {
+        size_t cap = (size_t)(band + 2 * K) * (size_t)w;
+        float *p = malloc(cap * sizeof *p), *q = malloc(cap * sizeof *q);
+#pragma omp for schedule(static)
+        for (long lo = 0; lo < h; lo += band) {
+            long hi = lo + band < h ? lo + band : h;
+            long elo = lo - K > 0 ? lo - K : 0, ehi = hi + K < h ? hi + K : h;
+            memcpy(p, src + elo * w, (size_t)((ehi - elo) * w) * sizeof *p);
+            for (long k = 0; k < K; k++) {
+                long a = elo == 0 ? 0 : elo + k + 1, z = ehi == h ? h : ehi - k - 1;
+                for (long y = a; y < z; y++) {
+                    const float *m = p + (y - elo) * w;
+                    row(ctx, y, y > 0 ? m - w : NULL, m, y < h - 1 ? m + w : NULL, q + (y - elo) * w);
+                }
+                float *t = p;
+                p = q;
+                q = t;
+            }
+            memcpy(dst + lo * w, p + (lo - elo) * w, (size_t)((hi - lo) * w) * sizeof *p);
+        }
+        free(p);
+        free(q);
+    }
 }
 
 /* ---- Poisson -------------------------------------------------------------------------------- */
@@ -38,28 +82,49 @@ static int poisson_setup(struct bench *b, enum bench_size s)
     return 0;
 }
 
+struct grid_rhs {
+    long w;
+    const float *rhs;   /* a w-wide grid read by every step */
+};
+
+static void poisson_row(const void *ctx, long y, const float *up, const float *u, const float *down, float *v)
+{
+    const struct grid_rhs *g = ctx;
+    long w = g->w;
+    if (!up || !down) {
+        memcpy(v, u, (size_t)w * 4);
+        return;
+    }
+    const float *f = g->rhs + y * w;
+    v[0] = u[0];
+    v[w - 1] = u[w - 1];
+    for (long x = 1; x < w - 1; x++)
+        v[x] = 0.25f * (u[x - 1] + u[x + 1] + up[x] + down[x] - POISSON_HH * f[x]);
+}
+
+/* Every step over the whole grid, row by row. */
+static void chain_untiled(long w, long h, long K, const float *src, float *dst, float *tmp, chain_row_fn row,
+                          const void *ctx)
+{
+    for (long k = 0; k < K; k++) {
+        const float *u = k == 0 ? src : k % 2 ? tmp : dst;
+        float *v = k % 2 ? dst : tmp;
+#pragma omp parallel for schedule(static)
+        for (long y = 0; y < h; y++)
+            row(ctx, y, y > 0 ? u + (y - 1) * w : NULL, u + y * w, y < h - 1 ? u + (y + 1) * w : NULL, v + y * w);
+    }
+}
+
 static void poisson_native(struct bench *b, void *out)
 {
-    long w = (long)b->p[0], h = (long)b->p[1];
-    float *a = out, *t = b->in[1];
-    const float *f = b->in[2];
-    for (int k = 0; k < (int)b->p[2]; k++) {
-        const float *u = k == 0 ? b->in[0] : k % 2 ? t : a;
-        float *v = k % 2 ? a : t;
-#pragma omp parallel for schedule(static)
-        for (long y = 0; y < h; y++) {
-            if (y == 0 || y == h - 1) {
-                memcpy(v + y * w, u + y * w, (size_t)w * 4);
-                continue;
-            }
-            v[y * w] = u[y * w];
-            v[y * w + w - 1] = u[y * w + w - 1];
-            for (long x = 1; x < w - 1; x++) {
-                long i = y * w + x;
-                v[i] = 0.25f * (u[i - 1] + u[i + 1] + u[i - w] + u[i + w] - POISSON_HH * f[i]);
-            }
-        }
-    }
+    struct grid_rhs g = {(long)b->p[0], b->in[2]};
+    chain_untiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, b->in[1], poisson_row, &g);
+}
+
+static void poisson_native_tiled(struct bench *b, void *out)
+{
+    struct grid_rhs g = {(long)b->p[0], b->in[2]};
+    chain_tiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, poisson_row, &g);
 }
 
 static int poisson_init(struct bench *b, struct bench_cl *c)
@@ -115,25 +180,30 @@ static int hotspot_setup(struct bench *b, enum bench_size s)
     return 0;
 }
 
+static void hotspot_row(const void *ctx, long r, const float *up, const float *row, const float *down, float *out)
+{
+    const struct grid_rhs *g = ctx;
+    long cols = g->w;
+    const float *power = g->rhs + r * cols;
+    up = up ? up : row;   /* clamped borders */
+    down = down ? down : row;
+    for (long x = 0; x < cols; x++) {
+        float t = row[x], w = row[x > 0 ? x - 1 : x], e = row[x < cols - 1 ? x + 1 : x];
+        out[x] = t + HS_CAP1 * (power[x] + (down[x] + up[x] - 2.0f * t) * HS_RY1 + (e + w - 2.0f * t) * HS_RX1 +
+                                (HS_AMB - t) * HS_RZ1);
+    }
+}
+
 static void hotspot_native(struct bench *b, void *out)
 {
-    long cols = (long)b->p[0], rows = (long)b->p[1];
-    float *a = out, *tmp = b->in[1];
-    const float *power = b->in[2];
-    for (int k = 0; k < (int)b->p[2]; k++) {
-        const float *src = k == 0 ? b->in[0] : k % 2 ? tmp : a;
-        float *dst = k % 2 ? a : tmp;
-#pragma omp parallel for schedule(static)
-        for (long r = 0; r < rows; r++) {
-            const float *up = src + (r > 0 ? r - 1 : r) * cols, *row = src + r * cols;
-            const float *down = src + (r < rows - 1 ? r + 1 : r) * cols;
-            for (long x = 0; x < cols; x++) {
-                float t = row[x], w = row[x > 0 ? x - 1 : x], e = row[x < cols - 1 ? x + 1 : x];
-                dst[r * cols + x] = t + HS_CAP1 * (power[r * cols + x] + (down[x] + up[x] - 2.0f * t) * HS_RY1 +
-                                                   (e + w - 2.0f * t) * HS_RX1 + (HS_AMB - t) * HS_RZ1);
-            }
-        }
-    }
+    struct grid_rhs g = {(long)b->p[0], b->in[2]};
+    chain_untiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, b->in[1], hotspot_row, &g);
+}
+
+static void hotspot_native_tiled(struct bench *b, void *out)
+{
+    struct grid_rhs g = {(long)b->p[0], b->in[2]};
+    chain_tiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, hotspot_row, &g);
 }
 
 static int hotspot_init(struct bench *b, struct bench_cl *c)
@@ -180,6 +250,25 @@ static int fdtd_setup(struct bench *b, enum bench_size s)
     return 0;
 }
 
+/* Row i of each update; ey, ex and hz point at the row, a row is ny wide. */
+static void fdtd_ey_row(float *ey, const float *hz, long i, long ny, float fict_t)
+{
+    for (long j = 0; j < ny; j++)
+        ey[j] = i == 0 ? fict_t : ey[j] - 0.5f * (hz[j] - hz[j - ny]);
+}
+
+static void fdtd_ex_row(float *ex, const float *hz, long ny)
+{
+    for (long j = 1; j < ny; j++)
+        ex[j] = ex[j] - 0.5f * (hz[j] - hz[j - 1]);
+}
+
+static void fdtd_hz_row(float *hz, const float *ex, const float *ey, long ny)
+{
+    for (long j = 0; j < ny - 1; j++)
+        hz[j] = hz[j] - 0.7f * (ex[j + 1] - ex[j] + ey[j + ny] - ey[j]);
+}
+
 static void fdtd_native(struct bench *b, void *out)
 {
     long nx = (long)b->p[0], ny = (long)b->p[1];
@@ -192,17 +281,58 @@ static void fdtd_native(struct bench *b, void *out)
     for (int t = 0; t < (int)b->p[2]; t++) {
 #pragma omp parallel for schedule(static)
         for (long i = 0; i < nx; i++)
-            for (long j = 0; j < ny; j++)
-                ey[i * ny + j] = i == 0 ? fict[t] : ey[i * ny + j] - 0.5f * (hz[i * ny + j] - hz[(i - 1) * ny + j]);
+            fdtd_ey_row(ey + i * ny, hz + i * ny, i, ny, fict[t]);
 #pragma omp parallel for schedule(static)
         for (long i = 0; i < nx; i++)
-            for (long j = 1; j < ny; j++)
-                ex[i * ny + j] = ex[i * ny + j] - 0.5f * (hz[i * ny + j] - hz[i * ny + j - 1]);
+            fdtd_ex_row(ex + i * ny, hz + i * ny, ny);
 #pragma omp parallel for schedule(static)
         for (long i = 0; i < nx - 1; i++)
-            for (long j = 0; j < ny - 1; j++)
-                hz[i * ny + j] = hz[i * ny + j] -
-                                 0.7f * (ex[i * ny + j + 1] - ex[i * ny + j] + ey[(i + 1) * ny + j] - ey[i * ny + j]);
+            fdtd_hz_row(hz + i * ny, ex + i * ny, ey + i * ny, ny);
+    }
+}
+
+/* Bands of rows with a halo of T rows either side, each run through every time step in private
+ * copies of ex, ey and hz. Rows stay valid while their inputs are: each step, ey's row i needs
+ * hz's row i - 1 and hz's row i needs ey's row i + 1, so the valid rows shrink by one at each
+ * end of the band that is not an end of the grid. */
+static void fdtd_native_tiled(struct bench *b, void *out)
+{
+    long nx = (long)b->p[0], ny = (long)b->p[1], T = (long)b->p[2];
+    long band = 4 * T > BAND_MIN ? 4 * T : BAND_MIN;
+    size_t cells = (size_t)nx * (size_t)ny;
+    const float *fict = b->in[3];
+#pragma omp parallel
+    {
+        size_t cap = (size_t)(band + 2 * T) * (size_t)ny;
+        float *f[3];
+        for (int a = 0; a < 3; a++)
+            f[a] = malloc(cap * sizeof *f[a]);
+        float *ex = f[0], *ey = f[1], *hz = f[2];
+#pragma omp for schedule(static)
+        for (long lo = 0; lo < nx; lo += band) {
+            long hi = lo + band < nx ? lo + band : nx;
+            long elo = lo - T > 0 ? lo - T : 0, ehi = hi + T < nx ? hi + T : nx;
+            for (int a = 0; a < 3; a++)
+                memcpy(f[a], (const float *)b->in[a] + elo * ny, (size_t)((ehi - elo) * ny) * sizeof *f[a]);
+            long vlo = elo, vhi = ehi;   /* rows valid in all three */
+            for (long t = 0; t < T; t++) {
+                long a = vlo == 0 ? 0 : vlo + 1;
+                for (long i = a; i < vhi; i++)
+                    fdtd_ey_row(ey + (i - elo) * ny, hz + (i - elo) * ny, i, ny, fict[t]);
+                for (long i = vlo; i < vhi; i++)
+                    fdtd_ex_row(ex + (i - elo) * ny, hz + (i - elo) * ny, ny);
+                long z = vhi == nx ? nx - 1 : vhi - 1;
+                for (long i = a; i < z; i++)
+                    fdtd_hz_row(hz + (i - elo) * ny, ex + (i - elo) * ny, ey + (i - elo) * ny, ny);
+                vlo = a;
+                vhi = vhi == nx ? nx : vhi - 1;
+            }
+            for (int a = 0; a < 3; a++)
+                memcpy((float *)out + (size_t)a * cells + lo * ny, f[a] + (lo - elo) * ny,
+                       (size_t)((hi - lo) * ny) * sizeof *f[a]);
+        }
+        for (int a = 0; a < 3; a++)
+            free(f[a]);
     }
 }
 
@@ -262,5 +392,11 @@ const struct bench_desc bench_chains[] = {
     {"poisson", "chains", BU_GBS, BT_FLOAT, 1e-4, poisson_setup, poisson_native, poisson_init, pingpong_run, read_out},
     {"hotspot", "chains", BU_GBS, BT_FLOAT, 1e-4, hotspot_setup, hotspot_native, hotspot_init, pingpong_run, read_out},
     {"fdtd2d", "chains", BU_GBS, BT_FLOAT, 1e-4, fdtd_setup, fdtd_native, fdtd_init, fdtd_run, fdtd_read},
+    /* the same OpenCL chains against natively tiled references */
+    {"poisson_tiled", "chains", BU_GBS, BT_FLOAT, 1e-4, poisson_setup, poisson_native_tiled, poisson_init, pingpong_run,
+     read_out},
+    {"hotspot_tiled", "chains", BU_GBS, BT_FLOAT, 1e-4, hotspot_setup, hotspot_native_tiled, hotspot_init, pingpong_run,
+     read_out},
+    {"fdtd2d_tiled", "chains", BU_GBS, BT_FLOAT, 1e-4, fdtd_setup, fdtd_native_tiled, fdtd_init, fdtd_run, fdtd_read},
     {0},
 };
