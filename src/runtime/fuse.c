@@ -363,7 +363,7 @@ static bool add_stage(struct weft_fusion *f, struct weft_command *cmd, char *why
             snprintf(why, n, "%s: argument %u is not a whole buffer apart from the others", s->name, a->arg);
             return false;
         }
-        if (!weft_fb_access(&launch, a, (unsigned)b, st->nodes, &st->acc[i])) {
+        if (!weft_fb_access(&launch, sum, a, (unsigned)b, st->nodes, &st->acc[i])) {
             snprintf(why, n, "%s: an access offset does not evaluate", s->name);
             return false;
         }

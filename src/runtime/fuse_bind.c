@@ -94,14 +94,48 @@ bool weft_fb_nodes(const struct weft_fb_launch *l, const struct weft_access_summ
     return true;
 }
 
-bool weft_fb_access(const struct weft_fb_launch *l, const struct weft_access *a, unsigned buf,
-                    const struct weft_fp_node *nodes, struct weft_fp_access *x)
+/* An access pinned to one row of the outermost dimension D (access.h) with no step along D gets
+ * the step along D of another access of the same argument in the same kernel that steps along
+ * D and agrees in the other dimensions, its base moved so that the pinned row keeps its
+ * address. That is exact where the access runs, and it lets the plan see one row layout per
+ * buffer (FDTD's `if (i == 0) ey[j] = ...` beside `ey[i * ny + j] = ...`). Anywhere else
+ * the plan now counts an access that does not happen, which only widens windows and owned
+ * ranges by bytes that tile then copies in and back unchanged. */
+static void unpin(const struct weft_fb_launch *l, const struct weft_access_summary *s, const struct weft_access *a,
+                  struct weft_fp_access *x)
+{
+    unsigned D = l->work_dim - 1;
+    if (!a->pinned || a->pin_dim != D || x->coef[D] != 0)
+        return;
+    for (unsigned i = 0; i < s->count; i++) {
+        const struct weft_access *o = &s->acc[i];
+        int64_t coef[3], c0, shift;
+        if (o->arg != a->arg || o->chooses || o->pinned || !weft_fb_offset(l, &o->offset, coef, &c0) || !coef[D])
+            continue;
+        bool same = true;
+        for (unsigned d = 0; d < 3; d++)
+            same = same && (d == D || coef[d] == x->coef[d]);
+        /* row index 0-based: pin_gid minus the global offset */
+        if (!same || __builtin_sub_overflow(a->pin_gid, (int64_t)l->offset[D], &shift) ||
+            __builtin_mul_overflow(shift, coef[D], &shift) || __builtin_sub_overflow(x->c0, shift, &x->c0))
+            continue;
+        x->coef[D] = coef[D];
+        return;
+    }
+}
+
+bool weft_fb_access(const struct weft_fb_launch *l, const struct weft_access_summary *s, const struct weft_access *a,
+                    unsigned buf, const struct weft_fp_node *nodes, struct weft_fp_access *x)
 {
     x->buf = buf;
     x->kind = a->kind == WEFT_ACCESS_WRITE ? WEFT_FP_WRITE : WEFT_FP_READ;
     x->size = a->size;
-    if (!a->chooses)
-        return weft_fb_offset(l, &a->offset, x->coef, &x->c0);
+    if (!a->chooses) {
+        if (!weft_fb_offset(l, &a->offset, x->coef, &x->c0))
+            return false;
+        unpin(l, s, a, x);
+        return true;
+    }
     x->node = nodes;
     x->root = a->root;
     return true;

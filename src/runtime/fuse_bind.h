@@ -32,10 +32,11 @@ bool weft_fb_offset(const struct weft_fb_launch *l, const struct weft_affine *a,
  * summary has none. False when a leaf does not evaluate or memory runs out. */
 bool weft_fb_nodes(const struct weft_fb_launch *l, const struct weft_access_summary *s, struct weft_fp_node **out);
 
-/* Access `a` of a launch on the chain's buffer `buf` as plan numbers in *x: an affine one by
- * weft_fb_offset, a choosing read as node[a->root] of `nodes` (weft_fb_nodes' result). False
- * when an affine offset does not evaluate. */
-bool weft_fb_access(const struct weft_fb_launch *l, const struct weft_access *a, unsigned buf,
-                    const struct weft_fp_node *nodes, struct weft_fp_access *x);
+/* Access `a` of summary `s` of a launch on the chain's buffer `buf` as plan numbers in *x: an
+ * affine one by weft_fb_offset, a choosing read as node[a->root] of `nodes` (weft_fb_nodes'
+ * result). An access pinned to one row of the outermost dimension takes the row step of its
+ * argument's other accesses (fuse_bind.c). False when an affine offset does not evaluate. */
+bool weft_fb_access(const struct weft_fb_launch *l, const struct weft_access_summary *s, const struct weft_access *a,
+                    unsigned buf, const struct weft_fp_node *nodes, struct weft_fp_access *x);
 
 #endif

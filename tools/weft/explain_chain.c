@@ -285,7 +285,7 @@ int weft_cli_explain_chain(const struct weft_image *img, const struct weft_expla
                 ok = false;
                 break;
             }
-            if (!weft_fb_access(&launch, x, (unsigned)st->buf[x->arg], st->nodes, y)) {
+            if (!weft_fb_access(&launch, sum, x, (unsigned)st->buf[x->arg], st->nodes, y)) {
                 snprintf(why, sizeof why, "launch %u (%s): an access offset does not evaluate (a scalar argument "
                          "in it without an integer value?)", n, st->km->name);
                 ok = false;

@@ -857,6 +857,66 @@ static void describe(LLVMValueRef in, char *buf, size_t size)
     snprintf(buf, size, "instruction %s", lb);
 }
 
+/* The one predecessor of bb, or NULL when it has none or several (or one that reaches it by two
+ * edges: then no edge condition holds in bb). */
+static LLVMBasicBlockRef single_predecessor(LLVMBasicBlockRef bb)
+{
+    LLVMValueRef term = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsATerminatorInst(user) || (term && term != user))
+            return NULL;
+        if (term == user)
+            return NULL;
+        term = user;
+    }
+    return term ? LLVMGetInstructionParent(term) : NULL;
+}
+
+/* Whether x is exactly get_global_id(d). */
+static bool is_gid(const struct ival *x, unsigned *d)
+{
+    if (x->st != S_AFFINE || x->p.nterms != 1 || x->p.t[0].coef != 1 || x->p.t[0].a.kind != WEFT_SYM_GID ||
+        !sym_is_one(x->p.t[0].b))
+        return false;
+    *d = x->p.t[0].a.index;
+    return true;
+}
+
+/* When block bb runs only in work-items whose get_global_id(d) is the constant C (every path to
+ * it takes the edge of `br (icmp eq gid(d), C)` on which the comparison holds, found through
+ * up to 8 blocks of single predecessors, like `if (i == 0) a[i * n + j] = ...` where clang
+ * folds i to 0 in the address): d and C. */
+static bool pinned_gid(struct ctx *c, LLVMBasicBlockRef bb, unsigned *dim, int64_t *gid)
+{
+    for (int depth = 0; depth < 8; depth++) {
+        LLVMBasicBlockRef pred = single_predecessor(bb);
+        if (!pred)
+            return false;
+        LLVMValueRef br = LLVMGetBasicBlockTerminator(pred);
+        if (LLVMIsABranchInst(br) && LLVMIsConditional(br) && LLVMIsAICmpInst(LLVMGetCondition(br))) {
+            LLVMValueRef cmp = LLVMGetCondition(br);
+            LLVMIntPredicate pr = LLVMGetICmpPredicate(cmp);
+            bool holds = (pr == LLVMIntEQ && LLVMGetSuccessor(br, 0) == bb) ||
+                         (pr == LLVMIntNE && LLVMGetSuccessor(br, 1) == bb);
+            if (holds) {
+                struct ival x = eval_int(c, LLVMGetOperand(cmp, 0)), y = eval_int(c, LLVMGetOperand(cmp, 1));
+                int64_t k;
+                if (is_gid(&x, dim) && const_int(LLVMGetOperand(cmp, 1), &k)) {
+                    *gid = k;
+                    return true;
+                }
+                if (is_gid(&y, dim) && const_int(LLVMGetOperand(cmp, 0), &k)) {
+                    *gid = k;
+                    return true;
+                }
+            }
+        }
+        bb = pred;
+    }
+    return false;
+}
+
 /* Records one access of `size` bytes through pointer `ptr` by instruction `in`. */
 static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef ptr, uint64_t size)
 {
@@ -916,6 +976,13 @@ static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef p
     for (unsigned i = 0; i < p.off.p.nterms; i++) {
         const struct weft_term *t = &p.off.p.t[i];
         a.offset.t[i] = make_term(t->coef, t->a, t->b);
+    }
+    unsigned d;
+    int64_t gid;
+    if (pinned_gid(c, LLVMGetInstructionParent(in), &d, &gid)) {
+        a.pinned = true;
+        a.pin_dim = (uint8_t)d;
+        a.pin_gid = gid;
     }
     weft_vec_push(&c->acc, a);
 }
@@ -1268,6 +1335,10 @@ void weft_access_format(const struct weft_access_summary *s, const struct weft_a
         return;
     if (!a->chooses) {
         weft_affine_format(&a->offset, buf, size);
+        if (a->pinned) {
+            size_t len = strlen(buf);
+            put(buf, size, &len, " (only where gid%u == %lld)", a->pin_dim, (long long)a->pin_gid);
+        }
         return;
     }
     size_t len = 0;

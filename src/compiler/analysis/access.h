@@ -34,6 +34,8 @@
  *     memory, not affine;
  *   - reads of constant program-scope data (a constant global variable) are not listed, like
  *     private memory; any other program-scope variable, and __local memory, make it not affine;
+ *   - an access in a block reached only through the true edge of `get_global_id(d) == C` (a
+ *     constant; through blocks of single predecessors) is marked pinned to that id;
  *   - an offset may go through sext/zext/trunc, `and` with a mask of 31 low bits or more (how
  *     instcombine writes zext(trunc x)), exact shifts and divisions by constants, and a phi or
  *     select whose incoming values are all the same polynomial;
@@ -106,6 +108,12 @@ struct weft_access {
     struct weft_affine offset;    /* bytes from the argument's pointer (not `chooses`) */
     bool chooses;                 /* a read only: the offset is choice[root] of the summary */
     unsigned root;
+    /* Not a choosing read: the access runs only in work-items whose get_global_id(pin_dim) is
+     * pin_gid (it sits behind `if (gid == C)`), so its offset may use any coefficient for that
+     * id (clang folds `i * n + j` under `i == 0` into `j`). */
+    bool pinned;
+    uint8_t pin_dim;
+    int64_t pin_gid;
 };
 
 struct weft_access_summary {

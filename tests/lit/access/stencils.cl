@@ -115,3 +115,36 @@ kernel void constants(constant float *c, global float *out, int k)
         priv[j] = weights[j] * (float)j;
     out[i] = c[i + k] + priv[k & 3];
 }
+
+// FDTD-2D's first update: under `i == 0` clang folds ey[i * ny + j] into ey[j]. Those accesses
+// run only in row 0 and are marked pinned to it (the fusion plan then gives them the row step
+// of the other accesses of ey); `i != 3` pins the else branch of its comparison, `i > 0` does
+// not pin.
+// CHECK-LABEL: access of @fdtd_ey: affine
+// CHECK-NEXT:    read  arg 2 size 4: 4*arg5 (only where gid1 == 0)
+// CHECK-NEXT:    write arg 0 size 4: 4*gid0 (only where gid1 == 0)
+// CHECK-NEXT:    read  arg 0 size 4: 4*gid0 + 4*gid1*arg4{{$}}
+// CHECK-NEXT:    read  arg 1 size 4: 4*gid0 + 4*gid1*arg4{{$}}
+// CHECK-NEXT:    read  arg 1 size 4: 4*gid0 + 4*gid1*arg4 - 4*arg4{{$}}
+// CHECK-NEXT:    write arg 0 size 4: 4*gid0 + 4*gid1*arg4{{$}}
+// CHECK-LABEL: access of @pins: affine
+// CHECK-NEXT:    write arg 0 size 4: 4*gid0{{$}}
+// CHECK-NEXT:    write arg 0 size 4: 4*gid0 + 4*gid1*arg1 (only where gid1 == 3)
+kernel void fdtd_ey(global float *ey, global const float *hz, global const float *fict, int nx, int ny, int t)
+{
+    int j = get_global_id(0), i = get_global_id(1);
+    if (i == 0)
+        ey[i * ny + j] = fict[t];
+    else
+        ey[i * ny + j] = ey[i * ny + j] - 0.5f * (hz[i * ny + j] - hz[(i - 1) * ny + j]);
+}
+
+kernel void pins(global float *a, int n)
+{
+    int j = get_global_id(0), i = get_global_id(1);
+    if (i > 0)
+        a[j] = 1.0f;
+    if (i != 3)
+        return;
+    a[i * n + j] = 2.0f;
+}
