@@ -5,6 +5,7 @@
  * the way a careful OpenMP programmer tiles a chain that does not fit in the cache (bands of
  * rows with a halo as deep as the chain, run through every step in private buffers, as the
  * Jacobi references of b_patterns.c do). */
+#include "bands.h"
 #include "runner.h"
 
 #include <stdlib.h>
@@ -21,47 +22,6 @@ static size_t grid_side(enum bench_size s)
 static int read_out(struct bench *b, struct bench_cl *c, void *out)
 {
     return bench_read(b, c, 0, b->out_count * 4, out);
-}
-
-/* ---- tiled native chains -------------------------------------------------------------------- */
-
-#define BAND_MIN 16   /* rows per band at least; 4 K rows for deeper chains, so halos stay a fraction */
-
-/* One step of a ping-pong stencil on row y of an h-row grid: `up`/`down` are rows y-1 and y+1
- * (NULL beyond the grid), `out` the new row. */
-typedef void (*chain_row_fn)(const void *ctx, long y, const float *up, const float *mid, const float *down,
-                             float *out);
-
-/* K steps of a stencil that reads one row up and one down, from src into dst (both w x h), in
- * bands of rows: each band copies itself and K rows either side into a private buffer, runs
- * every step on the rows whose inputs are still valid, and writes back its own rows. */
-static void chain_tiled(long w, long h, long K, const float *src, float *dst, chain_row_fn row, const void *ctx)
-{
-    long band = 4 * K > BAND_MIN ? 4 * K : BAND_MIN;
-#pragma omp parallel
-    {
-        size_t cap = (size_t)(band + 2 * K) * (size_t)w;
-        float *p = malloc(cap * sizeof *p), *q = malloc(cap * sizeof *q);
-#pragma omp for schedule(static)
-        for (long lo = 0; lo < h; lo += band) {
-            long hi = lo + band < h ? lo + band : h;
-            long elo = lo - K > 0 ? lo - K : 0, ehi = hi + K < h ? hi + K : h;
-            memcpy(p, src + elo * w, (size_t)((ehi - elo) * w) * sizeof *p);
-            for (long k = 0; k < K; k++) {
-                long a = elo == 0 ? 0 : elo + k + 1, z = ehi == h ? h : ehi - k - 1;
-                for (long y = a; y < z; y++) {
-                    const float *m = p + (y - elo) * w;
-                    row(ctx, y, y > 0 ? m - w : NULL, m, y < h - 1 ? m + w : NULL, q + (y - elo) * w);
-                }
-                float *t = p;
-                p = q;
-                q = t;
-            }
-            memcpy(dst + lo * w, p + (lo - elo) * w, (size_t)((hi - lo) * w) * sizeof *p);
-        }
-        free(p);
-        free(q);
-    }
 }
 
 /* ---- Poisson -------------------------------------------------------------------------------- */
@@ -102,29 +62,16 @@ static void poisson_row(const void *ctx, long y, const float *up, const float *u
         v[x] = 0.25f * (u[x - 1] + u[x + 1] + up[x] + down[x] - POISSON_HH * f[x]);
 }
 
-/* Every step over the whole grid, row by row. */
-static void chain_untiled(long w, long h, long K, const float *src, float *dst, float *tmp, chain_row_fn row,
-                          const void *ctx)
-{
-    for (long k = 0; k < K; k++) {
-        const float *u = k == 0 ? src : k % 2 ? tmp : dst;
-        float *v = k % 2 ? dst : tmp;
-#pragma omp parallel for schedule(static)
-        for (long y = 0; y < h; y++)
-            row(ctx, y, y > 0 ? u + (y - 1) * w : NULL, u + y * w, y < h - 1 ? u + (y + 1) * w : NULL, v + y * w);
-    }
-}
-
 static void poisson_native(struct bench *b, void *out)
 {
     struct grid_rhs g = {(long)b->p[0], b->in[2]};
-    chain_untiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, b->in[1], poisson_row, &g);
+    bench_rows_untiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, b->in[1], poisson_row, &g);
 }
 
 static void poisson_native_tiled(struct bench *b, void *out)
 {
     struct grid_rhs g = {(long)b->p[0], b->in[2]};
-    chain_tiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, poisson_row, &g);
+    bench_rows_tiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, poisson_row, &g);
 }
 
 static int poisson_init(struct bench *b, struct bench_cl *c)
@@ -197,13 +144,13 @@ static void hotspot_row(const void *ctx, long r, const float *up, const float *r
 static void hotspot_native(struct bench *b, void *out)
 {
     struct grid_rhs g = {(long)b->p[0], b->in[2]};
-    chain_untiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, b->in[1], hotspot_row, &g);
+    bench_rows_untiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, b->in[1], hotspot_row, &g);
 }
 
 static void hotspot_native_tiled(struct bench *b, void *out)
 {
     struct grid_rhs g = {(long)b->p[0], b->in[2]};
-    chain_tiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, hotspot_row, &g);
+    bench_rows_tiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, hotspot_row, &g);
 }
 
 static int hotspot_init(struct bench *b, struct bench_cl *c)
@@ -298,7 +245,7 @@ static void fdtd_native(struct bench *b, void *out)
 static void fdtd_native_tiled(struct bench *b, void *out)
 {
     long nx = (long)b->p[0], ny = (long)b->p[1], T = (long)b->p[2];
-    long band = 4 * T > BAND_MIN ? 4 * T : BAND_MIN;
+    long band = bench_band_rows(T);
     size_t cells = (size_t)nx * (size_t)ny;
     const float *fict = b->in[3];
 #pragma omp parallel

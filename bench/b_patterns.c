@@ -2,6 +2,7 @@
  * in-order queue (Zhou), tree reduction, three-phase prefix sum, local-memory transpose, and a
  * 256-bin histogram with local atomics. Each native reference computes the same result (the
  * reduction the same per-work-group partial sums; the scan and histogram exactly). */
+#include "bands.h"
 #include "runner.h"
 
 #include <stdlib.h>
@@ -73,20 +74,17 @@ static void j2_row(const float *r, float *w, long nx, int edge_row)
         w[x] = 0.2f * (r[x] + r[x - 1] + r[x + 1] + r[x - nx] + r[x + nx]);
 }
 
+/* j2_row as a bands.h row function */
+static void j2_band_row(const void *ctx, long y, const float *up, const float *mid, const float *down, float *out)
+{
+    (void)y;
+    j2_row(mid, out, *(const long *)ctx, !up || !down);   /* ctx: the row width */
+}
+
 static void j2_native(struct bench *b, void *out)
 {
-    long nx = (long)b->p[0], ny = (long)b->p[1];
-    float *a = out, *t = b->in[1];
-    for (int k = 0; k < (int)b->p[2]; k++) {
-        const float *in = k == 0 ? b->in[0] : k % 2 ? t : a;
-        float *o = k % 2 ? a : t;
-#pragma omp parallel for schedule(static)
-        for (long y = 0; y < ny; y++) {
-            const float *r = in + y * nx;
-            float *w = o + y * nx;
-            j2_row(r, w, nx, y == 0 || y == ny - 1);
-        }
-    }
+    long nx = (long)b->p[0];
+    bench_rows_untiled(nx, (long)b->p[1], (long)b->p[2], b->in[0], out, b->in[1], j2_band_row, &nx);
 }
 
 /* The same chains natively with overlapped tiling (Zhou's Fig. 1(c), by hand): each thread
@@ -95,7 +93,6 @@ static void j2_native(struct bench *b, void *out)
  * step and side, and writes its own band. What a careful OpenMP programmer does for a chain
  * that does not fit in the cache. */
 #define J1_TILE 16384   /* points per band: two private buffers of it stay in L2 */
-#define J2_BAND 16      /* rows per band at least; 4 K rows for long chains, so halos stay a fraction */
 
 static void j1_native_tiled(struct bench *b, void *out)
 {
@@ -134,35 +131,8 @@ static void j1_native_tiled(struct bench *b, void *out)
 
 static void j2_native_tiled(struct bench *b, void *out)
 {
-    long nx = (long)b->p[0], ny = (long)b->p[1], K = (long)b->p[2];
-    long band = 4 * K > J2_BAND ? 4 * K : J2_BAND;
-    const float *src = b->in[0];
-    float *dst = out;
-#pragma omp parallel
-    {
-        size_t cap = (size_t)(band + 2 * K) * (size_t)nx;
-        float *p = malloc(cap * sizeof *p), *q = malloc(cap * sizeof *q);
-#pragma omp for schedule(static)
-        for (long lo = 0; lo < ny; lo += band) {
-            long hi = lo + band < ny ? lo + band : ny;
-            long elo = lo - K > 0 ? lo - K : 0, ehi = hi + K < ny ? hi + K : ny;
-            memcpy(p, src + elo * nx, (size_t)((ehi - elo) * nx) * sizeof *p);
-            for (long k = 0; k < K; k++) {
-                long a = elo == 0 ? 0 : elo + k + 1, z = ehi == ny ? ny : ehi - k - 1;
-                for (long y = a; y < z; y++) {
-                    const float *r = p + (y - elo) * nx;
-                    float *w = q + (y - elo) * nx;
-                    j2_row(r, w, nx, y == 0 || y == ny - 1);
-                }
-                float *t = p;
-                p = q;
-                q = t;
-            }
-            memcpy(dst + lo * nx, p + (lo - elo) * nx, (size_t)((hi - lo) * nx) * sizeof *p);
-        }
-        free(p);
-        free(q);
-    }
+    long nx = (long)b->p[0];
+    bench_rows_tiled(nx, (long)b->p[1], (long)b->p[2], b->in[0], out, j2_band_row, &nx);
 }
 
 /* buffers 0 (input, then result) and 1; kernel 0 reads 0 writes 1, kernel 1 the reverse */
