@@ -127,7 +127,7 @@ static void cost_note(struct row_cost *t, unsigned *next, const void *k0, const 
     pthread_mutex_unlock(&cost_lock);
 }
 
-/* Marks a fused chain's key as not paying (it has two fused samples, so an entry). */
+/* Marks a fused chain's key as not paying (it has fused samples, so an entry). */
 static void cost_reject(const void *k0, const void *k1, const uint64_t g[3])
 {
     pthread_mutex_lock(&cost_lock);
@@ -490,9 +490,9 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
             }
             unfused += u / f->chain.nstages;
         }
-        double fused = cost_get(fused_cost, s0->meta, f->st[1].s.meta, s0->global, 2);
-        double useful = cost_get(useful_cost, s0->meta, f->st[1].s.meta, s0->global, 2);
-        double ratio = fused > 0 ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;   /* before two fused runs: try */
+        double fused = cost_get(fused_cost, s0->meta, f->st[1].s.meta, s0->global, WEFT_FUSE_FUSED_SAMPLES);
+        double useful = cost_get(useful_cost, s0->meta, f->st[1].s.meta, s0->global, WEFT_FUSE_FUSED_SAMPLES);
+        double ratio = fused > 0 ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;   /* not measured yet: try */
         uint64_t budget = weft_fuse_tile_budget(), row_bytes = weft_fp_row_bytes(&f->chain);
         weft_fp_choose(&f->chain, row_bytes, budget, weft_pool_concurrency(), ratio, &K, &tile);
         weft_log(WEFT_LOG_DEBUG,

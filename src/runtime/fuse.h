@@ -43,8 +43,11 @@ unsigned weft_fuse_hold_limit(void);
 /* The planning rules fuse.c applies, shared with `weft explain --chain` (tools/weft) so that
  * it prints the decision the runtime would take. Fusing needs a measured saving per row of at
  * least WEFT_FUSE_MIN_RATIO (equation 6's t_s/t_c - 1) and a depth of at least
- * WEFT_FUSE_MIN_DEPTH; before two fused runs were measured, t_s/t_c - 1 is taken as
- * WEFT_FUSE_FIRST_RATIO (try). */
+ * WEFT_FUSE_MIN_DEPTH; before WEFT_FUSE_FUSED_SAMPLES fused runs were measured, t_s/t_c - 1
+ * is taken as WEFT_FUSE_FIRST_RATIO (try). Costs are the fastest of their samples: the first
+ * fused run of a chain pays for the first touch of its windows, and the second can still be
+ * slower than the rest (Poisson 2048²: 23-34 ms, then 15-17 ms), so three are taken. */
+#define WEFT_FUSE_FUSED_SAMPLES 3u
 #define WEFT_FUSE_MIN_RATIO 0.15
 #define WEFT_FUSE_MIN_DEPTH 4u
 #define WEFT_FUSE_FIRST_RATIO 3.0
