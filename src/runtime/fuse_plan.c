@@ -437,15 +437,22 @@ unsigned weft_fp_depth(const struct weft_fp_chain *c, uint64_t tile, double rati
 uint64_t weft_fp_row_bytes(const struct weft_fp_chain *c)
 {
     uint64_t row_bytes = 0;
-    for (unsigned b = 0; b < c->nbufs; b++)
-        row_bytes += c->buf[b].windowed ? (uint64_t)c->buf[b].stride : 0;
-    for (unsigned k = 0; k < c->nstages; k++)
-        for (unsigned i = 0; i < c->stage[k].nacc; i++) {
-            const struct weft_fp_access *x = &c->stage[k].acc[i];
-            int64_t step = x->coef[weft_fp_outer(c)];
-            if (!c->buf[x->buf].windowed && !x->node && step > 0)
-                row_bytes += (uint64_t)step;
+    for (unsigned b = 0; b < c->nbufs; b++) {
+        if (c->buf[b].windowed) {
+            row_bytes += (uint64_t)c->buf[b].stride;
+            continue;
         }
+        /* a buffer only read: once, at its largest row step (every stage that reads it reads
+         * the same rows of it, Poisson's right-hand side by all twenty) */
+        int64_t step = 0;
+        for (unsigned k = 0; k < c->nstages; k++)
+            for (unsigned i = 0; i < c->stage[k].nacc; i++) {
+                const struct weft_fp_access *x = &c->stage[k].acc[i];
+                if (x->buf == b && !x->node && x->coef[weft_fp_outer(c)] > step)
+                    step = x->coef[weft_fp_outer(c)];
+            }
+        row_bytes += (uint64_t)step;
+    }
     return row_bytes;
 }
 

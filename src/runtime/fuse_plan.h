@@ -124,7 +124,7 @@ uint64_t weft_fp_reach(const struct weft_fp_chain *c, unsigned nstages, uint64_t
 unsigned weft_fp_depth(const struct weft_fp_chain *c, uint64_t tile, double ratio);
 
 /* Bytes one row touches across the buffers (after weft_fp_analyze): the row stride of every
- * windowed buffer plus the row step of every affine read of the others. */
+ * windowed buffer plus, once per other buffer, the largest row step of its affine reads. */
 uint64_t weft_fp_row_bytes(const struct weft_fp_chain *c);
 
 /* Tiling choice. `row_bytes`: bytes one row touches across the windowed and read buffers;

@@ -3,7 +3,7 @@
  * criterion 5: K*N + (Q-1)*K*(K-1) rows), the symbolic tiles of criterion 4, owned ranges that
  * partition the buffers, 2-D row halos, the layout checks, the depth rule of equation 6, and
  * reads whose address chooses (clamped neighbours: min/max and selects) planned by their
- * interval footprints. */
+ * interval footprints, and the bytes a row touches. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -260,6 +260,33 @@ static void test_clamped_reads_plan_like_affine_ones(void **state)
     assert_non_null(strstr(why, "chooses"));
 }
 
+/* Poisson-like 2-D chain of K stages on rows of w floats: stage k reads buffer k%2 at the row
+ * and its neighbours and buffer 2 (the right-hand side, only read) at the row, and writes
+ * buffer (k+1)%2 at the row. A row touches the two windowed rows and one row of buffer 2, however
+ * many stages read it. */
+static void test_row_bytes_count_a_read_buffer_once(void **state)
+{
+    (void)state;
+    enum { K = 5, W = 100, H = 50 };
+    struct weft_fp_access acc[K][4];
+    struct weft_fp_stage stage[K];
+    struct weft_fp_buffer buf[3];
+    memset(buf, 0, sizeof buf);
+    for (unsigned k = 0; k < K; k++) {
+        acc[k][0] = (struct weft_fp_access){k % 2, WEFT_FP_READ, 4, {4, 4 * W, 0}, -4 * W};
+        acc[k][1] = (struct weft_fp_access){k % 2, WEFT_FP_READ, 4, {4, 4 * W, 0}, 4 * W};
+        acc[k][2] = (struct weft_fp_access){2, WEFT_FP_READ, 4, {4, 4 * W, 0}, 0};
+        acc[k][3] = (struct weft_fp_access){(k + 1) % 2, WEFT_FP_WRITE, 4, {4, 4 * W, 0}, 0};
+        stage[k] = (struct weft_fp_stage){4, acc[k]};
+    }
+    for (int b = 0; b < 3; b++)
+        buf[b].size = 4 * W * H;
+    struct weft_fp_chain c = {2, {W, H, 1}, 1, K, stage, 3, buf};
+    char why[128];
+    assert_true(weft_fp_analyze(&c, why, sizeof why));
+    assert_int_equal(weft_fp_row_bytes(&c), 3 * 4 * W);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_2d_rows_and_layout_checks),
         cmocka_unit_test(test_depth_follows_equation_6),
         cmocka_unit_test(test_clamped_reads_plan_like_affine_ones),
+        cmocka_unit_test(test_row_bytes_count_a_read_buffer_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
