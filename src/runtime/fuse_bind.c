@@ -99,8 +99,8 @@ bool weft_fb_nodes(const struct weft_fb_launch *l, const struct weft_access_summ
  * D and agrees in the other dimensions, its base moved so that the pinned row keeps its
  * address. That is exact where the access runs, and it lets the plan see one row layout per
  * buffer (FDTD's `if (i == 0) ey[j] = ...` beside `ey[i * ny + j] = ...`). Anywhere else
- * the plan now counts an access that does not happen, which only widens windows and owned
- * ranges by bytes that tile then copies in and back unchanged. */
+ * the plan now counts an access that does not happen, which only widens a read's footprint, or
+ * a tile's window and owned range by bytes that it then copies in and back unchanged. */
 static void unpin(const struct weft_fb_launch *l, const struct weft_access_summary *s, const struct weft_access *a,
                   struct weft_fp_access *x)
 {
@@ -109,7 +109,7 @@ static void unpin(const struct weft_fb_launch *l, const struct weft_access_summa
         return;
     for (unsigned i = 0; i < s->count; i++) {
         const struct weft_access *o = &s->acc[i];
-        int64_t coef[3], c0, shift;
+        int64_t coef[3], c0, shift, base;
         if (o->arg != a->arg || o->chooses || o->pinned || !weft_fb_offset(l, &o->offset, coef, &c0) || !coef[D])
             continue;
         bool same = true;
@@ -117,9 +117,10 @@ static void unpin(const struct weft_fb_launch *l, const struct weft_access_summa
             same = same && (d == D || coef[d] == x->coef[d]);
         /* row index 0-based: pin_gid minus the global offset */
         if (!same || __builtin_sub_overflow(a->pin_gid, (int64_t)l->offset[D], &shift) ||
-            __builtin_mul_overflow(shift, coef[D], &shift) || __builtin_sub_overflow(x->c0, shift, &x->c0))
+            __builtin_mul_overflow(shift, coef[D], &shift) || __builtin_sub_overflow(x->c0, shift, &base))
             continue;
         x->coef[D] = coef[D];
+        x->c0 = base;
         return;
     }
 }
