@@ -123,9 +123,19 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef m = NULL;
     LLVMTargetMachineRef tm = NULL;
+    /* WEFT_DUMP's name: kernel and local size, then what sets this variant apart from the
+     * default one (so that the two variants a launch profiles do not overwrite each other) */
     char tag[300];
-    snprintf(tag, sizeof tag, "%s.%llux%llux%llu", kernel, (unsigned long long)local_size[0],
-             (unsigned long long)local_size[1], (unsigned long long)local_size[2]);
+    int n = snprintf(tag, sizeof tag, "%s.%llux%llux%llu", kernel, (unsigned long long)local_size[0],
+                     (unsigned long long)local_size[1], (unsigned long long)local_size[2]);
+    enum weft_schedule_mode mode = (enum weft_schedule_mode)(schedule & 0xff);
+    unsigned cap = ((unsigned)schedule & WEFT_VARIANT_SG_CAP_MASK) >> WEFT_VARIANT_SG_CAP_SHIFT;
+    if (mode != WEFT_SCHEDULE_AUTO && n > 0 && (size_t)n < sizeof tag)
+        n += snprintf(tag + n, sizeof tag - (size_t)n, ".%s", weft_schedule_mode_name(mode));
+    if ((schedule & WEFT_VARIANT_SCALAR) && n > 0 && (size_t)n < sizeof tag)
+        n += snprintf(tag + n, sizeof tag - (size_t)n, ".scalar");
+    if (cap && n > 0 && (size_t)n < sizeof tag)
+        snprintf(tag + n, sizeof tag - (size_t)n, ".sg%u", cap);
 
     if (!weft_module_parse(ctx, exe->data, exe->size, &m, diag))
         goto done;
