@@ -8,6 +8,7 @@
 #include "bands.h"
 #include "runner.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,17 +63,19 @@ static void poisson_row(const void *ctx, long y, const float *up, const float *u
         v[x] = 0.25f * (u[x - 1] + u[x + 1] + up[x] + down[x] - POISSON_HH * f[x]);
 }
 
-static void poisson_native(struct bench *b, void *out)
+/* The native chain of Poisson or HotSpot: p[0] x p[1] grid, p[2] steps, from in[0] through
+ * in[1] (untiled ping-pong) into out, in[2] the grid every step reads. */
+static void rhs_chain(struct bench *b, void *out, bench_row_fn row, bool tiled)
 {
     struct grid_rhs g = {(long)b->p[0], b->in[2]};
-    bench_rows_untiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, b->in[1], poisson_row, &g);
+    if (tiled)
+        bench_rows_tiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, row, &g);
+    else
+        bench_rows_untiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, b->in[1], row, &g);
 }
 
-static void poisson_native_tiled(struct bench *b, void *out)
-{
-    struct grid_rhs g = {(long)b->p[0], b->in[2]};
-    bench_rows_tiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, poisson_row, &g);
-}
+static void poisson_native(struct bench *b, void *out) { rhs_chain(b, out, poisson_row, false); }
+static void poisson_native_tiled(struct bench *b, void *out) { rhs_chain(b, out, poisson_row, true); }
 
 static int poisson_init(struct bench *b, struct bench_cl *c)
 {
@@ -141,17 +144,8 @@ static void hotspot_row(const void *ctx, long r, const float *up, const float *r
     }
 }
 
-static void hotspot_native(struct bench *b, void *out)
-{
-    struct grid_rhs g = {(long)b->p[0], b->in[2]};
-    bench_rows_untiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, b->in[1], hotspot_row, &g);
-}
-
-static void hotspot_native_tiled(struct bench *b, void *out)
-{
-    struct grid_rhs g = {(long)b->p[0], b->in[2]};
-    bench_rows_tiled(g.w, (long)b->p[1], (long)b->p[2], b->in[0], out, hotspot_row, &g);
-}
+static void hotspot_native(struct bench *b, void *out) { rhs_chain(b, out, hotspot_row, false); }
+static void hotspot_native_tiled(struct bench *b, void *out) { rhs_chain(b, out, hotspot_row, true); }
 
 static int hotspot_init(struct bench *b, struct bench_cl *c)
 {

@@ -863,12 +863,9 @@ static LLVMBasicBlockRef single_predecessor(LLVMBasicBlockRef bb)
 {
     LLVMValueRef term = NULL;
     for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (!LLVMIsATerminatorInst(user) || (term && term != user))
-            return NULL;
-        if (term == user)
-            return NULL;
-        term = user;
+        if (term || !LLVMIsATerminatorInst(LLVMGetUser(u)))
+            return NULL;   /* a second edge (from anywhere), or a use that is no edge */
+        term = LLVMGetUser(u);
     }
     return term ? LLVMGetInstructionParent(term) : NULL;
 }

@@ -1365,16 +1365,21 @@ static void serialize(struct weft_vec_plan *p, struct vinfo *vi)
     define(p, vi, NULL, vec);
 }
 
+/* The bytes one work-item's value of type t takes in a packet's contiguous memory, or 0 when
+ * values of t do not line up back to back (a vector of i1 is packed into bits in memory: only
+ * whole-byte elements do). */
+static unsigned long long packed_size(struct weft_vec_plan *p, LLVMTypeRef t)
+{
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
+    unsigned long long size = LLVMABISizeOfType(td, t);
+    return size == LLVMStoreSizeOfType(td, t) && LLVMSizeOfTypeInBits(td, t) == 8 * size ? size : 0;
+}
+
 static bool unit_stride(struct weft_vec_plan *p, LLVMValueRef ptr, LLVMTypeRef t)
 {
     struct vinfo *pi = info(p, ptr);
-    if (!pi || pi->kind != K_A || !pi->has_stride)
-        return false;
-    LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
-    unsigned long long size = LLVMABISizeOfType(td, t);
-    /* a vector of i1 is packed into bits in memory: only whole-byte elements line up */
-    return (unsigned long long)pi->stride == size && size == LLVMStoreSizeOfType(td, t) &&
-           LLVMSizeOfTypeInBits(td, t) == 8 * size;
+    unsigned long long size = packed_size(p, t);
+    return pi && pi->kind == K_A && pi->has_stride && size && (unsigned long long)pi->stride == size;
 }
 
 /* The address of every component of every lane: <P x ptr> -> <P*n x ptr> for per-work-item
@@ -1428,12 +1433,10 @@ static int chain_operand(struct weft_vec_plan *p, LLVMValueRef v)
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMSExt: case LLVMZExt: case LLVMTrunc:
         return 0;
-    case LLVMShl: case LLVMAShr: case LLVMLShr: case LLVMMul: case LLVMAdd: case LLVMSub: case LLVMOr:
-        if (kind_of(p, LLVMGetOperand(v, 1)) == K_U)
-            return 0;
-        return kind_of(p, LLVMGetOperand(v, 0)) == K_U && LLVMGetInstructionOpcode(v) != LLVMShl &&
-                       LLVMGetInstructionOpcode(v) != LLVMAShr && LLVMGetInstructionOpcode(v) != LLVMLShr
-                   ? 1 : -1;
+    case LLVMShl: case LLVMAShr: case LLVMLShr:   /* the value shifted, by a uniform amount */
+        return kind_of(p, LLVMGetOperand(v, 1)) == K_U ? 0 : -1;
+    case LLVMMul: case LLVMAdd: case LLVMSub: case LLVMOr:   /* either side */
+        return kind_of(p, LLVMGetOperand(v, 1)) == K_U ? 0 : kind_of(p, LLVMGetOperand(v, 0)) == K_U ? 1 : -1;
     default:
         return -1;
     }
@@ -1505,10 +1508,8 @@ static LLVMValueRef chain_rebuild(struct weft_vec_plan *p, LLVMValueRef v, int j
 static bool choice_places(struct weft_vec_plan *p, LLVMValueRef ptr, LLVMTypeRef t, LLVMValueRef *a, LLVMValueRef *b,
                           LLVMValueRef *cond)
 {
-    LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
-    unsigned long long size = LLVMABISizeOfType(td, t);
-    /* a vector of i1 is packed into bits in memory: only whole-byte elements line up */
-    if (size != LLVMStoreSizeOfType(td, t) || LLVMSizeOfTypeInBits(td, t) != 8 * size)
+    unsigned long long size = packed_size(p, t);
+    if (!size)
         return false;
     LLVMValueRef chain[CHOICE_CHAIN_MAX], v = ptr;
     int carry[CHOICE_CHAIN_MAX], n = 0;
