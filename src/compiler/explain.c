@@ -524,7 +524,8 @@ static cl_int explain_decisions(const struct weft_bitcode *exe, const char *kern
     if (!weft_workfn_create(&wf, m, k, local, diag))
         goto done;
     have_wf = true;
-    if (!weft_workitem_lower(&wf, diag) || !weft_canonicalize_barriers(wf.fn, diag) ||
+    if (!weft_workitem_lower(&wf, diag) || !weft_lower_wg_collectives(&wf, diag) ||
+        !weft_canonicalize_barriers(wf.fn, diag) ||
         !weft_locals_layout(&wf, diag) || !weft_subcfgs_form(wf.fn, &wf.subcfgs, diag))
         goto done;
     out->static_local_size = wf.static_local_size;

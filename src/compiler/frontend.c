@@ -531,12 +531,14 @@ cl_int weft_frontend_compile(const char *source, const struct weft_build_options
     bool ok = true;
     for (size_t i = 0; i < LEN(fixed) && ok; i++)
         ok = strvec_push(&argv, fixed[i]);
-    /* clang-19's -cl-ext does not know these two 3.0 features and ignores them, so the
-     * C11-style atomics without an explicit scope stay undeclared; define their macros
-     * ourselves (the device reports both, see runtime/features.h). */
+    /* clang-19's -cl-ext does not know these three 3.0 features and ignores them, so the
+     * C11-style atomics without an explicit scope and the work-group collectives stay
+     * undeclared; define their macros ourselves (the device reports them, see
+     * runtime/features.h). */
     if (ok && !strcasecmp(opts->cl_std, "CL3.0"))
         ok = strvec_push(&argv, "-D__opencl_c_atomic_scope_device=1") &&
-             strvec_push(&argv, "-D__opencl_c_atomic_scope_all_devices=1");
+             strvec_push(&argv, "-D__opencl_c_atomic_scope_all_devices=1") &&
+             strvec_push(&argv, "-D__opencl_c_work_group_collective_functions=1");
     /* __OPENCL_VERSION__ names the device's OpenCL version (OpenCL C 3.0 spec, 6.12); clang
      * leaves it to the implementation (it only defines __OPENCL_C_VERSION__). Every Weft
      * device is OpenCL 3.0 whatever -cl-std selects. Before the user's options so that an

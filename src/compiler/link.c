@@ -27,6 +27,7 @@
 #include "compiler/metadata.h"
 #include "compiler/printf.h"
 #include "compiler/transform/subgroup.h"
+#include "compiler/transform/wgcollective.h"
 
 extern const char weft_builtins_bc_start[], weft_builtins_bc_end[];
 
@@ -48,6 +49,9 @@ static bool is_provided(const char *name)
             return true;
     /* the sub-group built-ins are lowered by the work-group passes (transform/subgroup.h) */
     if (weft_subgroup_by_name(name, strlen(name)).kind != WEFT_SG_NONE)
+        return true;
+    /* and so are the work-group collectives (transform/wgcollective.c) */
+    if (weft_wg_collective_by_name(name, strlen(name)).kind != WEFT_SG_NONE)
         return true;
     if (!strncmp(name, "llvm.", 5))
         return true;

@@ -323,6 +323,8 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
         /* __opencl_c_generic_address_space (runtime/features.h; transform/workitem.c) */
         ANSWER(cl_bool, CL_TRUE);
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+        /* __opencl_c_work_group_collective_functions (compiler/transform/wgcollective.c) */
+        ANSWER(cl_bool, CL_TRUE);
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         /* sub-groups of one work-group run one after another on one thread (a packet of SIMD
          * lanes each, compiler/transform/subgroup.h): none progresses while another waits */

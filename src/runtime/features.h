@@ -20,7 +20,8 @@
     X(__opencl_c_read_write_images, 3, 0, 0) \
     X(__opencl_c_3d_image_writes, 3, 0, 0) \
     X(__opencl_c_program_scope_global_variables, 3, 0, 0) \
-    X(__opencl_c_generic_address_space, 3, 0, 0)
+    X(__opencl_c_generic_address_space, 3, 0, 0) \
+    X(__opencl_c_work_group_collective_functions, 3, 0, 0)
 
 /* Device extensions (CL_DEVICE_EXTENSIONS / _WITH_VERSION). Not cl_khr_subgroups: it requires
  * independent forward progress of sub-groups, which packets run one after another cannot

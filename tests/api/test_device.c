@@ -405,7 +405,9 @@ static void test_extensions_and_features_agree(void **state)
     /* the generic address space works (e2e/test_kernels_generic.c), and the query agrees */
     assert_true(has_name(v, n, "__opencl_c_generic_address_space"));
     assert_int_equal(u32(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT), CL_TRUE);
-    assert_false(has_name(v, n, "__opencl_c_work_group_collective_functions"));
+    /* work-group collectives work (e2e/test_kernels_collectives.c), and the query agrees */
+    assert_true(has_name(v, n, "__opencl_c_work_group_collective_functions"));
+    assert_int_equal(u32(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT), CL_TRUE);
     /* program-scope variables work (e2e/test_kernels_globals.c) */
     assert_true(has_name(v, n, "__opencl_c_program_scope_global_variables"));
     cl_device_atomic_capabilities mem = u64(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES);
@@ -566,7 +568,6 @@ static void test_unsupported_features_are_reported_absent(void **state)
         CL_DEVICE_PIPE_MAX_PACKET_SIZE, CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS,
         CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE,
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,
-        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
         CL_DEVICE_PARTITION_MAX_SUB_DEVICES,
     };
     for (size_t i = 0; i < ARRAY_LEN(zero_u32); i++)

@@ -206,6 +206,43 @@ static void test_vadd_byte_swapped(void **state)
     clReleaseProgram(p);
 }
 
+/* OpGroupIAdd/OpGroupSMax/OpGroupBroadcast/OpGroupAll at Workgroup scope arrive as the OpenCL
+ * C work-group collectives (transform/wgcollective.c). */
+static void test_work_group_collectives(void **state)
+{
+    (void)state;
+    cl_program p = il_built("groups", NULL);
+    enum { G = 96 };
+    static const size_t locals[] = {32, 3, 1};
+    for (size_t t = 0; t < ARRAY_LEN(locals); t++) {
+        size_t ls = locals[t];
+        cl_int in[G], out[G * 4];
+        for (int i = 0; i < G; i++)
+            in[i] = (cl_int)(rng_next() % 2000) - (t == 0 ? 100 : 1000);
+        cl_mem bi = buf_new(sizeof in, in), bo = buf_poisoned(sizeof out);
+        run(p, "groups", G, ls, KARGS(KARG(bi), KARG(bo)));
+        buf_read(bo, sizeof out, out);
+        for (size_t i = 0; i < G; i++) {
+            size_t g0 = i - i % ls;
+            cl_int sum = 0, mx = in[g0], all = 1;
+            for (size_t j = g0; j < g0 + ls; j++) {
+                sum += in[j];
+                all &= in[j] > 0;
+                if (j <= i && in[j] > mx)
+                    mx = in[j];
+            }
+            cl_int want[4] = {sum, mx, in[g0 + (ls > 1 ? 1 : 0)], all ? 2 : 0};
+            for (int k = 0; k < (ls > 1 ? 4 : 2); k++)
+                if (out[i * 4 + k] != want[k])
+                    fail_msg("groups (local size %zu): item %zu, result %d = %d, expected %d", ls, i, k,
+                             out[i * 4 + k], want[k]);
+        }
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+    }
+    clReleaseProgram(p);
+}
+
 static void test_local_memory_and_barriers(void **state)
 {
     (void)state;
@@ -828,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_printf_float_operand),
         cmocka_unit_test(test_kernel_arg_info),
         cmocka_unit_test(test_compile_and_link),
+        cmocka_unit_test(test_work_group_collectives),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,7 +14,8 @@
  * Passes, applied in the order given, each to the selected kernels (every function with
  * !kernel_arg_addr_space metadata or the spir_kernel convention, or the one -kernel= names):
  *   canonicalize-barriers   on the kernel itself
- *   form-subcfgs, privatize, wg-loops, layout-locals, lower-workitem, work-function
+ *   form-subcfgs, privatize, wg-loops, layout-locals, lower-wg-collectives, lower-workitem,
+ *   work-function
  *                           the work-group pipeline up to and including that stage; the
  *                           intermediate work function weft_wi_<kernel> is left in the module
  *   wg-function             the whole pipeline: weft_wg_<kernel> per weft/abi.h
@@ -97,6 +98,7 @@ static const struct {
     enum weft_wg_stage stage;
 } stages[] = {
     {"work-function", WEFT_WG_STAGE_WORKFN},   {"lower-workitem", WEFT_WG_STAGE_WORKITEM},
+    {"lower-wg-collectives", WEFT_WG_STAGE_COLLECTIVES},
     {"layout-locals", WEFT_WG_STAGE_LOCALS},   {"form-subcfgs", WEFT_WG_STAGE_SUBCFGS},
     {"privatize", WEFT_WG_STAGE_PRIVATIZE},    {"wg-loops", WEFT_WG_STAGE_WGLOOPS},
     {"wg-function", WEFT_WG_STAGE_ALL},

@@ -9,6 +9,9 @@
  *                   constants (the specialized local size) or ctx loads (tagged
  *                   !invariant.load); global ids and linear ids are rewritten over
  *                   get_local_id, which stays as the per-work-item placeholder.
+ *      wgcollective.c weft_lower_wg_collectives: then each work-group collective function
+ *                   (work_group_reduce_add, ...) becomes stores, two barriers and a leader
+ *                   working in the first bytes of ctx->scratch.
  *   3. barriers.c   weft_canonicalize_barriers: every barrier alone in its block, implicit entry
  *                   and exit barriers, a block of its own for the allocas.
  *   4. locals.c     weft_locals_layout: __local variables (addrspace(3) globals) become offsets in
@@ -138,6 +141,9 @@ LLVMValueRef weft_build_local_linear_id(LLVMBuilderRef b, struct weft_workfn *wf
 
 bool weft_workitem_lower(struct weft_workfn *wf, struct weft_diag *diag);
 bool weft_locals_layout(struct weft_workfn *wf, struct weft_diag *diag);
+/* Before barriers are canonical and before privatize (wgcollective.c says what it builds);
+ * reserves its bytes at the start of ctx->scratch in wf->scratch_size. */
+bool weft_lower_wg_collectives(struct weft_workfn *wf, struct weft_diag *diag);
 /* Works on any function returning void (weft-opt runs it on the kernel itself). */
 bool weft_canonicalize_barriers(LLVMValueRef fn, struct weft_diag *diag);
 /* Needs canonical barriers. Names barrier blocks "barrier<id>" for readable output. */

@@ -6,8 +6,8 @@
 #include <string.h>
 
 /* Splits an Itanium-mangled "_Z<len><identifier><params>" name. */
-static bool split_mangled(const char *name, size_t len, const char **id, size_t *idlen, const char **params,
-                          size_t *plen)
+bool weft_split_mangled(const char *name, size_t len, const char **id, size_t *idlen, const char **params,
+                        size_t *plen)
 {
     if (len < 3 || name[0] != '_' || name[1] != 'Z')
         return false;
@@ -76,7 +76,7 @@ struct weft_sg_call weft_subgroup_by_name(const char *name, size_t len)
     }
     const char *id, *p;
     size_t idn, pn;
-    if (!split_mangled(name, len, &id, &idn, &p, &pn))
+    if (!weft_split_mangled(name, len, &id, &idn, &p, &pn))
         return r;
     static const struct {
         const char *id;
@@ -95,23 +95,45 @@ struct weft_sg_call weft_subgroup_by_name(const char *name, size_t len)
         r.kind = WEFT_SG_BARRIER;
         return r;
     }
-    if ((is(id, idn, "sub_group_all") || is(id, idn, "sub_group_any")) && is(p, pn, "i")) {
-        r.kind = id[11] == 'l' ? WEFT_SG_ALL : WEFT_SG_ANY;   /* sub_group_a(l)l */
+    return weft_collective_parse(id, idn, p, pn, false);
+}
+
+struct weft_sg_call weft_collective_parse(const char *id, size_t idn, const char *p, size_t pn, bool work_group)
+{
+    struct weft_sg_call r = {0};
+    const char *scope = work_group ? "work_group_" : "sub_group_";
+    size_t sl = strlen(scope);
+    if (idn <= sl || memcmp(id, scope, sl) != 0)
+        return r;
+    id += sl;
+    idn -= sl;
+    if ((is(id, idn, "all") || is(id, idn, "any")) && is(p, pn, "i")) {
+        r.kind = id[1] == 'l' ? WEFT_SG_ALL : WEFT_SG_ANY;
         return r;
     }
     static const struct {
         const char *prefix;
         enum weft_sg_kind kind;
     } ops[] = {
-        {"sub_group_reduce_", WEFT_SG_REDUCE},
-        {"sub_group_scan_inclusive_", WEFT_SG_SCAN_INCLUSIVE},
-        {"sub_group_scan_exclusive_", WEFT_SG_SCAN_EXCLUSIVE},
+        {"reduce_", WEFT_SG_REDUCE},
+        {"scan_inclusive_", WEFT_SG_SCAN_INCLUSIVE},
+        {"scan_exclusive_", WEFT_SG_SCAN_EXCLUSIVE},
     };
     size_t used = 0;
-    if (is(id, idn, "sub_group_broadcast")) {
-        /* (value, uint lane) */
-        if (value_type(p, pn, &r, &used) && is(p + used, pn - used, "j"))
+    if (is(id, idn, "broadcast")) {
+        /* sub-groups: (value, uint lane); work-groups: (value, size_t local id) in 1 to 3
+         * dimensions (size_t is `m` on a 64-bit target) */
+        if (!value_type(p, pn, &r, &used))
+            return (struct weft_sg_call){0};
+        if (!work_group && is(p + used, pn - used, "j")) {
             r.kind = WEFT_SG_BROADCAST;
+        } else if (work_group && (is(p + used, pn - used, "m") || is(p + used, pn - used, "mm") ||
+                                  is(p + used, pn - used, "mmm"))) {
+            r.kind = WEFT_SG_BROADCAST;
+            r.broadcast_dims = (unsigned)(pn - used);
+        } else {
+            r = (struct weft_sg_call){0};
+        }
         return r;
     }
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {

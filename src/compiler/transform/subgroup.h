@@ -56,12 +56,20 @@ struct weft_sg_call {
     enum weft_sg_op op;     /* reduce and scans */
     bool is_float;          /* the value operand is float/double (half) */
     bool is_signed;         /* an integer value operand of a signed type (int, long) */
+    unsigned broadcast_dims; /* work_group_broadcast: how many local-id operands (1 to 3) */
 };
 
 /* What sub-group built-in `call` calls (kind WEFT_SG_NONE for anything else). */
 struct weft_sg_call weft_subgroup_call(LLVMValueRef call);
 /* The same for a function name. */
 struct weft_sg_call weft_subgroup_by_name(const char *name, size_t len);
+/* The collective named by identifier `id` with parameter codes `p` (weft_split_mangled), at
+ * sub-group or, with `work_group`, work-group scope (work_group_reduce_add, ...; lowered by
+ * wgcollective.c). Kind WEFT_SG_NONE when it is neither. */
+struct weft_sg_call weft_collective_parse(const char *id, size_t idn, const char *p, size_t pn, bool work_group);
+/* Splits an Itanium-mangled "_Z<len><identifier><params>" name; false when it is not one. */
+bool weft_split_mangled(const char *name, size_t len, const char **id, size_t *idlen, const char **params,
+                        size_t *plen);
 static inline bool weft_subgroup_is_collective(enum weft_sg_kind k) { return k >= WEFT_SG_ALL; }
 
 /* Whether `fn` calls any sub-group built-in (queries, barrier or collectives). */

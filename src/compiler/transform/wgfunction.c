@@ -344,6 +344,8 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
         weft_schedule_loops(wf.fn, opts->local_size, opts->schedule, &sched);
         ok = weft_workitem_lower(&wf, diag);
     }
+    if (ok && last >= WEFT_WG_STAGE_COLLECTIVES)
+        ok = weft_lower_wg_collectives(&wf, diag);
     if (ok && last >= WEFT_WG_STAGE_BARRIERS)
         ok = weft_canonicalize_barriers(wf.fn, diag);
     if (ok && last >= WEFT_WG_STAGE_LOCALS)

@@ -70,6 +70,7 @@ bool weft_build_wg_function(LLVMModuleRef m, LLVMValueRef kernel, const struct w
 enum weft_wg_stage {
     WEFT_WG_STAGE_WORKFN,       /* kernel and its callees inlined into the work function */
     WEFT_WG_STAGE_WORKITEM,     /* work-item functions lowered (get_local_id remains) */
+    WEFT_WG_STAGE_COLLECTIVES,  /* work-group collectives lowered to barriers and a leader */
     WEFT_WG_STAGE_BARRIERS,     /* barriers canonicalized */
     WEFT_WG_STAGE_LOCALS,       /* __local variables laid out in ctx->local_mem */
     WEFT_WG_STAGE_SUBCFGS,      /* sub-CFGs formed (blocks named barrier<i>); values demoted */

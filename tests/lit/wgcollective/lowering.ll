@@ -1,0 +1,74 @@
+; Work-group collectives (local size 4x2, N = 8 work-items): each call stores its value into
+; in[lid] at the start of ctx->scratch (field 6), meets a barrier, lets the leader (linear
+; local id 0) fold in[0..8) in local-id order, meets a second barrier and loads its result:
+; res (at byte 32, after eight i32 slots) for reductions and broadcasts, in[lid] for scans,
+; which the leader rewrote in place. The scratch reserves those 40 bytes, rounded to 64.
+; RUN: weft-opt -pass=lower-wg-collectives -local-size=4,2 %s | FileCheck %s
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+; CHECK:       ; weft: k static_local_size=0 scratch_size=64
+; CHECK-LABEL: define internal void @weft_wi_k(
+; reduce_max (signed): in[lid] = x, barrier, leader loop over 1..7 with a signed compare
+; CHECK:         %lid.linear = add i64
+; CHECK:         [[S0:%[0-9]+]] = load ptr, ptr {{%[0-9]+}}, align 8, !invariant.load
+; CHECK-NEXT:    %wg.in = getelementptr inbounds i32, ptr [[S0]], i64 %lid.linear
+; CHECK-NEXT:    store i32 {{%[0-9]+}}, ptr %wg.in
+; CHECK-NEXT:    call void @__weft_implicit_barrier()
+; CHECK:       wg.collective:
+; CHECK:         %wg.is.leader = icmp eq i64 %lid.linear{{[0-9]+}}, 0
+; CHECK-NEXT:    br i1 %wg.is.leader, label %wg.leader, label %wg.join
+; CHECK:       wg.leader.loop:
+; CHECK:         %wg.i = phi i64 [ 1, %wg.leader ]
+; CHECK:         [[C:%[0-9]+]] = icmp sgt i32
+; CHECK:         icmp ult i64 {{%[0-9]+}}, 8
+; CHECK:       wg.leader.done:
+; CHECK:         %wg.res = getelementptr inbounds i8, ptr {{%[0-9]+}}, i64 32
+; CHECK-NEXT:    store i32 {{%[0-9]+}}, ptr %wg.res
+; CHECK:       wg.join:
+; CHECK-NEXT:    call void @__weft_implicit_barrier()
+; CHECK:         %wg.result = load i32, ptr %wg.res{{[0-9]+}}
+; exclusive scan (unsigned add): in[0] becomes 0, in[i] the sum before it; the result is in[lid]
+; CHECK:       wg.leader{{[0-9]+}}:
+; CHECK:         %wg.acc{{[0-9]+}} = load i32, ptr [[FIRST:%wg.in[0-9]+]]
+; CHECK-NEXT:    store i32 0, ptr [[FIRST]]
+; CHECK:         [[SUM:%[0-9]+]] = add i32 [[ACC:%wg.acc[0-9]+]], {{%[0-9]+}}
+; CHECK-NEXT:    store i32 [[ACC]], ptr
+; CHECK:         call void @__weft_implicit_barrier()
+; CHECK:         %wg.in{{[0-9]+}} = getelementptr inbounds i32, ptr {{%[0-9]+}}, i64 %lid.linear
+; CHECK-NEXT:    %wg.result{{[0-9]+}} = load i32
+; broadcast of work-item (1, 1): linear id 1 + 1 * 4 = 5 (inside the group: read as it is)
+; CHECK:         %wg.in{{[0-9]+}} = getelementptr inbounds i32, ptr {{%[0-9]+}}, i64 5
+; float min: llvm.minnum, in float slots
+; CHECK:         call float @llvm.minnum.f32(
+; all: the predicate as 0/1, and-ed
+; CHECK:         [[NZ:%[0-9]+]] = icmp ne i32 {{%[0-9]+}}, 0
+; CHECK-NEXT:    zext i1 [[NZ]] to i32
+; CHECK:         and i32
+; CHECK-NOT:     call {{.*}}@_Z{{[0-9]+}}work_group_
+; CHECK:         ret void
+
+define spir_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %fout, i32 %x, float %f, i32 %p) !kernel_arg_addr_space !0 {
+  %r = call i32 @_Z21work_group_reduce_maxi(i32 %x)
+  %s = call i32 @_Z29work_group_scan_exclusive_addj(i32 %x)
+  %b = call i32 @_Z20work_group_broadcastimm(i32 %x, i64 1, i64 1)
+  %m = call float @_Z21work_group_reduce_minf(float %f)
+  %a = call i32 @_Z14work_group_alli(i32 %p)
+  %t0 = add i32 %r, %s
+  %t1 = add i32 %t0, %b
+  %t2 = add i32 %t1, %a
+  store i32 %t2, ptr addrspace(1) %out
+  store float %m, ptr addrspace(1) %fout
+  ret void
+}
+
+declare i32 @_Z21work_group_reduce_maxi(i32) #0
+declare i32 @_Z29work_group_scan_exclusive_addj(i32) #0
+declare i32 @_Z20work_group_broadcastimm(i32, i64, i64) #0
+declare float @_Z21work_group_reduce_minf(float) #0
+declare i32 @_Z14work_group_alli(i32) #0
+
+attributes #0 = { convergent nounwind }
+
+!0 = !{i32 1, i32 1, i32 0, i32 0, i32 0}
