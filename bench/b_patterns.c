@@ -211,6 +211,16 @@ static int red_init(struct bench *b, struct bench_cl *c)
     return err ? err : bench_args(b, c, 0, 3, BUF(c, 1), BUF(c, 0), LOCAL(RED_LS * 4));
 }
 
+/* The same partial sums with the OpenCL C 3.0 work-group collective instead of the tree. */
+static int red_wg_init(struct bench *b, struct bench_cl *c)
+{
+    if (!bench_buffer(b, c, 0, CL_MEM_WRITE_ONLY, b->out_count * 4, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, b->p[0] * 4, b->in[0]))
+        return -1;
+    int err = bench_kernel(b, c, 0, "reduce_wg");
+    return err ? err : bench_args(b, c, 0, 2, BUF(c, 1), BUF(c, 0));
+}
+
 static int red_run(struct bench *b, struct bench_cl *c)
 {
     size_t g = b->p[0] / 2, l = RED_LS;
@@ -409,6 +419,8 @@ const struct bench_desc bench_patterns[] = {
     {"jacobi2d_long_tiled", "stencil", BU_GBS, BT_FLOAT, 1e-4, j2_setup_long, j2_native_tiled, jacobi_init, jacobi_run,
      read_out},
     {"reduction", "patterns", BU_GBS, BT_FLOAT, 1e-5, red_setup, red_native, red_init, red_run, read_out},
+    {"reduction_wg", "collectives", BU_GBS, BT_FLOAT, 1e-5, red_setup, red_native, red_wg_init, red_run, read_out,
+     "-cl-std=CL3.0"},
     {"prefix_sum", "patterns", BU_GBS, BT_INT, 0, scan_setup, scan_native, scan_init, scan_run, read_out},
     {"transpose", "patterns", BU_GBS, BT_FLOAT, 0, tr_setup, tr_native, tr_init, tr_run, read_out},
     {"histogram", "patterns", BU_GBS, BT_INT, 0, hist_setup, hist_native, hist_init, hist_run, read_out},

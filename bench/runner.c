@@ -400,7 +400,7 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
     double t0 = now();
     c->prog = clCreateProgramWithSource(c->ctx, 1, (const char **)&src, NULL, &cerr);
     if (cerr == CL_SUCCESS)
-        cerr = clBuildProgram(c->prog, 1, &c->dev, "", NULL, NULL);
+        cerr = clBuildProgram(c->prog, 1, &c->dev, d->options ? d->options : "", NULL, NULL);
     r.compile = now() - t0;
     if (cerr != CL_SUCCESS) {
         char log[200] = "";

@@ -48,6 +48,7 @@ struct bench_desc {
     int (*cl_init)(struct bench *b, struct bench_cl *c);
     int (*cl_run)(struct bench *b, struct bench_cl *c);
     int (*cl_read)(struct bench *b, struct bench_cl *c, void *out);
+    const char *options;     /* clBuildProgram options; NULL: none */
 };
 
 struct bench {

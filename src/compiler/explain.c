@@ -1134,6 +1134,10 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
         for (unsigned i = 0; i < k->nvec; i++) {
             const struct weft_vec_report *v = &k->vec[i];
             fprintf(f, "    sub-CFG %u: ", i);
+            if (v->once) {
+                fprintf(f, "no work-item loop: runs once per work-group (the leader of a work-group collective)\n");
+                continue;
+            }
             if (!v->vectorized) {
                 fprintf(f, "scalar work-item loop: %s\n", v->reason);
                 continue;

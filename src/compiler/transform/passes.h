@@ -141,6 +141,10 @@ LLVMValueRef weft_build_local_linear_id(LLVMBuilderRef b, struct weft_workfn *wf
 
 bool weft_workitem_lower(struct weft_workfn *wf, struct weft_diag *diag);
 bool weft_locals_layout(struct weft_workfn *wf, struct weft_diag *diag);
+/* Metadata kind on a terminator of a sub-CFG whose work is all done by the work-item of linear
+ * local id 0 (a work-group collective's leader, wgcollective.c): wgloops runs such a sub-CFG
+ * once per work-group, as that work-item, instead of in a work-item loop. */
+#define WEFT_ONCE_MD "weft.work_group.once"
 /* Before barriers are canonical and before privatize (wgcollective.c says what it builds);
  * reserves its bytes at the start of ctx->scratch in wf->scratch_size. */
 bool weft_lower_wg_collectives(struct weft_workfn *wf, struct weft_diag *diag);

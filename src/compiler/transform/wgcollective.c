@@ -17,7 +17,9 @@
  *       barrier
  *       r = res                      (scans: in[lid])
  *
- * with lid the linear local id. in[] and res live at the start of ctx->scratch (the
+ * with lid the linear local id. The leader's test carries WEFT_ONCE_MD: wgloops runs the
+ * sub-CFG between the two barriers once per group, as work-item 0, not in a work-item loop
+ * (nor vectorized). in[] and res live at the start of ctx->scratch (the
  * work-group's own working memory, whose size the variant reports), not in __local memory:
  * they take nothing from the kernel's CL_DEVICE_LOCAL_MEM_SIZE budget. One in[]/res serves
  * every call: between two barriers a work-item reads only what the leader wrote (res, or its
@@ -67,15 +69,19 @@ static void build_barrier(LLVMBuilderRef b, LLVMModuleRef m)
     LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
 }
 
-static LLVMValueRef in_slot(LLVMBuilderRef b, struct weft_workfn *wf, LLVMTypeRef t, LLVMValueRef idx)
+/* ctx->scratch, where in[] starts. */
+static LLVMValueRef scratch(LLVMBuilderRef b, struct weft_workfn *wf)
 {
-    LLVMValueRef base = weft_ctx_load(b, wf, WEFT_CTX_FIELD_SCRATCH, NULL);
+    return weft_ctx_load(b, wf, WEFT_CTX_FIELD_SCRATCH, NULL);
+}
+
+static LLVMValueRef in_slot(LLVMBuilderRef b, LLVMValueRef base, LLVMTypeRef t, LLVMValueRef idx)
+{
     return LLVMBuildInBoundsGEP2(b, t, base, &idx, 1, "wg.in");
 }
 
-static LLVMValueRef res_slot(LLVMBuilderRef b, struct weft_workfn *wf, uint64_t off)
+static LLVMValueRef res_slot(LLVMBuilderRef b, struct weft_workfn *wf, LLVMValueRef base, uint64_t off)
 {
-    LLVMValueRef base = weft_ctx_load(b, wf, WEFT_CTX_FIELD_SCRATCH, NULL);
     LLVMValueRef o = weft_i64(wf->c, off);
     return LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(wf->c), base, &o, 1, "wg.res");
 }
@@ -104,62 +110,135 @@ static LLVMValueRef combine(LLVMBuilderRef b, LLVMModuleRef m, const struct weft
     return LLVMBuildSelect(b, LLVMBuildICmp(b, pred, x, y, ""), x, y, "");
 }
 
-/* The leader's block(s) from `leader` on, ending in a branch to `join`. */
-static void build_leader(struct weft_workfn *wf, const struct weft_sg_call *sg, LLVMTypeRef t, LLVMValueRef target,
-                         uint64_t res_off, LLVMBasicBlockRef leader, LLVMBasicBlockRef join)
+/* Independent accumulators of a reduction's leader: a chain of N dependent operations would
+ * make the leader latency-bound (N x 4 cycles for floats), eight chains keep the ALUs busy. */
+#define LEADER_CHAINS 8
+
+/* The value a reduction's accumulators start from: all's 1, any's 0, the operation's identity
+ * otherwise (-0.0 for float add, so that a sum of -0.0 stays -0.0). */
+static LLVMValueRef fold_start(LLVMTypeRef t, const struct weft_sg_call *sg)
 {
-    LLVMContextRef c = wf->c;
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
-    uint64_t n = weft_workfn_local_total(wf);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-    LLVMPositionBuilderAtEnd(b, leader);
-    if (sg->kind == WEFT_SG_BROADCAST) {
-        LLVMValueRef inside = LLVMBuildICmp(b, LLVMIntULT, target, weft_i64(c, n), "");
-        LLVMValueRef at = LLVMBuildSelect(b, inside, target, weft_i64(c, 0), "");
-        LLVMValueRef v = LLVMBuildLoad2(b, t, in_slot(b, wf, t, at), "");
-        LLVMBuildStore(b, v, res_slot(b, wf, res_off));
-        LLVMBuildBr(b, join);
-        LLVMDisposeBuilder(b);
-        return;
+    if (sg->kind == WEFT_SG_ALL || sg->kind == WEFT_SG_ANY)
+        return LLVMConstInt(t, sg->kind == WEFT_SG_ALL, 0);
+    return weft_subgroup_identity(t, sg);
+}
+
+/* A loop block `name` placed after `after`, entered from the builder's block: the builder ends
+ * up in it, with *iv the phi of the index from `start`; close_loop finishes it. */
+static LLVMBasicBlockRef open_loop(LLVMBuilderRef b, struct weft_workfn *wf, LLVMBasicBlockRef after,
+                                   uint64_t start, LLVMValueRef *iv)
+{
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(wf->c, wf->fn, "wg.leader.loop");
+    LLVMMoveBasicBlockAfter(loop, after);
+    LLVMBuildBr(b, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    *iv = LLVMBuildPhi(b, LLVMInt64TypeInContext(wf->c), "wg.i");
+    LLVMValueRef v = weft_i64(wf->c, start);
+    LLVMAddIncoming(*iv, &v, &from, 1);
+    return loop;
+}
+
+/* Steps the index by `step` and loops while it is below `end`; the builder continues in the
+ * block after the loop. */
+static void close_loop(LLVMBuilderRef b, struct weft_workfn *wf, LLVMBasicBlockRef loop, LLVMValueRef iv,
+                       uint64_t step, uint64_t end)
+{
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(wf->c, wf->fn, "wg.leader.done");
+    LLVMMoveBasicBlockAfter(done, LLVMGetInsertBlock(b));
+    LLVMValueRef next = LLVMBuildAdd(b, iv, weft_i64(wf->c, step), "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, weft_i64(wf->c, end), ""), loop, done);
+    LLVMAddIncoming(iv, &next, &latch, 1);
+    LLVMPositionBuilderAtEnd(b, done);
+}
+
+/* reduce, all, any: res = in[0] op ... op in[N-1], over LEADER_CHAINS interleaved chains
+ * (chain k takes the elements k mod LEADER_CHAINS) folded pairwise, then the last N mod
+ * LEADER_CHAINS elements. */
+static void build_reduction(LLVMBuilderRef b, struct weft_workfn *wf, const struct weft_sg_call *sg, LLVMTypeRef t,
+                            LLVMValueRef base, uint64_t res_off)
+{
+    uint64_t n = weft_workfn_local_total(wf), body = n / LEADER_CHAINS * LEADER_CHAINS;
+    LLVMValueRef acc[LEADER_CHAINS];
+    unsigned chains = 0;
+    if (body) {
+        LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+        LLVMValueRef i;
+        LLVMBasicBlockRef loop = open_loop(b, wf, entry, 0, &i);
+        LLVMValueRef phi[LEADER_CHAINS];
+        for (unsigned k = 0; k < LEADER_CHAINS; k++) {
+            phi[k] = LLVMBuildPhi(b, t, "wg.acc");
+            LLVMValueRef start = fold_start(t, sg);
+            LLVMAddIncoming(phi[k], &start, &entry, 1);
+        }
+        for (unsigned k = 0; k < LEADER_CHAINS; k++) {
+            LLVMValueRef at = LLVMBuildAdd(b, i, weft_i64(wf->c, k), "");
+            acc[k] = combine(b, wf->m, sg, phi[k], LLVMBuildLoad2(b, t, in_slot(b, base, t, at), ""));
+            LLVMAddIncoming(phi[k], &acc[k], &loop, 1);
+        }
+        close_loop(b, wf, loop, i, LEADER_CHAINS, body);
+        for (chains = LEADER_CHAINS; chains > 1; chains /= 2)
+            for (unsigned k = 0; k < chains / 2; k++)
+                acc[k] = combine(b, wf->m, sg, acc[k], acc[k + chains / 2]);
     }
-    bool scan = sg->kind == WEFT_SG_SCAN_INCLUSIVE || sg->kind == WEFT_SG_SCAN_EXCLUSIVE;
-    LLVMValueRef first = in_slot(b, wf, t, weft_i64(c, 0));
+    LLVMValueRef r = body ? acc[0] : NULL;
+    for (uint64_t e = body; e < n; e++) {
+        LLVMValueRef v = LLVMBuildLoad2(b, t, in_slot(b, base, t, weft_i64(wf->c, e)), "");
+        r = r ? combine(b, wf->m, sg, r, v) : v;
+    }
+    LLVMBuildStore(b, r, res_slot(b, wf, base, res_off));
+}
+
+/* Scans: in[0..N) becomes its inclusive or exclusive prefixes, in place, in one pass (each
+ * prefix depends on the one before: this chain cannot be split like a reduction's). */
+static void build_scan(LLVMBuilderRef b, struct weft_workfn *wf, const struct weft_sg_call *sg, LLVMTypeRef t,
+                       LLVMValueRef base)
+{
+    uint64_t n = weft_workfn_local_total(wf);
+    LLVMValueRef first = in_slot(b, base, t, weft_i64(wf->c, 0));
     LLVMValueRef acc0 = LLVMBuildLoad2(b, t, first, "wg.acc");
-    if (sg->kind == WEFT_SG_SCAN_EXCLUSIVE) {
+    bool exclusive = sg->kind == WEFT_SG_SCAN_EXCLUSIVE;
+    if (exclusive) {
         /* the exclusive prefix of work-item 0 is the identity; 0 for add (not the -0.0 that
          * weft_subgroup_identity folds with) */
         LLVMValueRef e = sg->op == WEFT_SG_OP_ADD ? LLVMConstNull(t) : weft_subgroup_identity(t, sg);
         LLVMBuildStore(b, e, first);
     }
-    LLVMValueRef acc = acc0;
-    if (n > 1) {
-        LLVMValueRef fn = wf->fn;
-        LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, fn, "wg.leader.loop");
-        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, fn, "wg.leader.done");
-        LLVMMoveBasicBlockAfter(loop, leader);
-        LLVMMoveBasicBlockAfter(done, loop);
-        LLVMBuildBr(b, loop);
-        LLVMPositionBuilderAtEnd(b, loop);
-        LLVMValueRef i = LLVMBuildPhi(b, i64, "wg.i");
-        LLVMValueRef a = LLVMBuildPhi(b, t, "wg.acc");
-        LLVMValueRef p = in_slot(b, wf, t, i);
-        LLVMValueRef v = LLVMBuildLoad2(b, t, p, "");
-        LLVMValueRef a2 = combine(b, wf->m, sg, a, v);
-        if (sg->kind == WEFT_SG_SCAN_INCLUSIVE)
-            LLVMBuildStore(b, a2, p);
-        else if (sg->kind == WEFT_SG_SCAN_EXCLUSIVE)
-            LLVMBuildStore(b, a, p);
-        LLVMValueRef i2 = LLVMBuildAdd(b, i, weft_i64(c, 1), "");
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, i2, weft_i64(c, n), ""), loop, done);
-        LLVMValueRef iv[] = {weft_i64(c, 1), i2}, av[] = {acc0, a2};
-        LLVMBasicBlockRef from[] = {leader, loop};
-        LLVMAddIncoming(i, iv, from, 2);
-        LLVMAddIncoming(a, av, from, 2);
-        LLVMPositionBuilderAtEnd(b, done);
-        acc = a2;
+    if (n < 2)
+        return;
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    LLVMValueRef i;
+    LLVMBasicBlockRef loop = open_loop(b, wf, entry, 1, &i);
+    LLVMValueRef a = LLVMBuildPhi(b, t, "wg.acc");
+    LLVMValueRef p = in_slot(b, base, t, i);
+    LLVMValueRef a2 = combine(b, wf->m, sg, a, LLVMBuildLoad2(b, t, p, ""));
+    LLVMBuildStore(b, exclusive ? a : a2, p);
+    LLVMValueRef av[] = {acc0, a2};
+    LLVMBasicBlockRef from[] = {entry, loop};
+    LLVMAddIncoming(a, av, from, 2);
+    close_loop(b, wf, loop, i, 1, n);
+}
+
+/* The leader's block(s) from `leader` on, ending in a branch to `join`. */
+static void build_leader(struct weft_workfn *wf, const struct weft_sg_call *sg, LLVMTypeRef t, LLVMValueRef target,
+                         uint64_t res_off, LLVMBasicBlockRef leader, LLVMBasicBlockRef join)
+{
+    LLVMContextRef c = wf->c;
+    uint64_t n = weft_workfn_local_total(wf);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderAtEnd(b, leader);
+    LLVMValueRef base = scratch(b, wf);
+    if (sg->kind == WEFT_SG_BROADCAST) {
+        LLVMValueRef inside = LLVMBuildICmp(b, LLVMIntULT, target, weft_i64(c, n), "");
+        LLVMValueRef at = LLVMBuildSelect(b, inside, target, weft_i64(c, 0), "");
+        LLVMValueRef v = LLVMBuildLoad2(b, t, in_slot(b, base, t, at), "");
+        LLVMBuildStore(b, v, res_slot(b, wf, base, res_off));
+    } else if (sg->kind == WEFT_SG_SCAN_INCLUSIVE || sg->kind == WEFT_SG_SCAN_EXCLUSIVE) {
+        build_scan(b, wf, sg, t, base);
+    } else {
+        build_reduction(b, wf, sg, t, base, res_off);
     }
-    if (!scan)
-        LLVMBuildStore(b, acc, res_slot(b, wf, res_off));
     LLVMBuildBr(b, join);
     LLVMDisposeBuilder(b);
 }
@@ -189,7 +268,7 @@ static void lower_call(struct weft_workfn *wf, LLVMValueRef call, const struct w
     if (sg->kind == WEFT_SG_ALL || sg->kind == WEFT_SG_ANY)
         x = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntNE, x, LLVMConstNull(LLVMTypeOf(x)), ""), t, "");
     LLVMValueRef target = sg->kind == WEFT_SG_BROADCAST ? broadcast_target(b, wf, call, sg->broadcast_dims) : NULL;
-    LLVMBuildStore(b, x, in_slot(b, wf, t, weft_build_local_linear_id(b, wf)));
+    LLVMBuildStore(b, x, in_slot(b, scratch(b, wf), t, weft_build_local_linear_id(b, wf)));
     build_barrier(b, wf->m);
 
     /* the leader */
@@ -200,16 +279,19 @@ static void lower_call(struct weft_workfn *wf, LLVMValueRef call, const struct w
     LLVMValueRef br = LLVMGetBasicBlockTerminator(test);
     LLVMPositionBuilderBefore(b, br);
     LLVMValueRef is0 = LLVMBuildICmp(b, LLVMIntEQ, weft_build_local_linear_id(b, wf), weft_i64(c, 0), "wg.is.leader");
-    LLVMBuildCondBr(b, is0, leader, join);
+    LLVMValueRef cbr = LLVMBuildCondBr(b, is0, leader, join);
+    LLVMSetMetadata(cbr, LLVMGetMDKindIDInContext(c, WEFT_ONCE_MD, (unsigned)strlen(WEFT_ONCE_MD)),
+                    LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
     LLVMInstructionEraseFromParent(br);
     build_leader(wf, sg, t, target, res_off, leader, join);
 
     /* every work-item: its result */
     LLVMPositionBuilderBefore(b, call);
     build_barrier(b, wf->m);
+    LLVMValueRef base = scratch(b, wf);
     LLVMValueRef from = sg->kind == WEFT_SG_SCAN_INCLUSIVE || sg->kind == WEFT_SG_SCAN_EXCLUSIVE
-                            ? in_slot(b, wf, t, weft_build_local_linear_id(b, wf))
-                            : res_slot(b, wf, res_off);
+                            ? in_slot(b, base, t, weft_build_local_linear_id(b, wf))
+                            : res_slot(b, wf, base, res_off);
     LLVMValueRef r = LLVMBuildLoad2(b, t, from, "wg.result");
     LLVMReplaceAllUsesWith(call, r);
     LLVMInstructionEraseFromParent(call);

@@ -394,9 +394,10 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
             wf.vec_reports = vec;
         }
         ok = weft_wgloops_build(&wf, diag);
-        /* with sub-groups of W, a sub-CFG left scalar would run them one work-item wide */
+        /* with sub-groups of W, a sub-CFG left scalar would run them one work-item wide (a
+         * sub-CFG run once per group holds only a collective's leader, no sub-group code) */
         for (unsigned s = 0; ok && sg_width > 1 && s < subcfg_count; s++)
-            if (!vec || !vec[s].vectorized) {
+            if (!vec || (!vec[s].vectorized && !vec[s].once)) {
                 weft_diag_error(diag, "vectorizer: sub-CFG %u of a kernel with sub-groups of %u was not vectorized: %s",
                                 s, sg_width, vec ? vec[s].reason : "");
                 ok = false;

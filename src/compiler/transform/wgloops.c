@@ -54,8 +54,21 @@ static LLVMBasicBlockRef new_block(LLVMValueRef fn, LLVMContextRef c, const char
 
 /* Builds the loop nest skeleton (headers, latches) for sub-CFG `id`; `pred` is the block that
  * will branch to nest->start, `exit_target` where the finished nest goes. */
+/* Whether a terminator of `sub` carries WEFT_ONCE_MD (passes.h). */
+static bool runs_once(const struct weft_subcfg *sub, unsigned once_kind)
+{
+    for (unsigned k = 0; k < sub->nblocks; k++) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(sub->blocks[k]);
+        if (t && LLVMGetMetadata(t, once_kind))
+            return true;
+    }
+    return false;
+}
+
+/* The loop nest of sub-CFG `id` over the local size (none with `once`: the body runs once, as
+ * work-item 0). */
 static void build_nest(struct weft_workfn *wf, int id, LLVMBasicBlockRef pred, LLVMBasicBlockRef exit_target,
-                       bool skip_x, struct nest *nest)
+                       bool skip_x, bool once, struct nest *nest)
 {
     LLVMContextRef c = wf->c;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
@@ -63,7 +76,7 @@ static void build_nest(struct weft_workfn *wf, int id, LLVMBasicBlockRef pred, L
     memset(nest, 0, sizeof *nest);
     int dims[3], nd = 0;
     for (int d = 2; d >= (skip_x ? 1 : 0); d--)
-        if (wf->local_size[d] > 1)
+        if (wf->local_size[d] > 1 && !once)
             dims[nd++] = d;
     static const char *const dn[] = {"x", "y", "z"};
 
@@ -246,6 +259,7 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
 
     /* access group: the uniqued empty node (see DESIGN §3 point 8) */
     unsigned ag_kind = LLVMGetMDKindIDInContext(c, "llvm.access.group", 17);
+    unsigned once_kind = LLVMGetMDKindIDInContext(c, WEFT_ONCE_MD, (unsigned)strlen(WEFT_ONCE_MD));
     LLVMMetadataRef ag_md = LLVMMDNodeInContext2(c, NULL, 0);
     LLVMValueRef ag = LLVMMetadataAsValue(c, ag_md);
 
@@ -254,7 +268,12 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
         struct nest nest;
         /* dimension 0 in packets when the vectorizer takes the sub-CFG (vectorize.h) */
         struct weft_vec_plan *plan = NULL;
-        if (wf->vec_width > 1 && wf->vec_reports) {
+        bool once = runs_once(sub, once_kind);
+        if (once && wf->vec_reports) {
+            wf->vec_reports[s].once = true;
+            snprintf(wf->vec_reports[s].reason, sizeof wf->vec_reports[s].reason,
+                     "runs once per work-group (the leader of a work-group collective)");
+        } else if (wf->vec_width > 1 && wf->vec_reports) {
             plan = weft_vectorize_plan(wf, sub, wf->vec_shapes, wf->vec_width, wf->vec_interleave,
                                        &wf->vec_reports[s]);
         }
@@ -272,7 +291,7 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
             LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(nest_exit));
             LLVMBuildStore(b, LLVMBuildLoad2(b, cm->type, cm->next, ""), cm->cur);
         }
-        build_nest(wf, (int)s, multi ? dispatch : entry, nest_exit, plan != NULL, &nest);
+        build_nest(wf, (int)s, multi ? dispatch : entry, nest_exit, plan != NULL, once, &nest);
         starts[s] = nest.start;
         memset(stubs, 0, (sc->count + 1) * sizeof *stubs);
         if (plan) {

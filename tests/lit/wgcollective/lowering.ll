@@ -2,15 +2,38 @@
 ; in[lid] at the start of ctx->scratch (field 6), meets a barrier, lets the leader (linear
 ; local id 0) fold in[0..8) in local-id order, meets a second barrier and loads its result:
 ; res (at byte 32, after eight i32 slots) for reductions and broadcasts, in[lid] for scans,
-; which the leader rewrote in place. The scratch reserves those 40 bytes, rounded to 64.
+; which the leader rewrote in place. The scratch reserves those 40 bytes, rounded to 64 (with
+; N = 11: res at 44 rounded to 48, 56 bytes, rounded to 64).
 ; RUN: weft-opt -pass=lower-wg-collectives -local-size=4,2 %s | FileCheck %s
+; With N = 11 the chains take in[0..8) and in[8], in[9], in[10] follow one by one.
+; RUN: weft-opt -pass=lower-wg-collectives -local-size=11 %s | FileCheck %s --check-prefix=TAIL
+; The work-item loops: the sub-CFG between a collective's barriers (the leader) gets no loop
+; nest; it runs once per group, as work-item 0. The others loop over x and y.
+; RUN: weft-opt -pass=wg-loops -local-size=4,2 %s | FileCheck %s --check-prefix=LOOPS
+; LOOPS:       subcfg0.wi.y:
+; LOOPS:       subcfg0.wi.x:
+; LOOPS:       subcfg1:
+; LOOPS-NOT:   subcfg1.wi
+; LOOPS:       subcfg1.wg.leader:
+; LOOPS:       subcfg2.wi.y:
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK:       ; weft: k static_local_size=0 scratch_size=64
+; TAIL:        ; weft: k static_local_size=0 scratch_size=64
+; TAIL:        wg.leader.done:
+; TAIL-COUNT-7:  icmp sgt i32
+; TAIL:          getelementptr inbounds i32, ptr {{%[0-9]+}}, i64 8
+; TAIL:          getelementptr inbounds i32, ptr {{%[0-9]+}}, i64 9
+; TAIL:          getelementptr inbounds i32, ptr {{%[0-9]+}}, i64 10
+; TAIL-NEXT:     load i32
+; TAIL-NEXT:     icmp sgt i32
+; TAIL-NEXT:     select
+; TAIL-NEXT:     %wg.res = getelementptr inbounds i8, ptr {{%[0-9]+}}, i64 48
 ; CHECK-LABEL: define internal void @weft_wi_k(
-; reduce_max (signed): in[lid] = x, barrier, leader loop over 1..7 with a signed compare
+; reduce_max (signed): in[lid] = x, barrier, then the leader folds in[] in eight chains from
+; the identity (the smallest int), then pairwise (7 more compares)
 ; CHECK:         %lid.linear = add i64
 ; CHECK:         [[S0:%[0-9]+]] = load ptr, ptr {{%[0-9]+}}, align 8, !invariant.load
 ; CHECK-NEXT:    %wg.in = getelementptr inbounds i32, ptr [[S0]], i64 %lid.linear
@@ -20,10 +43,12 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK:         %wg.is.leader = icmp eq i64 %lid.linear{{[0-9]+}}, 0
 ; CHECK-NEXT:    br i1 %wg.is.leader, label %wg.leader, label %wg.join
 ; CHECK:       wg.leader.loop:
-; CHECK:         %wg.i = phi i64 [ 1, %wg.leader ]
-; CHECK:         [[C:%[0-9]+]] = icmp sgt i32
+; CHECK-NEXT:    %wg.i = phi i64 [ 0, %wg.leader ]
+; CHECK-COUNT-8: phi i32 [ -2147483648, %wg.leader ]
+; CHECK-COUNT-8: icmp sgt i32
 ; CHECK:         icmp ult i64 {{%[0-9]+}}, 8
 ; CHECK:       wg.leader.done:
+; CHECK-COUNT-7: icmp sgt i32
 ; CHECK:         %wg.res = getelementptr inbounds i8, ptr {{%[0-9]+}}, i64 32
 ; CHECK-NEXT:    store i32 {{%[0-9]+}}, ptr %wg.res
 ; CHECK:       wg.join:
