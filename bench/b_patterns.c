@@ -293,6 +293,29 @@ static int scan_init(struct bench *b, struct bench_cl *c)
     return err;
 }
 
+/* The same three phases with work-group scans (kernels/collectives.cl). */
+static int scan_wg_init(struct bench *b, struct bench_cl *c)
+{
+    size_t n = b->p[0];
+    int nblocks = (int)(n / (2 * SCAN_LS));
+    if (!bench_buffer(b, c, 0, CL_MEM_READ_WRITE, n * 4, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, n * 4, b->in[0]) ||
+        !bench_buffer(b, c, 2, CL_MEM_READ_WRITE, (size_t)nblocks * 4, NULL))
+        return -1;
+    int err = bench_kernel(b, c, 0, "scan_blocks_wg");
+    if (!err)
+        err = bench_kernel(b, c, 1, "scan_sums_wg");
+    if (!err)
+        err = bench_kernel(b, c, 2, "scan_add_wg");
+    if (!err)
+        err = bench_args(b, c, 0, 3, BUF(c, 1), BUF(c, 0), BUF(c, 2));
+    if (!err)
+        err = bench_args(b, c, 1, 2, BUF(c, 2), ARG(nblocks));
+    if (!err)
+        err = bench_args(b, c, 2, 2, BUF(c, 0), BUF(c, 2));
+    return err;
+}
+
 static int scan_run(struct bench *b, struct bench_cl *c)
 {
     size_t l = SCAN_LS, g = b->p[0] / 2, n = b->p[0], l3 = SCAN_LS;
@@ -422,6 +445,8 @@ const struct bench_desc bench_patterns[] = {
     {"reduction_wg", "collectives", BU_GBS, BT_FLOAT, 1e-5, red_setup, red_native, red_wg_init, red_run, read_out,
      "-cl-std=CL3.0"},
     {"prefix_sum", "patterns", BU_GBS, BT_INT, 0, scan_setup, scan_native, scan_init, scan_run, read_out},
+    {"prefix_sum_wg", "collectives", BU_GBS, BT_INT, 0, scan_setup, scan_native, scan_wg_init, scan_run, read_out,
+     "-cl-std=CL3.0"},
     {"transpose", "patterns", BU_GBS, BT_FLOAT, 0, tr_setup, tr_native, tr_init, tr_run, read_out},
     {"histogram", "patterns", BU_GBS, BT_INT, 0, hist_setup, hist_native, hist_init, hist_run, read_out},
     {0},

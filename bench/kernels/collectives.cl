@@ -10,3 +10,43 @@ kernel void reduce_wg(global const float *in, global float *partial)
     if (tid == 0)
         partial[get_group_id(0)] = s;
 }
+
+/* patterns.cl's three-phase prefix sum with work-group scans in place of the local-memory
+ * Hillis-Steele loops. Phase 1: each work-group scans its 2*ls elements (two per work-item)
+ * and writes the block total. */
+kernel void scan_blocks_wg(global const int *in, global int *out, global int *block_sums)
+{
+    int tid = get_local_id(0), ls = get_local_size(0);
+    int base = get_group_id(0) * 2 * ls;
+    int a = in[base + 2 * tid], b = in[base + 2 * tid + 1];
+    int before = work_group_scan_exclusive_add(a + b);
+    out[base + 2 * tid] = before + a;
+    out[base + 2 * tid + 1] = before + a + b;
+    if (tid == ls - 1)
+        block_sums[get_group_id(0)] = before + a + b;
+}
+
+/* Phase 2: one work-group turns the block totals into exclusive block offsets; each work-item
+ * owns a contiguous chunk. */
+kernel void scan_sums_wg(global int *block_sums, int nblocks)
+{
+    int tid = get_local_id(0), ls = get_local_size(0);
+    int chunk = (nblocks + ls - 1) / ls;
+    int lo = min(tid * chunk, nblocks), hi = min(lo + chunk, nblocks);
+    int total = 0;
+    for (int i = lo; i < hi; i++)
+        total += block_sums[i];
+    int run = work_group_scan_exclusive_add(total);
+    for (int i = lo; i < hi; i++) {
+        int v = block_sums[i];
+        block_sums[i] = run;
+        run += v;
+    }
+}
+
+/* Phase 3: add each block's offset to its elements. */
+kernel void scan_add_wg(global int *out, global const int *block_offsets)
+{
+    int i = get_global_id(0);
+    out[i] += block_offsets[i / (2 * get_local_size(0))];
+}
