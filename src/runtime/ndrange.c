@@ -136,7 +136,11 @@ static cl_int run_ndrange(struct weft_command *cmd)
         return CL_SUCCESS;
     struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
     p->launch.ctx.printf_buf = pb;
-    uint64_t t0 = cmd->flags & WEFT_COMMAND_FUSABLE ? weft_now_ns() : 0;
+    /* the per-row cost fusion compares against (fuse.h): not from a launch that profiles two
+     * variants, whose time includes the slower one's slices */
+    uint64_t profiled_groups = p->nparts > 1 ? p->parts[0].count : p->launch.total_groups;
+    bool steady = !p->alt || !weft_select_profiles(p->select_key, profiled_groups);
+    uint64_t t0 = cmd->flags & WEFT_COMMAND_FUSABLE && steady ? weft_now_ns() : 0;
     int rc = p->nparts > 1 ? run_split(p)
              : p->alt     ? weft_select_run(&p->launch, p->alt, p->select_key, p->name)
                           : weft_pool_run(&p->launch);

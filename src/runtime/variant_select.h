@@ -51,6 +51,9 @@ uint64_t weft_select_key(uint64_t key_a, uint64_t key_b, const uint64_t global[3
  * names the kernel for the log. Returns what weft_pool_run returns. */
 int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what);
 
+/* Whether weft_select_run would profile a launch of `total_groups` groups with `key` now (its
+ * time then includes the slower variant's slices: not the kernel's steady cost). */
+bool weft_select_profiles(uint64_t key, uint64_t total_groups);
 /* The final decision for `key`: 0 (A), 1 (B), or -1 when undecided. */
 int weft_select_decision(uint64_t key);
 /* The clock the profiler times slices with, in ns: CLOCK_MONOTONIC unless a test installs its

@@ -193,6 +193,28 @@ static void test_small_launch_and_off(void **state)
     unsetenv("WEFT_PROFILE");
 }
 
+/* weft_select_profiles says which launches run profiling slices (fusion leaves their times
+ * out of a kernel's steady cost): undecided keys with enough groups, until the decision is
+ * final; never small launches, never with WEFT_PROFILE=off. */
+static void test_profiles_predicts_profiling(void **state)
+{
+    (void)state;
+    weft_select_set_clock(read_thread_clock);
+    uint64_t key = fresh_key();
+    assert_false(weft_select_profiles(key, WEFT_SELECT_MIN_GROUPS - 1));
+    struct weft_launch l = make_launch(variant_slow, 256);
+    for (int round = 0; round < WEFT_SELECT_ROUNDS; round++) {
+        assert_true(weft_select_profiles(key, 256));
+        reset();
+        assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
+    }
+    assert_false(weft_select_profiles(key, 256));   /* final: the winner runs alone */
+    setenv("WEFT_PROFILE", "off", 1);
+    assert_false(weft_select_profiles(fresh_key(), 256));
+    unsetenv("WEFT_PROFILE");
+    weft_select_set_clock(NULL);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/weft-select-XXXXXX";
@@ -204,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_profiles_every_group_once_async),
         cmocka_unit_test(test_decision_survives_restart),
         cmocka_unit_test(test_small_launch_and_off),
+        cmocka_unit_test(test_profiles_predicts_profiling),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[64];
