@@ -5,6 +5,7 @@
 #include "bands.h"
 #include "runner.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,24 +203,24 @@ static void red_native(struct bench *b, void *out)
     }
 }
 
-static int red_init(struct bench *b, struct bench_cl *c)
+/* The buffers (0: partial sums, 1: input) and kernel `name` of a reduction; with `local`,
+ * its tree's __local scratch. */
+static int red_kernel(struct bench *b, struct bench_cl *c, const char *name, bool local)
 {
     if (!bench_buffer(b, c, 0, CL_MEM_WRITE_ONLY, b->out_count * 4, NULL) ||
         !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, b->p[0] * 4, b->in[0]))
         return -1;
-    int err = bench_kernel(b, c, 0, "reduce");
-    return err ? err : bench_args(b, c, 0, 3, BUF(c, 1), BUF(c, 0), LOCAL(RED_LS * 4));
+    int err = bench_kernel(b, c, 0, name);
+    if (err)
+        return err;
+    return local ? bench_args(b, c, 0, 3, BUF(c, 1), BUF(c, 0), LOCAL(RED_LS * 4))
+                 : bench_args(b, c, 0, 2, BUF(c, 1), BUF(c, 0));
 }
 
+static int red_init(struct bench *b, struct bench_cl *c) { return red_kernel(b, c, "reduce", true); }
+
 /* The same partial sums with the OpenCL C 3.0 work-group collective instead of the tree. */
-static int red_wg_init(struct bench *b, struct bench_cl *c)
-{
-    if (!bench_buffer(b, c, 0, CL_MEM_WRITE_ONLY, b->out_count * 4, NULL) ||
-        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, b->p[0] * 4, b->in[0]))
-        return -1;
-    int err = bench_kernel(b, c, 0, "reduce_wg");
-    return err ? err : bench_args(b, c, 0, 2, BUF(c, 1), BUF(c, 0));
-}
+static int red_wg_init(struct bench *b, struct bench_cl *c) { return red_kernel(b, c, "reduce_wg", false); }
 
 static int red_run(struct bench *b, struct bench_cl *c)
 {
@@ -271,7 +272,9 @@ static void scan_native(struct bench *b, void *out)
             o[i] += off[c];
 }
 
-static int scan_init(struct bench *b, struct bench_cl *c)
+/* The buffers (0: out, 1: in, 2: block sums) and the three kernels of a prefix sum; with
+ * `local`, the phases that take a __local scratch of SCAN_LS ints get one. */
+static int scan_kernels(struct bench *b, struct bench_cl *c, const char *const names[3], bool local)
 {
     size_t n = b->p[0];
     int nblocks = (int)(n / (2 * SCAN_LS));
@@ -279,41 +282,31 @@ static int scan_init(struct bench *b, struct bench_cl *c)
         !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, n * 4, b->in[0]) ||
         !bench_buffer(b, c, 2, CL_MEM_READ_WRITE, (size_t)nblocks * 4, NULL))
         return -1;
-    int err = bench_kernel(b, c, 0, "scan_blocks");
+    int err = 0;
+    for (int k = 0; k < 3 && !err; k++)
+        err = bench_kernel(b, c, k, names[k]);
     if (!err)
-        err = bench_kernel(b, c, 1, "scan_sums");
+        err = local ? bench_args(b, c, 0, 4, BUF(c, 1), BUF(c, 0), BUF(c, 2), LOCAL(SCAN_LS * 4))
+                    : bench_args(b, c, 0, 3, BUF(c, 1), BUF(c, 0), BUF(c, 2));
     if (!err)
-        err = bench_kernel(b, c, 2, "scan_add");
-    if (!err)
-        err = bench_args(b, c, 0, 4, BUF(c, 1), BUF(c, 0), BUF(c, 2), LOCAL(SCAN_LS * 4));
-    if (!err)
-        err = bench_args(b, c, 1, 3, BUF(c, 2), ARG(nblocks), LOCAL(SCAN_LS * 4));
+        err = local ? bench_args(b, c, 1, 3, BUF(c, 2), ARG(nblocks), LOCAL(SCAN_LS * 4))
+                    : bench_args(b, c, 1, 2, BUF(c, 2), ARG(nblocks));
     if (!err)
         err = bench_args(b, c, 2, 2, BUF(c, 0), BUF(c, 2));
     return err;
 }
 
+static int scan_init(struct bench *b, struct bench_cl *c)
+{
+    static const char *const names[3] = {"scan_blocks", "scan_sums", "scan_add"};
+    return scan_kernels(b, c, names, true);
+}
+
 /* The same three phases with work-group scans (kernels/collectives.cl). */
 static int scan_wg_init(struct bench *b, struct bench_cl *c)
 {
-    size_t n = b->p[0];
-    int nblocks = (int)(n / (2 * SCAN_LS));
-    if (!bench_buffer(b, c, 0, CL_MEM_READ_WRITE, n * 4, NULL) ||
-        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, n * 4, b->in[0]) ||
-        !bench_buffer(b, c, 2, CL_MEM_READ_WRITE, (size_t)nblocks * 4, NULL))
-        return -1;
-    int err = bench_kernel(b, c, 0, "scan_blocks_wg");
-    if (!err)
-        err = bench_kernel(b, c, 1, "scan_sums_wg");
-    if (!err)
-        err = bench_kernel(b, c, 2, "scan_add_wg");
-    if (!err)
-        err = bench_args(b, c, 0, 3, BUF(c, 1), BUF(c, 0), BUF(c, 2));
-    if (!err)
-        err = bench_args(b, c, 1, 2, BUF(c, 2), ARG(nblocks));
-    if (!err)
-        err = bench_args(b, c, 2, 2, BUF(c, 0), BUF(c, 2));
-    return err;
+    static const char *const names[3] = {"scan_blocks_wg", "scan_sums_wg", "scan_add_wg"};
+    return scan_kernels(b, c, names, false);
 }
 
 static int scan_run(struct bench *b, struct bench_cl *c)

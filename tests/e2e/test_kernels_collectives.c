@@ -125,6 +125,21 @@ CHECK_OPS(ulong, (ulong)rng_next() << 31, "%lu")
 CHECK_OPS(float, (float)((int)(rng_next() % 201) - 100), "%g")
 CHECK_OPS(double, (double)((int)(rng_next() % 201) - 100) * 0.5, "%g")
 
+/* Runs 1-D kernel `name`(in, out[, extra]) over n work-items in groups of ls; returns the
+ * `per_item` ints each work-item wrote (malloc'd). */
+static int *run_ints(const char *name, size_t n, size_t ls, const int *in, size_t per_item, const uint64_t *extra)
+{
+    int *out = malloc(n * per_item * sizeof *out);
+    cl_mem bi = buf_new(n * sizeof *in, (void *)in), bo = buf_poisoned(n * per_item * sizeof *out);
+    cl_int err = extra ? launch(name, 1, NULL, &n, &ls, KARGS(KARG(bi), KARG(bo), KARG(*extra)))
+                       : launch(name, 1, NULL, &n, &ls, KARGS(KARG(bi), KARG(bo)));
+    assert_int_equal(err, CL_SUCCESS);
+    buf_read(bo, n * per_item * sizeof *out, out);
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+    return out;
+}
+
 static const size_t local_sizes[] = {1, 7, 64, 256, 1024};
 
 static void test_reduce_and_scan(void **state)
@@ -154,16 +169,14 @@ static void test_all_any_broadcast(void **state)
     (void)state;
     for (size_t t = 0; t < ARRAY_LEN(local_sizes); t++) {
         size_t ls = local_sizes[t], n = ls * 4;
-        int *in = malloc(n * sizeof *in), *out = malloc(n * 3 * sizeof *out);
+        int *in = malloc(n * sizeof *in);
         /* group 0: all non-zero; group 1: all zero; groups 2 and 3: one zero / one non-zero */
         for (size_t i = 0; i < n; i++) {
             size_t grp = i / ls, l = i % ls;
             in[i] = grp == 0 ? (int)(rng_next() % 50) + 1 : grp == 1 ? 0 : grp == 2 ? (l == ls / 2 ? 0 : -3) : (l == ls - 1 ? 5 : 0);
         }
         uint64_t from = ls / 3;
-        cl_mem bi = buf_new(n * sizeof *in, in), bo = buf_poisoned(n * 3 * sizeof *out);
-        assert_int_equal(launch("votes", 1, NULL, &n, &ls, KARGS(KARG(bi), KARG(bo), KARG(from))), CL_SUCCESS);
-        buf_read(bo, n * 3 * sizeof *out, out);
+        int *out = run_ints("votes", n, ls, in, 3, &from);
         for (size_t i = 0; i < n; i++) {
             size_t g0 = i - i % ls;
             int all = 1, any = 0;
@@ -176,8 +189,6 @@ static void test_all_any_broadcast(void **state)
                 if (out[i * 3 + k] != want[k])
                     fail_msg("local %zu, item %zu, result %d: %d, want %d", ls, i, k, out[i * 3 + k], want[k]);
         }
-        clReleaseMemObject(bi);
-        clReleaseMemObject(bo);
         free(in);
         free(out);
     }
@@ -229,12 +240,10 @@ static void test_in_loop(void **state)
     (void)state;
     for (size_t t = 0; t < ARRAY_LEN(local_sizes); t++) {
         size_t ls = local_sizes[t], n = ls * 3;
-        int *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out), *acc = malloc(ls * sizeof *acc);
+        int *in = malloc(n * sizeof *in), *acc = malloc(ls * sizeof *acc);
         for (size_t i = 0; i < n; i++)
             in[i] = (int)(rng_next() % 1000);
-        cl_mem bi = buf_new(n * sizeof *in, in), bo = buf_poisoned(n * sizeof *out);
-        assert_int_equal(launch("in_loop", 1, NULL, &n, &ls, KARGS(KARG(bi), KARG(bo))), CL_SUCCESS);
-        buf_read(bo, n * sizeof *out, out);
+        int *out = run_ints("in_loop", n, ls, in, 1, NULL);
         for (size_t g0 = 0; g0 < n; g0 += ls) {
             for (size_t l = 0; l < ls; l++)
                 acc[l] = 0;
@@ -254,8 +263,6 @@ static void test_in_loop(void **state)
                 if (out[g0 + l] != acc[l])
                     fail_msg("local %zu, item %zu: %d, want %d", ls, g0 + l, out[g0 + l], acc[l]);
         }
-        clReleaseMemObject(bi);
-        clReleaseMemObject(bo);
         free(in);
         free(out);
         free(acc);
@@ -268,12 +275,10 @@ static void test_with_local_memory(void **state)
     static const size_t sizes[] = {1, 5, 64, 256};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], n = ls * 3;
-        int *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
+        int *in = malloc(n * sizeof *in);
         for (size_t i = 0; i < n; i++)
             in[i] = (int)(rng_next() % 100000) - 50000;
-        cl_mem bi = buf_new(n * sizeof *in, in), bo = buf_poisoned(n * sizeof *out);
-        assert_int_equal(launch("with_local", 1, NULL, &n, &ls, KARGS(KARG(bi), KARG(bo))), CL_SUCCESS);
-        buf_read(bo, n * sizeof *out, out);
+        int *out = run_ints("with_local", n, ls, in, 1, NULL);
         for (size_t i = 0; i < n; i++) {
             size_t g0 = i - i % ls;
             int mx = in[g0];
@@ -283,8 +288,6 @@ static void test_with_local_memory(void **state)
             if (out[i] != want)
                 fail_msg("local %zu, item %zu: %d, want %d", ls, i, out[i], want);
         }
-        clReleaseMemObject(bi);
-        clReleaseMemObject(bo);
         free(in);
         free(out);
     }
@@ -298,12 +301,10 @@ static void test_with_sub_groups(void **state)
     static const size_t sizes[] = {1, 20, 64, 256};
     for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
         size_t ls = sizes[t], n = ls * 2;
-        int *in = malloc(n * sizeof *in), *out = malloc(n * 3 * sizeof *out);
+        int *in = malloc(n * sizeof *in);
         for (size_t i = 0; i < n; i++)
             in[i] = (int)(rng_next() % 1000);
-        cl_mem bi = buf_new(n * sizeof *in, in), bo = buf_poisoned(n * 3 * sizeof *out);
-        assert_int_equal(launch("with_sub_groups", 1, NULL, &n, &ls, KARGS(KARG(bi), KARG(bo))), CL_SUCCESS);
-        buf_read(bo, n * 3 * sizeof *out, out);
+        int *out = run_ints("with_sub_groups", n, ls, in, 3, NULL);
         for (size_t i = 0; i < n; i++) {
             size_t g0 = i - i % ls, s = (size_t)out[i * 3 + 2];
             assert_true(s >= 1 && s <= ls);
@@ -317,8 +318,6 @@ static void test_with_sub_groups(void **state)
                 fail_msg("local %zu, item %zu (sub-groups of %zu): %d %d, want %d %d", ls, i, s, out[i * 3],
                          out[i * 3 + 1], wg, sg);
         }
-        clReleaseMemObject(bi);
-        clReleaseMemObject(bo);
         free(in);
         free(out);
     }
