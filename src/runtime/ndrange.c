@@ -140,7 +140,7 @@ static cl_int run_ndrange(struct weft_command *cmd)
      * variants, whose time includes the slower one's slices */
     uint64_t profiled_groups = p->nparts > 1 ? p->parts[0].count : p->launch.total_groups;
     bool steady = !p->alt || !weft_select_profiles(p->select_key, profiled_groups);
-    uint64_t t0 = cmd->flags & WEFT_COMMAND_FUSABLE && steady ? weft_now_ns() : 0;
+    uint64_t t0 = (cmd->flags & WEFT_COMMAND_FUSABLE) && steady ? weft_now_ns() : 0;
     int rc = p->nparts > 1 ? run_split(p)
              : p->alt     ? weft_select_run(&p->launch, p->alt, p->select_key, p->name)
                           : weft_pool_run(&p->launch);

@@ -11,7 +11,7 @@
  *       in[lid] = x                  (all/any: x != 0)
  *       barrier
  *       if (lid == 0)                the leader, once per group:
- *           reduce/all/any:  res = in[0] op in[1] op ... op in[N-1]   (in local-id order)
+ *           reduce/all/any:  res = in[0] op in[1] op ... op in[N-1]   (in eight chains)
  *           broadcast:       res = in[target]
  *           scans:           in[0..N) = its inclusive/exclusive prefixes, in place
  *       barrier
@@ -24,8 +24,9 @@
  * they take nothing from the kernel's CL_DEVICE_LOCAL_MEM_SIZE budget. One in[]/res serves
  * every call: between two barriers a work-item reads only what the leader wrote (res, or its
  * own in[lid] after a scan) and writes only its own in[lid], so a next call may follow at
- * once, also around a loop. Floating-point reductions therefore add in local-id order, the
- * same answer for every work-group size split. A broadcast id outside the group (undefined
+ * once, also around a loop. Floating-point reductions add in a fixed order for a given group
+ * size (eight interleaved chains, then pairwise; the specification leaves the order to the
+ * implementation), so every run gives the same answer; scans add in local-id order. A broadcast id outside the group (undefined
  * behaviour) reads in[0] rather than past the buffer.
  */
 #include "compiler/transform/wgcollective.h"
@@ -123,8 +124,8 @@ static LLVMValueRef fold_start(LLVMTypeRef t, const struct weft_sg_call *sg)
     return weft_subgroup_identity(t, sg);
 }
 
-/* A loop block `name` placed after `after`, entered from the builder's block: the builder ends
- * up in it, with *iv the phi of the index from `start`; close_loop finishes it. */
+/* A loop block placed after `after`, entered from the builder's block: the builder ends up in
+ * it, with *iv the phi of the index from `start`; close_loop finishes it. */
 static LLVMBasicBlockRef open_loop(LLVMBuilderRef b, struct weft_workfn *wf, LLVMBasicBlockRef after,
                                    uint64_t start, LLVMValueRef *iv)
 {

@@ -52,8 +52,6 @@ static LLVMBasicBlockRef new_block(LLVMValueRef fn, LLVMContextRef c, const char
     return LLVMAppendBasicBlockInContext(c, fn, name);
 }
 
-/* Builds the loop nest skeleton (headers, latches) for sub-CFG `id`; `pred` is the block that
- * will branch to nest->start, `exit_target` where the finished nest goes. */
 /* Whether a terminator of `sub` carries WEFT_ONCE_MD (passes.h). */
 static bool runs_once(const struct weft_subcfg *sub, unsigned once_kind)
 {
@@ -65,8 +63,9 @@ static bool runs_once(const struct weft_subcfg *sub, unsigned once_kind)
     return false;
 }
 
-/* The loop nest of sub-CFG `id` over the local size (none with `once`: the body runs once, as
- * work-item 0). */
+/* Builds the loop nest skeleton (headers, latches) for sub-CFG `id`; `pred` is the block that
+ * will branch to nest->start, `exit_target` where the finished nest goes. With `once` there
+ * is no loop: the body runs once, as work-item 0. */
 static void build_nest(struct weft_workfn *wf, int id, LLVMBasicBlockRef pred, LLVMBasicBlockRef exit_target,
                        bool skip_x, bool once, struct nest *nest)
 {
