@@ -1,10 +1,10 @@
 /* tests/e2e/test_kernels_collectives.c — the work-group collective functions end to end
- * (__opencl_c_work_group_collective_functions, -cl-std=CL3.0): reduce, inclusive
- * and exclusive scans of add/min/max for int, uint, long, ulong, float and double; all, any
- * and broadcast in one, two and three dimensions; group sizes from 1 to 1024 and a
- * non-uniform remainder group; collectives in a loop, next to __local memory and barriers,
- * and next to sub-group collectives. Every result is compared with a reference computed on
- * the host, group by group.
+ * (__opencl_c_work_group_collective_functions, -cl-std=CL3.0): reduce, inclusive and
+ * exclusive scans of add/min/max for int, uint, long, ulong, float and double (and half where
+ * cl_khr_fp16 is reported); all, any and broadcast in one, two and three dimensions; group
+ * sizes from 1 to 1024 and a non-uniform remainder group; collectives in a loop, next to
+ * __local memory and barriers, and next to sub-group collectives. Every result is compared
+ * with a reference computed on the host, group by group.
  */
 #include "test_kernels_harness.h"
 
@@ -323,13 +323,68 @@ static void test_with_sub_groups(void **state)
     }
 }
 
+/* Half collectives (where the device reports cl_khr_fp16): values are small integers, so
+ * every order of addition gives one exact answer. The kernel converts from and to float. */
+static void test_half(void **state)
+{
+    (void)state;
+    char ext[4096] = {0};
+    assert_int_equal(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    if (!strstr(ext, "cl_khr_fp16"))
+        skip();
+    cl_program p = weft_test_build(&env,
+                                   "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                                   "kernel void k(global const float *in, global float *out) {\n"
+                                   "  size_t g = get_global_id(0); half x = (half)in[g];\n"
+                                   "  out[g * 4] = work_group_reduce_add(x); out[g * 4 + 1] = work_group_reduce_max(x);\n"
+                                   "  out[g * 4 + 2] = work_group_scan_inclusive_add(x);\n"
+                                   "  out[g * 4 + 3] = work_group_scan_exclusive_min(x);\n"
+                                   "}\n",
+                                   "-cl-std=CL3.0");
+    assert_non_null(p);
+    cl_program saved = prog;
+    prog = p;
+    static const size_t sizes[] = {1, 7, 64, 256};
+    for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
+        size_t ls = sizes[t], n = ls * 3;
+        float *in = malloc(n * sizeof *in), *out = malloc(n * 4 * sizeof *out);
+        for (size_t i = 0; i < n; i++)
+            in[i] = (float)((int)(rng_next() % 9) - 4);
+        cl_mem bi = buf_new(n * sizeof *in, in), bo = buf_poisoned(n * 4 * sizeof *out);
+        assert_int_equal(launch("k", 1, NULL, &n, &ls, KARGS(KARG(bi), KARG(bo))), CL_SUCCESS);
+        buf_read(bo, n * 4 * sizeof *out, out);
+        for (size_t g0 = 0; g0 < n; g0 += ls) {
+            float sum = 0, mx = -INFINITY, run = 0, mn = INFINITY;
+            for (size_t i = g0; i < g0 + ls; i++) {
+                sum += in[i];
+                mx = in[i] > mx ? in[i] : mx;
+            }
+            for (size_t i = g0; i < g0 + ls; i++) {
+                run += in[i];
+                float want[4] = {sum, mx, run, mn};
+                mn = in[i] < mn ? in[i] : mn;
+                for (int k = 0; k < 4; k++)
+                    if (out[i * 4 + k] != want[k])
+                        fail_msg("half, local %zu, item %zu, result %d: %g, want %g", ls, i, k, out[i * 4 + k],
+                                 want[k]);
+            }
+        }
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+        free(in);
+        free(out);
+    }
+    prog = saved;
+    clReleaseProgram(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduce_and_scan),   cmocka_unit_test(test_remainder_group),
         cmocka_unit_test(test_all_any_broadcast), cmocka_unit_test(test_broadcast_2d_3d),
         cmocka_unit_test(test_in_loop),           cmocka_unit_test(test_with_local_memory),
-        cmocka_unit_test(test_with_sub_groups),
+        cmocka_unit_test(test_with_sub_groups),   cmocka_unit_test(test_half),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
