@@ -305,7 +305,7 @@ static int scan_init(struct bench *b, struct bench_cl *c)
 /* The same three phases with work-group scans (kernels/collectives.cl). */
 static int scan_wg_init(struct bench *b, struct bench_cl *c)
 {
-    static const char *const names[3] = {"scan_blocks_wg", "scan_sums_wg", "scan_add_wg"};
+    static const char *const names[3] = {"scan_blocks_wg", "scan_sums_wg", "scan_add"};
     return scan_kernels(b, c, names, false);
 }
 

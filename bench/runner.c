@@ -399,8 +399,14 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
     cl_int cerr;
     double t0 = now();
     c->prog = clCreateProgramWithSource(c->ctx, 1, (const char **)&src, NULL, &cerr);
-    if (cerr == CL_SUCCESS)
-        cerr = clBuildProgram(c->prog, 1, &c->dev, d->options ? d->options : "", NULL, NULL);
+    if (cerr == CL_SUCCESS) {
+        /* a file that includes another finds it in the kernels' folder (only then: Weft does
+         * not cache builds with -I, whose inputs it cannot see) */
+        char options[1400];
+        const char *inc = strstr(src, "#include") ? "-I " BENCH_KERNEL_DIR " " : "";
+        snprintf(options, sizeof options, "%s%s", inc, d->options ? d->options : "");
+        cerr = clBuildProgram(c->prog, 1, &c->dev, options, NULL, NULL);
+    }
     r.compile = now() - t0;
     if (cerr != CL_SUCCESS) {
         char log[200] = "";

@@ -1,4 +1,6 @@
-/* OpenCL C 3.0 work-group collective functions (built with -cl-std=CL3.0). */
+/* OpenCL C 3.0 work-group collective functions (built with -cl-std=CL3.0). The prefix sum's
+ * third phase is patterns.cl's scan_add (the runner puts this folder on the include path). */
+#include "patterns.cl"
 
 /* The partial sums of patterns.cl's `reduce` (each work-item adds two elements on load, one
  * sum per work-group), with work_group_reduce_add in place of the local-memory tree. */
@@ -12,7 +14,7 @@ kernel void reduce_wg(global const float *in, global float *partial)
 }
 
 /* patterns.cl's three-phase prefix sum with work-group scans in place of the local-memory
- * Hillis-Steele loops. Phase 1: each work-group scans its 2*ls elements (two per work-item)
+ * Hillis-Steele loops (phase 3 is scan_add itself). Phase 1: each work-group scans its 2*ls elements (two per work-item)
  * and writes the block total. */
 kernel void scan_blocks_wg(global const int *in, global int *out, global int *block_sums)
 {
@@ -42,11 +44,4 @@ kernel void scan_sums_wg(global int *block_sums, int nblocks)
         block_sums[i] = run;
         run += v;
     }
-}
-
-/* Phase 3: add each block's offset to its elements. */
-kernel void scan_add_wg(global int *out, global const int *block_offsets)
-{
-    int i = get_global_id(0);
-    out[i] += block_offsets[i / (2 * get_local_size(0))];
 }

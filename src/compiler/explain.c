@@ -1135,7 +1135,7 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
             const struct weft_vec_report *v = &k->vec[i];
             fprintf(f, "    sub-CFG %u: ", i);
             if (v->once) {
-                fprintf(f, "no work-item loop: runs once per work-group (the leader of a work-group collective)\n");
+                fprintf(f, "no work-item loop: %s\n", v->reason);
                 continue;
             }
             if (!v->vectorized) {

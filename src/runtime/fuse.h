@@ -71,8 +71,8 @@ struct weft_fuse_stage {
 /* True when `cmd` is an NDRange command made by ndrange.c (always, for WEFT_COMMAND_FUSABLE). */
 bool weft_ndrange_fuse_stage(struct weft_command *cmd, struct weft_fuse_stage *out);
 /* ndrange.c reports the time an unfused run of a fusable command took (per-row cost), except
- * for launches that profile two variants (runtime/variant_select.h): their time includes the
- * slower variant's slices and made fusion look better than it is. */
+ * for launches that profiled two variants (weft_select_run's *profiled): their time includes
+ * the slower variant's slices and made fusion look better than it is. */
 void weft_fuse_note_unfused(const struct weft_fuse_stage *s, uint64_t ns);
 
 struct weft_fusion;

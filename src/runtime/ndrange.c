@@ -108,7 +108,7 @@ static void run_parts(const void *args, const struct weft_wg_ctx *ctx, uint64_t 
     }
 }
 
-static int run_split(struct ndrange_cmd *p)
+static int run_split(struct ndrange_cmd *p, bool *profiled)
 {
     struct weft_launch all = p->launch;
     all.fn = run_parts;
@@ -120,7 +120,7 @@ static int run_split(struct ndrange_cmd *p)
         full.fn = p->parts[0].fn;
         full.first_group = 0;
         full.total_groups = p->parts[0].count;
-        int rc = weft_select_run(&full, p->alt, p->select_key, p->name);
+        int rc = weft_select_run(&full, p->alt, p->select_key, p->name, profiled);
         if (rc != 0)
             return rc;
         all.first_group = p->parts[0].count;
@@ -136,16 +136,14 @@ static cl_int run_ndrange(struct weft_command *cmd)
         return CL_SUCCESS;
     struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
     p->launch.ctx.printf_buf = pb;
-    /* the per-row cost fusion compares against (fuse.h): not from a launch that profiles two
-     * variants, whose time includes the slower one's slices */
-    uint64_t profiled_groups = p->nparts > 1 ? p->parts[0].count : p->launch.total_groups;
-    bool steady = !p->alt || !weft_select_profiles(p->select_key, profiled_groups);
-    uint64_t t0 = (cmd->flags & WEFT_COMMAND_FUSABLE) && steady ? weft_now_ns() : 0;
-    int rc = p->nparts > 1 ? run_split(p)
-             : p->alt     ? weft_select_run(&p->launch, p->alt, p->select_key, p->name)
+    uint64_t t0 = cmd->flags & WEFT_COMMAND_FUSABLE ? weft_now_ns() : 0;
+    bool profiled = false;
+    int rc = p->nparts > 1 ? run_split(p, &profiled)
+             : p->alt     ? weft_select_run(&p->launch, p->alt, p->select_key, p->name, &profiled)
                           : weft_pool_run(&p->launch);
-    if (t0 && rc == 0) {
-        /* the per-row cost of this kernel unfused: what fusing it into a chain would save */
+    if (t0 && rc == 0 && !profiled) {
+        /* the per-row cost of this kernel unfused: what fusing it into a chain would save (not
+         * from a launch that profiled two variants: its time includes the slower one's slices) */
         struct weft_fuse_stage st;
         if (weft_ndrange_fuse_stage(cmd, &st))
             weft_fuse_note_unfused(&st, weft_now_ns() - t0);

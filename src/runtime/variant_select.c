@@ -279,21 +279,15 @@ static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, con
     return weft_pool_run(&tramp);
 }
 
-bool weft_select_profiles(uint64_t key, uint64_t total_groups)
-{
-    if (weft_profile_setting() == WEFT_PROFILE_OFF || total_groups < WEFT_SELECT_MIN_GROUPS)
-        return false;
-    bool final = false;
-    lookup(key, &final);
-    return !final;
-}
-
-int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what)
+int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what, bool *profiled)
 {
     enum weft_profile_mode mode = weft_profile_setting();
     bool final = false;
     int choice = mode == WEFT_PROFILE_OFF ? 0 : lookup(key, &final);
-    if (mode == WEFT_PROFILE_OFF || final || launch->total_groups < WEFT_SELECT_MIN_GROUPS) {
+    bool profile = mode != WEFT_PROFILE_OFF && !final && launch->total_groups >= WEFT_SELECT_MIN_GROUPS;
+    if (profiled)
+        *profiled = profile;
+    if (!profile) {
         struct weft_launch run = *launch;
         if (choice == 1)
             run.fn = b;

@@ -48,12 +48,11 @@ enum weft_profile_mode weft_profile_setting(void);
 uint64_t weft_select_key(uint64_t key_a, uint64_t key_b, const uint64_t global[3], const uint64_t local[3]);
 
 /* Runs `launch` (whose fn is variant A) choosing between A and `b` as described above. `what`
- * names the kernel for the log. Returns what weft_pool_run returns. */
-int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what);
+ * names the kernel for the log. *profiled (may be NULL) says whether this launch profiled: its
+ * time then includes the slower variant's slices, not the kernel's steady cost. Returns what
+ * weft_pool_run returns. */
+int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what, bool *profiled);
 
-/* Whether weft_select_run would profile a launch of `total_groups` groups with `key` now (its
- * time then includes the slower variant's slices: not the kernel's steady cost). */
-bool weft_select_profiles(uint64_t key, uint64_t total_groups);
 /* The final decision for `key`: 0 (A), 1 (B), or -1 when undecided. */
 int weft_select_decision(uint64_t key);
 /* The clock the profiler times slices with, in ns: CLOCK_MONOTONIC unless a test installs its

@@ -120,7 +120,7 @@ static void profiles_every_group_once(const char *mode)
                 /* not final before the last round */
                 assert_int_equal(weft_select_decision(key), -1);
                 reset();
-                assert_int_equal(weft_select_run(&l, slow_first ? variant_fast : variant_slow, key, "test"), 0);
+                assert_int_equal(weft_select_run(&l, slow_first ? variant_fast : variant_slow, key, "test", NULL), 0);
                 assert_each_once(sizes[s]);
                 /* both ran during profiling, and the fast one won */
                 assert_true(atomic_load(&by[0]) > 0);
@@ -132,7 +132,7 @@ static void profiles_every_group_once(const char *mode)
 
             /* decided: the next launch runs the winner only */
             reset();
-            assert_int_equal(weft_select_run(&l, slow_first ? variant_fast : variant_slow, key, "test"), 0);
+            assert_int_equal(weft_select_run(&l, slow_first ? variant_fast : variant_slow, key, "test", NULL), 0);
             assert_each_once(sizes[s]);
             assert_int_equal(atomic_load(&by[1]), 0);
         }
@@ -161,12 +161,12 @@ static void test_decision_survives_restart(void **state)
     uint64_t key = fresh_key();
     struct weft_launch l = make_launch(variant_slow, 256);
     for (int round = 0; round < WEFT_SELECT_ROUNDS; round++)
-        assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
+        assert_int_equal(weft_select_run(&l, variant_fast, key, "test", NULL), 0);
     assert_int_equal(weft_select_decision(key), 1);
     weft_select_forget();   /* a new process: only the disk copy is left */
     assert_int_equal(weft_select_decision(key), 1);
     reset();
-    assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
+    assert_int_equal(weft_select_run(&l, variant_fast, key, "test", NULL), 0);
     assert_each_once(256);
     assert_int_equal(atomic_load(&by[1]), 0);
     weft_select_set_clock(NULL);
@@ -178,7 +178,7 @@ static void test_small_launch_and_off(void **state)
     reset();
     uint64_t key = fresh_key();
     struct weft_launch l = make_launch(variant_slow, WEFT_SELECT_MIN_GROUPS - 1);
-    assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
+    assert_int_equal(weft_select_run(&l, variant_fast, key, "test", NULL), 0);
     assert_each_once(WEFT_SELECT_MIN_GROUPS - 1);
     assert_int_equal(atomic_load(&by[0]), 0);   /* only the first variant */
     assert_int_equal(weft_select_decision(key), -1);
@@ -186,31 +186,41 @@ static void test_small_launch_and_off(void **state)
     setenv("WEFT_PROFILE", "off", 1);
     reset();
     l.total_groups = 512;
-    assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
+    assert_int_equal(weft_select_run(&l, variant_fast, key, "test", NULL), 0);
     assert_each_once(512);
     assert_int_equal(atomic_load(&by[0]), 0);
     assert_int_equal(weft_select_decision(key), -1);
     unsetenv("WEFT_PROFILE");
 }
 
-/* weft_select_profiles says which launches run profiling slices (fusion leaves their times
- * out of a kernel's steady cost): undecided keys with enough groups, until the decision is
+/* weft_select_run says which launches ran profiling slices (fusion leaves their times out of a
+ * kernel's steady cost): those of an undecided key with enough groups, until the decision is
  * final; never small launches, never with WEFT_PROFILE=off. */
-static void test_profiles_predicts_profiling(void **state)
+static void test_reports_profiling(void **state)
 {
     (void)state;
     weft_select_set_clock(read_thread_clock);
     uint64_t key = fresh_key();
-    assert_false(weft_select_profiles(key, WEFT_SELECT_MIN_GROUPS - 1));
+    bool profiled = true;
+    struct weft_launch small = make_launch(variant_slow, WEFT_SELECT_MIN_GROUPS - 1);
+    reset();
+    assert_int_equal(weft_select_run(&small, variant_fast, key, "test", &profiled), 0);
+    assert_false(profiled);
     struct weft_launch l = make_launch(variant_slow, 256);
     for (int round = 0; round < WEFT_SELECT_ROUNDS; round++) {
-        assert_true(weft_select_profiles(key, 256));
         reset();
-        assert_int_equal(weft_select_run(&l, variant_fast, key, "test"), 0);
+        profiled = false;
+        assert_int_equal(weft_select_run(&l, variant_fast, key, "test", &profiled), 0);
+        assert_true(profiled);
     }
-    assert_false(weft_select_profiles(key, 256));   /* final: the winner runs alone */
+    reset();
+    assert_int_equal(weft_select_run(&l, variant_fast, key, "test", &profiled), 0);
+    assert_false(profiled);   /* final: the winner runs alone */
     setenv("WEFT_PROFILE", "off", 1);
-    assert_false(weft_select_profiles(fresh_key(), 256));
+    reset();
+    profiled = true;
+    assert_int_equal(weft_select_run(&l, variant_fast, fresh_key(), "test", &profiled), 0);
+    assert_false(profiled);
     unsetenv("WEFT_PROFILE");
     weft_select_set_clock(NULL);
 }
@@ -226,7 +236,7 @@ int main(void)
         cmocka_unit_test(test_profiles_every_group_once_async),
         cmocka_unit_test(test_decision_survives_restart),
         cmocka_unit_test(test_small_launch_and_off),
-        cmocka_unit_test(test_profiles_predicts_profiling),
+        cmocka_unit_test(test_reports_profiling),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[64];

@@ -25,15 +25,22 @@ static const struct {
     {WEFT_IMPLICIT_BARRIER_NAME, WEFT_WI_IMPLICIT_BARRIER},
 };
 
-enum weft_wi_kind weft_wi_call_kind(LLVMValueRef call)
+const char *weft_direct_callee_name(LLVMValueRef call, size_t *len)
 {
     if (!call || !LLVMIsACallInst(call))
-        return WEFT_WI_NONE;
+        return NULL;
     LLVMValueRef callee = LLVMGetCalledValue(call);
     if (!callee || !LLVMIsAFunction(callee))
-        return WEFT_WI_NONE;
+        return NULL;
+    return LLVMGetValueName2(callee, len);
+}
+
+enum weft_wi_kind weft_wi_call_kind(LLVMValueRef call)
+{
     size_t len = 0;
-    const char *name = LLVMGetValueName2(callee, &len);
+    const char *name = weft_direct_callee_name(call, &len);
+    if (!name)
+        return WEFT_WI_NONE;
     for (size_t i = 0; i < sizeof wi_names / sizeof wi_names[0]; i++)
         if (strlen(wi_names[i].name) == len && memcmp(wi_names[i].name, name, len) == 0)
             return wi_names[i].kind;

@@ -36,6 +36,9 @@ enum weft_wi_kind {
  * work-group transformation). */
 #define WEFT_IMPLICIT_BARRIER_NAME "__weft_implicit_barrier"
 
+/* The name (and its length) of the function `call` calls directly; NULL when `call` is not a
+ * call instruction or calls through a pointer or inline assembly. */
+const char *weft_direct_callee_name(LLVMValueRef call, size_t *len);
 /* What work-item function (or barrier) `call` calls; WEFT_WI_NONE for anything else. */
 enum weft_wi_kind weft_wi_call_kind(LLVMValueRef call);
 static inline bool weft_wi_is_barrier_kind(enum weft_wi_kind k)

@@ -2,6 +2,8 @@
  * names, and their values for sub-groups of one work-item (subgroup.h). */
 #include "compiler/transform/subgroup.h"
 
+#include "compiler/transform/irutil.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,15 +54,9 @@ static bool value_type(const char *p, size_t n, struct weft_sg_call *out, size_t
 
 struct weft_sg_call weft_subgroup_call(LLVMValueRef call)
 {
-    struct weft_sg_call r = {0};
-    if (!call || !LLVMIsACallInst(call))
-        return r;
-    LLVMValueRef callee = LLVMGetCalledValue(call);
-    if (!callee || !LLVMIsAFunction(callee))
-        return r;
     size_t len = 0;
-    const char *name = LLVMGetValueName2(callee, &len);
-    return weft_subgroup_by_name(name, len);
+    const char *name = weft_direct_callee_name(call, &len);
+    return name ? weft_subgroup_by_name(name, len) : (struct weft_sg_call){0};
 }
 
 struct weft_sg_call weft_subgroup_by_name(const char *name, size_t len)

@@ -179,11 +179,8 @@ static LLVMTypeRef vtype(struct weft_vec_plan *p, LLVMTypeRef t)
 
 static const char *callee_name(LLVMValueRef call)
 {
-    LLVMValueRef f = LLVMGetCalledValue(call);
-    if (!f || !LLVMIsAFunction(f))
-        return NULL;
     size_t n = 0;
-    return LLVMGetValueName2(f, &n);
+    return weft_direct_callee_name(call, &n);
 }
 
 static bool name_starts(const char *s, const char *prefix) { return s && strncmp(s, prefix, strlen(prefix)) == 0; }

@@ -51,14 +51,9 @@ struct weft_sg_call weft_wg_collective_by_name(const char *name, size_t len)
 
 struct weft_sg_call weft_wg_collective_call(LLVMValueRef call)
 {
-    if (!call || !LLVMIsACallInst(call))
-        return (struct weft_sg_call){0};
-    LLVMValueRef callee = LLVMGetCalledValue(call);
-    if (!callee || !LLVMIsAFunction(callee))
-        return (struct weft_sg_call){0};
     size_t len = 0;
-    const char *name = LLVMGetValueName2(callee, &len);
-    return weft_wg_collective_by_name(name, len);
+    const char *name = weft_direct_callee_name(call, &len);
+    return name ? weft_wg_collective_by_name(name, len) : (struct weft_sg_call){0};
 }
 
 /* The scratch bytes in[] takes before res: N elements of the widest value, 8-byte aligned. */
@@ -303,22 +298,26 @@ bool weft_lower_wg_collectives(struct weft_workfn *wf, struct weft_diag *diag)
 {
     (void)diag;   /* nothing here can fail but allocation, which aborts (util/vec.h) */
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(wf->m);
-    WEFT_VEC(LLVMValueRef) calls = {0};
+    struct found {
+        LLVMValueRef call;
+        struct weft_sg_call sg;
+    };
+    WEFT_VEC(struct found) calls = {0};
     uint64_t elem = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wf->fn); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-            if (weft_wg_collective_call(i).kind != WEFT_SG_NONE) {
-                weft_vec_push(&calls, i);
-                uint64_t sz = LLVMABISizeOfType(td, LLVMTypeOf(i));
-                elem = sz > elem ? sz : elem;
-            }
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            struct weft_sg_call sg = weft_wg_collective_call(i);
+            if (sg.kind == WEFT_SG_NONE)
+                continue;
+            weft_vec_push(&calls, ((struct found){i, sg}));
+            uint64_t sz = LLVMABISizeOfType(td, LLVMTypeOf(i));
+            elem = sz > elem ? sz : elem;
+        }
     if (!calls.len)
         return true;
     uint64_t off = res_offset(weft_workfn_local_total(wf), elem);
-    for (size_t k = 0; k < calls.len; k++) {
-        struct weft_sg_call sg = weft_wg_collective_call(calls.data[k]);
-        lower_call(wf, calls.data[k], &sg, off);
-    }
+    for (size_t k = 0; k < calls.len; k++)
+        lower_call(wf, calls.data[k].call, &calls.data[k].sg, off);
     weft_vec_free(&calls);
     /* privatize lays its arrays out after these bytes */
     if (wf->scratch_size < off + 8)
