@@ -14,6 +14,7 @@
 #include "exec/topology.h"
 #include "runtime/event.h"
 #include "runtime/fuse_bind.h"
+#include "runtime/fuse_cost.h"
 #include "runtime/fuse_plan.h"
 #include "runtime/kernel.h"
 #include "runtime/log.h"
@@ -84,83 +85,20 @@ uint64_t weft_fuse_align(unsigned work_dim, const uint64_t local[3])
     return work_dim == 1 ? (local[0] < FUSED_GROUP_1D ? local[0] : FUSED_GROUP_1D) : 1;
 }
 
-/* ---- measured costs (the t_s and t_c of equation 6, per row of the NDRange) ----------------- */
+/* ---- measured costs (runtime/fuse_cost.h) ------------------------------------------------- */
 
-/* Keys: the kernel functions (their metadata, shared by every cl_kernel made from them) of the
- * stage (unfused) or of the first two stages (fused), and the NDRange. */
-struct row_cost {
-    const void *k0, *k1;
-    uint64_t global[3];
-    double ns_per_row;          /* the smallest seen */
-    unsigned samples;
-    bool rejected;              /* fused: measured not to pay; the chain is not planned again */
-};
-
-#define COST_SLOTS 64u
-static pthread_mutex_t cost_lock = PTHREAD_MUTEX_INITIALIZER;
-/* unfused: per row of one launch; fused: per row a fused run executed (redundant rows included,
- * Zhou's t_c); fused_useful: per row of the launches it replaced (what it cost against unfused) */
-static struct row_cost unfused_cost[COST_SLOTS], fused_cost[COST_SLOTS], useful_cost[COST_SLOTS];
-static unsigned unfused_next, fused_next, useful_next;
-
-static struct row_cost *cost_find(struct row_cost *t, const void *k0, const void *k1, const uint64_t g[3])
+static struct weft_cost_key chain_key(const struct weft_fuse_stage *s0, const struct weft_fuse_stage *s1)
 {
-    for (unsigned i = 0; i < COST_SLOTS; i++)
-        if (t[i].samples && t[i].k0 == k0 && t[i].k1 == k1 && !memcmp(t[i].global, g, sizeof t[i].global))
-            return &t[i];
-    return NULL;
-}
-
-static void cost_note(struct row_cost *t, unsigned *next, const void *k0, const void *k1, const uint64_t g[3],
-                      double ns_per_row)
-{
-    pthread_mutex_lock(&cost_lock);
-    struct row_cost *c = cost_find(t, k0, k1, g);
-    if (!c) {
-        c = &t[*next];
-        *next = (*next + 1) % COST_SLOTS;
-        *c = (struct row_cost){k0, k1, {g[0], g[1], g[2]}, ns_per_row, 0};
-    }
-    if (ns_per_row < c->ns_per_row)
-        c->ns_per_row = ns_per_row;
-    c->samples++;
-    pthread_mutex_unlock(&cost_lock);
-}
-
-/* Marks a fused chain's key as not paying (it has fused samples, so an entry). */
-static void cost_reject(const void *k0, const void *k1, const uint64_t g[3])
-{
-    pthread_mutex_lock(&cost_lock);
-    struct row_cost *c = cost_find(fused_cost, k0, k1, g);
-    if (c)
-        c->rejected = true;
-    pthread_mutex_unlock(&cost_lock);
-}
-
-static bool cost_rejected(const void *k0, const void *k1, const uint64_t g[3])
-{
-    pthread_mutex_lock(&cost_lock);
-    struct row_cost *c = cost_find(fused_cost, k0, k1, g);
-    bool r = c && c->rejected;
-    pthread_mutex_unlock(&cost_lock);
-    return r;
-}
-
-/* The cost per row, or 0 when fewer than `min_samples` were seen. */
-static double cost_get(struct row_cost *t, const void *k0, const void *k1, const uint64_t g[3], unsigned min_samples)
-{
-    pthread_mutex_lock(&cost_lock);
-    struct row_cost *c = cost_find(t, k0, k1, g);
-    double v = c && c->samples >= min_samples ? c->ns_per_row : 0.0;
-    pthread_mutex_unlock(&cost_lock);
-    return v;
+    return (struct weft_cost_key){s0->meta, s1 ? s1->meta : NULL, {s0->global[0], s0->global[1], s0->global[2]}};
 }
 
 void weft_fuse_note_unfused(const struct weft_fuse_stage *s, uint64_t ns)
 {
     uint64_t rows = s->global[s->work_dim - 1];
-    if (rows)
-        cost_note(unfused_cost, &unfused_next, s->meta, NULL, s->global, (double)ns / (double)rows);
+    if (rows) {
+        struct weft_cost_key k = chain_key(s, NULL);
+        weft_cost_note(WEFT_COST_UNFUSED, &k, (double)ns / (double)rows);
+    }
 }
 
 /* ---- window sets: a tile's private copies, recycled across tiles and runs ------------------ */
@@ -434,12 +372,17 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         return NULL;
     if (n > MAX_STAGES)
         n = MAX_STAGES;
-    /* a chain measured not to pay is not planned again (planning costs microseconds per launch) */
+    /* a chain measured not to pay is not planned until its retry (planning costs microseconds
+     * per launch), and a fused one runs a few launches unfused now and then to re-measure */
     const unsigned forced_depth = env_unsigned("WEFT_FUSE_DEPTH", 0);
     struct weft_fuse_stage a, b;
-    if (!forced_depth && weft_ndrange_fuse_stage(cmds[0], &a) &&
-        weft_ndrange_fuse_stage(cmds[1], &b) && cost_rejected(a.meta, b.meta, a.global))
-        return NULL;
+    enum weft_cost_plan plan = WEFT_COST_PLAN;
+    if (!forced_depth && weft_ndrange_fuse_stage(cmds[0], &a) && weft_ndrange_fuse_stage(cmds[1], &b)) {
+        struct weft_cost_key k = chain_key(&a, &b);
+        plan = weft_cost_plan_launch(&k);
+        if (plan == WEFT_COST_SKIP)
+            return NULL;
+    }
     struct weft_fusion *f = calloc(1, sizeof *f);
     if (!f)
         return NULL;
@@ -481,18 +424,20 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         tile = forced_tile ? forced_tile : (rows + 3) / 4;
     } else {
         double unfused = 0;
+        const struct weft_cost_key ck = chain_key(s0, &f->st[1].s);
         for (unsigned k = 0; k < f->chain.nstages; k++) {
-            /* three unfused runs: the smallest leaves out the first's page faults */
-            double u = cost_get(unfused_cost, f->st[k].s.meta, NULL, s0->global, 3);
+            const struct weft_cost_key uk = chain_key(&f->st[k].s, NULL);
+            double u = weft_cost_get(WEFT_COST_UNFUSED, &uk, WEFT_FUSE_UNFUSED_SAMPLES);
             if (u == 0) {
                 snprintf(why, sizeof why, "no unfused run of %s measured yet", f->st[k].s.name);
                 goto no;
             }
             unfused += u / f->chain.nstages;
         }
-        double fused = cost_get(fused_cost, s0->meta, f->st[1].s.meta, s0->global, WEFT_FUSE_FUSED_SAMPLES);
-        double useful = cost_get(useful_cost, s0->meta, f->st[1].s.meta, s0->global, WEFT_FUSE_FUSED_SAMPLES);
-        double ratio = fused > 0 ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;   /* not measured yet: try */
+        double fused = weft_cost_get(WEFT_COST_FUSED, &ck, WEFT_FUSE_FUSED_SAMPLES);
+        double useful = weft_cost_get(WEFT_COST_USEFUL, &ck, WEFT_FUSE_FUSED_SAMPLES);
+        /* not measured yet, or a retry: try */
+        double ratio = fused > 0 && plan != WEFT_COST_RETRY ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;
         uint64_t budget = weft_fuse_tile_budget(), row_bytes = weft_fp_row_bytes(&f->chain);
         weft_fp_choose(&f->chain, row_bytes, budget, weft_pool_concurrency(), ratio, &K, &tile);
         weft_log(WEFT_LOG_DEBUG,
@@ -503,11 +448,12 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         /* The model charges the copies in and out to every stage alike; below a few stages or a
          * clear margin they are not paid back (Jacobi 2-D on a 2-core EPYC: K=2 took 1.4x the
          * unfused time at ratio 0.05). */
-        if (ratio < FUSE_MIN_RATIO || K < FUSE_MIN_DEPTH || (useful > 0 && useful > unfused * (1.0 - FUSE_MIN_GAIN)))
+        if (ratio < FUSE_MIN_RATIO || K < FUSE_MIN_DEPTH ||
+            (plan != WEFT_COST_RETRY && useful > 0 && useful > unfused * (1.0 - FUSE_MIN_GAIN)))
             K = 1;
         if (K < 2) {
             if (fused > 0)
-                cost_reject(s0->meta, f->st[1].s.meta, s0->global);
+                weft_cost_reject(&ck);
             snprintf(why, sizeof why,
                      "fusing does not pay: unfused %.1f ns/row, fused %.1f ns per row run, %.1f ns per row replaced",
                      unfused, fused, useful);
@@ -748,9 +694,9 @@ cl_int weft_fuse_run(struct weft_fusion *f)
                           "could not allocate the windows of a fused chain of %u launches", f->chain.nstages);
     uint64_t run = atomic_load(&f->rows_run), rows = weft_fp_rows(&f->chain);
     if (run) {
-        cost_note(fused_cost, &fused_next, s0->meta, f->st[1].s.meta, s0->global, (double)ns / (double)run);
-        cost_note(useful_cost, &useful_next, s0->meta, f->st[1].s.meta, s0->global,
-                  (double)ns / (double)((uint64_t)f->chain.nstages * rows));
+        const struct weft_cost_key ck = chain_key(s0, &f->st[1].s);
+        weft_cost_note(WEFT_COST_USEFUL, &ck, (double)ns / (double)((uint64_t)f->chain.nstages * rows));
+        weft_cost_note(WEFT_COST_FUSED, &ck, (double)ns / (double)run);
     }
     if (weft_log_level() >= WEFT_LOG_INFO)
         weft_log(WEFT_LOG_INFO,

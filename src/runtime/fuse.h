@@ -44,10 +44,13 @@ unsigned weft_fuse_hold_limit(void);
  * it prints the decision the runtime would take. Fusing needs a measured saving per row of at
  * least WEFT_FUSE_MIN_RATIO (equation 6's t_s/t_c - 1) and a depth of at least
  * WEFT_FUSE_MIN_DEPTH; before WEFT_FUSE_FUSED_SAMPLES fused runs were measured, t_s/t_c - 1
- * is taken as WEFT_FUSE_FIRST_RATIO (try). Costs are the fastest of their samples: the first
- * fused run of a chain pays for the first touch of its windows, and the second can still be
- * slower than the rest (Poisson 2048²: 23-34 ms, then 15-17 ms), so three are taken. */
+ * is taken as WEFT_FUSE_FIRST_RATIO (try). Costs are lower medians of recent samples with each
+ * key's first left out (runtime/fuse_cost.h): the first fused run of a chain pays for the first
+ * touch of its windows, and the second can still be slower than the rest (Poisson 2048²:
+ * 23-34 ms, then 15-17 ms), so three are taken; the first unfused launches of a process are
+ * slow too (512² Jacobi: 140-520 ns a row, 106-112 steady), so five. */
 #define WEFT_FUSE_FUSED_SAMPLES 3u
+#define WEFT_FUSE_UNFUSED_SAMPLES 5u
 #define WEFT_FUSE_MIN_RATIO 0.15
 #define WEFT_FUSE_MIN_DEPTH 4u
 #define WEFT_FUSE_FIRST_RATIO 3.0

@@ -1,0 +1,116 @@
+/* runtime/fuse_cost.c — measured costs and planning decisions of fused chains (fuse_cost.h). */
+#include "runtime/fuse_cost.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#define COST_SLOTS 64u
+
+struct cost_entry {
+    struct weft_cost_key key;
+    double ring[WEFT_COST_WINDOW];   /* samples 2, 3, ... of the key, the newest at (samples-2) % W */
+    unsigned samples;                /* noted in all */
+    bool used;
+    /* fused entries only: the decision state of the chain */
+    bool rejected;
+    unsigned retry_left, backoff;    /* launches until the next retry, and the wait after it */
+    unsigned runs, explore_left;     /* fused runs so far; launches still to run unfused */
+};
+
+static pthread_mutex_t cost_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cost_entry table[WEFT_COST_KINDS][COST_SLOTS];
+static unsigned next_slot[WEFT_COST_KINDS];
+
+static bool key_eq(const struct weft_cost_key *a, const struct weft_cost_key *b)
+{
+    return a->k0 == b->k0 && a->k1 == b->k1 && !memcmp(a->global, b->global, sizeof a->global);
+}
+
+static struct cost_entry *find(enum weft_cost_kind kind, const struct weft_cost_key *key)
+{
+    for (unsigned i = 0; i < COST_SLOTS; i++)
+        if (table[kind][i].used && key_eq(&table[kind][i].key, key))
+            return &table[kind][i];
+    return NULL;
+}
+
+void weft_cost_note(enum weft_cost_kind kind, const struct weft_cost_key *key, double ns_per_row)
+{
+    pthread_mutex_lock(&cost_lock);
+    struct cost_entry *e = find(kind, key);
+    if (!e) {
+        /* the oldest slot goes (round robin); its samples are of a key not seen for a while */
+        e = &table[kind][next_slot[kind]];
+        next_slot[kind] = (next_slot[kind] + 1) % COST_SLOTS;
+        *e = (struct cost_entry){.key = *key, .used = true, .backoff = WEFT_COST_RETRY_FIRST};
+    }
+    if (e->samples) {
+        e->ring[(e->samples - 1) % WEFT_COST_WINDOW] = ns_per_row;
+    }
+    e->samples++;
+    if (kind == WEFT_COST_FUSED && weft_cost_explore_due(++e->runs))
+        e->explore_left = WEFT_COST_WINDOW;
+    pthread_mutex_unlock(&cost_lock);
+}
+
+bool weft_cost_explore_due(unsigned fused_runs)
+{
+    if (fused_runs < WEFT_COST_EXPLORE_EVERY)
+        return fused_runs == 4 || fused_runs == 8;
+    return fused_runs % WEFT_COST_EXPLORE_EVERY == 0;
+}
+
+double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, unsigned min_samples)
+{
+    double v[WEFT_COST_WINDOW];
+    unsigned n = 0;
+    pthread_mutex_lock(&cost_lock);
+    struct cost_entry *e = find(kind, key);
+    if (e && e->samples >= min_samples && e->samples >= 2) {
+        n = e->samples - 1 < WEFT_COST_WINDOW ? e->samples - 1 : WEFT_COST_WINDOW;
+        memcpy(v, e->ring, n * sizeof *v);
+    }
+    pthread_mutex_unlock(&cost_lock);
+    /* insertion sort: at most WEFT_COST_WINDOW values */
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n ? v[(n - 1) / 2] : 0.0;
+}
+
+void weft_cost_reject(const struct weft_cost_key *key)
+{
+    pthread_mutex_lock(&cost_lock);
+    struct cost_entry *e = find(WEFT_COST_FUSED, key);
+    if (e && !e->rejected) {
+        e->rejected = true;
+        e->retry_left = e->backoff;
+        e->backoff = e->backoff < WEFT_COST_RETRY_MAX / 2 ? e->backoff * 2 : WEFT_COST_RETRY_MAX;
+        e->explore_left = 0;
+    }
+    pthread_mutex_unlock(&cost_lock);
+}
+
+enum weft_cost_plan weft_cost_plan_launch(const struct weft_cost_key *key)
+{
+    enum weft_cost_plan r = WEFT_COST_PLAN;
+    pthread_mutex_lock(&cost_lock);
+    struct cost_entry *e = find(WEFT_COST_FUSED, key);
+    if (e && e->rejected) {
+        if (e->retry_left > 0) {
+            e->retry_left--;
+            r = WEFT_COST_SKIP;
+        } else {
+            e->rejected = false;
+            r = WEFT_COST_RETRY;
+        }
+    } else if (e && e->explore_left > 0) {
+        e->explore_left--;
+        r = WEFT_COST_SKIP;
+    }
+    pthread_mutex_unlock(&cost_lock);
+    return r;
+}

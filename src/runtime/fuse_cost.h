@@ -1,0 +1,66 @@
+/* runtime/fuse_cost.h — what the fusion planner measures and learns: per-row costs of launches
+ * run alone and of fused chains (the t_s and t_c of Zhou's equation 6), and when a chain is
+ * not planned (measured not to pay, with a retry later) or is run unfused on purpose (to keep
+ * the unfused cost current while fusing).
+ *
+ * Why medians of recent runs and not the fastest run: both sides are noisy in ways a minimum
+ * does not survive. Early unfused launches of a process are slow (512x512 Jacobi: 140-520 ns a
+ * row over the first launches, 106-112 steady), and fused runs on this two-vCPU machine are
+ * bimodal (2.5 or 5 ms for the same chain). A fastest unfused sample from the first launches
+ * against the fastest, lucky, fused run fused chains that were 1.5x slower than unfused. The
+ * very first sample of each key is left out (first touch of pages and windows), and so are
+ * samples older than the last WEFT_COST_WINDOW. Decisions are revisited: a rejected chain is
+ * tried again after a growing number of launches, and a fused chain runs a few launches
+ * unfused every so often, so one unlucky early measurement is not final. */
+#ifndef WEFT_RUNTIME_FUSE_COST_H
+#define WEFT_RUNTIME_FUSE_COST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum weft_cost_kind {
+    WEFT_COST_UNFUSED,   /* per row of one launch run alone (key: its kernel, k1 NULL) */
+    WEFT_COST_FUSED,     /* per row a fused run executed, redundant rows included (Zhou's t_c) */
+    WEFT_COST_USEFUL,    /* per row of the launches a fused run replaced */
+    WEFT_COST_KINDS
+};
+
+/* k0, k1: the kernel functions (their shared metadata) of the stage, or of a chain's first two
+ * stages; global: the NDRange. */
+struct weft_cost_key {
+    const void *k0, *k1;
+    uint64_t global[3];
+};
+
+#define WEFT_COST_WINDOW 8u            /* samples a cost is the median of */
+#define WEFT_COST_RETRY_FIRST 64u      /* launches a rejected chain waits before its first retry */
+#define WEFT_COST_RETRY_MAX 8192u      /* ... doubling up to this many */
+/* After fused runs 4 and 8 of a chain, and then after every WEFT_COST_EXPLORE_EVERY, its next
+ * WEFT_COST_WINDOW launches run unfused (early: the unfused samples a chain was first planned
+ * with are the first, slow ones of the process). With chains of 64 launches that is under 1 %
+ * of them. True when fused run number `fused_runs` (from 1) is followed by such launches. */
+#define WEFT_COST_EXPLORE_EVERY 16u
+bool weft_cost_explore_due(unsigned fused_runs);
+
+void weft_cost_note(enum weft_cost_kind kind, const struct weft_cost_key *key, double ns_per_row);
+
+/* The lower median of the key's recent samples (its first sample left out), or 0 when fewer
+ * than `min_samples` were noted in all (the first included). */
+double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, unsigned min_samples);
+
+/* The fused chain `key` (it has fused samples) was measured not to pay: it is not planned for
+ * the next WEFT_COST_RETRY_FIRST launches, twice as many after each further rejection. */
+void weft_cost_reject(const struct weft_cost_key *key);
+
+enum weft_cost_plan {
+    WEFT_COST_PLAN,    /* plan as measured */
+    WEFT_COST_SKIP,    /* run this launch unfused, without planning: the chain was rejected and
+                        * its retry is not due, or it re-measures its unfused cost */
+    WEFT_COST_RETRY,   /* a rejected chain's retry: run it fused once whatever was measured; its
+                        * new sample joins the old ones (two retries outweigh two cold runs) */
+};
+
+/* Called once per launch that could start the chain `key`; counts the launch. */
+enum weft_cost_plan weft_cost_plan_launch(const struct weft_cost_key *key);
+
+#endif

@@ -1,0 +1,157 @@
+/* tests/unit/test_fuse_cost.c — the fusion planner's measurements (runtime/fuse_cost.c): costs
+ * are lower medians of the recent window with each key's first sample left out, keys are told
+ * apart by kernels and NDRange, a rejected chain waits a doubling number of launches before it
+ * is tried once more, and a fused chain runs a window of launches unfused now and then.
+ * Each test uses keys of its own (the tables are process-wide). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "runtime/fuse_cost.h"
+
+static const char kern[8][1];   /* distinct addresses standing for kernels */
+
+static struct weft_cost_key key(int k0, int k1, uint64_t rows)
+{
+    return (struct weft_cost_key){kern[k0], k1 >= 0 ? kern[k1] : NULL, {512, rows, 1}};
+}
+
+static void test_first_sample_left_out_and_minimum_count(void **state)
+{
+    (void)state;
+    struct weft_cost_key k = key(0, -1, 512);
+    assert_true(weft_cost_get(WEFT_COST_UNFUSED, &k, 1) == 0.0);
+    weft_cost_note(WEFT_COST_UNFUSED, &k, 500.0);   /* cold: never counted */
+    assert_true(weft_cost_get(WEFT_COST_UNFUSED, &k, 1) == 0.0);
+    weft_cost_note(WEFT_COST_UNFUSED, &k, 120.0);
+    weft_cost_note(WEFT_COST_UNFUSED, &k, 110.0);
+    assert_true(weft_cost_get(WEFT_COST_UNFUSED, &k, 4) == 0.0);   /* 3 of 4 noted */
+    weft_cost_note(WEFT_COST_UNFUSED, &k, 300.0);
+    /* lower median of {120, 110, 300} */
+    assert_true(weft_cost_get(WEFT_COST_UNFUSED, &k, 4) == 120.0);
+    weft_cost_note(WEFT_COST_UNFUSED, &k, 100.0);
+    /* lower median of {120, 110, 300, 100}: the second smallest */
+    assert_true(weft_cost_get(WEFT_COST_UNFUSED, &k, 4) == 110.0);
+}
+
+static void test_window_forgets_old_samples(void **state)
+{
+    (void)state;
+    struct weft_cost_key k = key(1, -1, 512);
+    weft_cost_note(WEFT_COST_UNFUSED, &k, 1.0);
+    for (unsigned i = 0; i < WEFT_COST_WINDOW; i++)
+        weft_cost_note(WEFT_COST_UNFUSED, &k, 400.0);
+    assert_true(weft_cost_get(WEFT_COST_UNFUSED, &k, 1) == 400.0);
+    /* a steady phase replaces the slow start entirely */
+    for (unsigned i = 0; i < WEFT_COST_WINDOW; i++)
+        weft_cost_note(WEFT_COST_UNFUSED, &k, 100.0 + i);
+    assert_true(weft_cost_get(WEFT_COST_UNFUSED, &k, 1) == 100.0 + (WEFT_COST_WINDOW - 1) / 2);
+}
+
+static void test_keys_differ_by_kernels_grid_and_kind(void **state)
+{
+    (void)state;
+    struct weft_cost_key a = key(2, 3, 512), b = key(2, 3, 1024), c = key(2, 4, 512), d = key(2, -1, 512);
+    for (int i = 0; i < 3; i++) {
+        weft_cost_note(WEFT_COST_FUSED, &a, 10.0);
+        weft_cost_note(WEFT_COST_FUSED, &b, 20.0);
+        weft_cost_note(WEFT_COST_FUSED, &c, 30.0);
+        weft_cost_note(WEFT_COST_UNFUSED, &d, 40.0);
+    }
+    assert_true(weft_cost_get(WEFT_COST_FUSED, &a, 3) == 10.0);
+    assert_true(weft_cost_get(WEFT_COST_FUSED, &b, 3) == 20.0);
+    assert_true(weft_cost_get(WEFT_COST_FUSED, &c, 3) == 30.0);
+    assert_true(weft_cost_get(WEFT_COST_USEFUL, &a, 1) == 0.0);
+    assert_true(weft_cost_get(WEFT_COST_FUSED, &d, 1) == 0.0);
+    assert_true(weft_cost_get(WEFT_COST_UNFUSED, &d, 3) == 40.0);
+}
+
+/* Counts the launches planning is skipped for, up to `limit`, and returns with the verdict of
+ * the first launch that was not skipped in *next. */
+static unsigned skipped_run(const struct weft_cost_key *k, unsigned limit, enum weft_cost_plan *next)
+{
+    unsigned n = 0;
+    enum weft_cost_plan p;
+    while ((p = weft_cost_plan_launch(k)) == WEFT_COST_SKIP && n < limit)
+        n++;
+    *next = p;
+    return n;
+}
+
+static void test_rejection_retries_with_doubling_wait(void **state)
+{
+    (void)state;
+    enum weft_cost_plan next;
+    struct weft_cost_key k = key(5, 5, 512);
+    assert_int_equal(weft_cost_plan_launch(&k), WEFT_COST_PLAN);   /* never measured */
+    weft_cost_reject(&k);                                           /* no fused samples: no entry */
+    assert_int_equal(weft_cost_plan_launch(&k), WEFT_COST_PLAN);
+    for (int i = 0; i < 3; i++) {
+        weft_cost_note(WEFT_COST_FUSED, &k, 90.0);
+        weft_cost_note(WEFT_COST_USEFUL, &k, 120.0);
+    }
+    weft_cost_reject(&k);
+    weft_cost_reject(&k);   /* already rejected: the wait does not grow */
+    assert_int_equal(skipped_run(&k, 100000, &next), WEFT_COST_RETRY_FIRST);
+    assert_int_equal(next, WEFT_COST_RETRY);
+    /* the retry keeps what was measured: its run joins the window */
+    assert_true(weft_cost_get(WEFT_COST_FUSED, &k, 3) == 90.0);
+    weft_cost_note(WEFT_COST_FUSED, &k, 60.0);
+    weft_cost_note(WEFT_COST_FUSED, &k, 60.0);
+    assert_true(weft_cost_get(WEFT_COST_FUSED, &k, 3) == 60.0);   /* lower median of 90 90 60 60 */
+    unsigned wait = WEFT_COST_RETRY_FIRST;
+    for (int r = 0; r < 12; r++) {
+        weft_cost_reject(&k);
+        wait = wait * 2 < WEFT_COST_RETRY_MAX ? wait * 2 : WEFT_COST_RETRY_MAX;
+        assert_int_equal(skipped_run(&k, 100000, &next), wait);
+        assert_int_equal(next, WEFT_COST_RETRY);
+    }
+    assert_int_equal(wait, WEFT_COST_RETRY_MAX);
+}
+
+static void test_explore_schedule(void **state)
+{
+    (void)state;
+    unsigned due[64], n = 0;
+    for (unsigned run = 1; run <= 4 * WEFT_COST_EXPLORE_EVERY; run++)
+        if (weft_cost_explore_due(run))
+            due[n++] = run;
+    assert_int_equal(n, 6);
+    const unsigned expect[] = {4, 8, WEFT_COST_EXPLORE_EVERY, 2 * WEFT_COST_EXPLORE_EVERY, 3 * WEFT_COST_EXPLORE_EVERY,
+                               4 * WEFT_COST_EXPLORE_EVERY};
+    assert_memory_equal(due, expect, sizeof expect);
+}
+
+static void test_fused_chain_remeasures_unfused(void **state)
+{
+    (void)state;
+    enum weft_cost_plan next;
+    struct weft_cost_key k = key(6, 7, 512);
+    for (unsigned run = 1; run <= 3 * WEFT_COST_EXPLORE_EVERY; run++) {
+        weft_cost_note(WEFT_COST_FUSED, &k, 80.0);
+        unsigned expect = weft_cost_explore_due(run) ? WEFT_COST_WINDOW : 0;
+        assert_int_equal(skipped_run(&k, 100, &next), expect);
+        assert_int_equal(next, WEFT_COST_PLAN);
+    }
+    /* a rejection ends a pending re-measure: the wait for the retry counts instead */
+    for (unsigned run = 0; run < WEFT_COST_EXPLORE_EVERY; run++)
+        weft_cost_note(WEFT_COST_FUSED, &k, 80.0);
+    weft_cost_reject(&k);
+    assert_int_equal(skipped_run(&k, 100000, &next), WEFT_COST_RETRY_FIRST);
+    assert_int_equal(next, WEFT_COST_RETRY);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_first_sample_left_out_and_minimum_count),
+        cmocka_unit_test(test_window_forgets_old_samples),
+        cmocka_unit_test(test_keys_differ_by_kernels_grid_and_kind),
+        cmocka_unit_test(test_rejection_retries_with_doubling_wait),
+        cmocka_unit_test(test_explore_schedule),
+        cmocka_unit_test(test_fused_chain_remeasures_unfused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
