@@ -33,8 +33,8 @@ struct weft_cost_key {
 };
 
 #define WEFT_COST_WINDOW 8u            /* samples a cost is the median of */
-#define WEFT_COST_RETRY_FIRST 64u      /* launches a rejected chain waits before its first retry */
-#define WEFT_COST_RETRY_MAX 8192u      /* ... doubling up to this many */
+#define WEFT_COST_RETRY_FIRST 256u     /* launches a rejected chain waits before its first retry */
+#define WEFT_COST_RETRY_MAX 16384u     /* ... doubling up to this many */
 /* After fused runs 4 and 8 of a chain, and then after every WEFT_COST_EXPLORE_EVERY, its next
  * WEFT_COST_WINDOW launches run unfused (early: the unfused samples a chain was first planned
  * with are the first, slow ones of the process). With chains of 64 launches that is under 1 %
