@@ -250,6 +250,25 @@ static const char *source =
     "  int e = in[g == n - 1 ? g : g + 1], w = in[g == 0 ? g : g - 1];\n"
     "  global const int *p = (in[g] & 4) ? alt + g : in + g;\n"
     "  out[g] = 3 * e - w + 7 * *p;\n"
+    "}\n"
+    /* 17. Branches on comparisons of affine ids with uniform values: equalities, ranges, a
+     * decreasing id, an unsigned id that wraps around inside a packet and a signed one that
+     * overflows there (global offset near INT_MAX). Each branch guards a store, so none becomes
+     * a select. The wrapping ones come first, so that a packet reaches them on the unmasked fast
+     * path (after a disagreement the rest of a packet runs masked). */
+    "kernel void border_tests(global int *out, int n, uint base) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  int i = (int)(g - get_global_offset(0)), j = n - 1 - i, s = (int)g;\n"
+    "  uint u = (uint)g + base;\n"
+    "  global int *o = out + 8 * i;\n"
+    "  if (u < 8u) o[3] = 4;\n"
+    "  if (s < 0) o[6] = 7;\n"
+    "  if (s > 0x7FFFFFF8) o[7] = 8;\n"
+    "  if (i == 0 || i == n - 1) o[0] = 1;\n"
+    "  if (j < 5) o[1] = 2;\n"
+    "  if (i >= 17 && i <= 40) o[2] = 3;\n"
+    "  if (!(i != 33)) o[4] = 5;\n"
+    "  if (i > n - 3 || u >= 0xFFFFFFF8u) o[5] = 6;\n"
     "}\n";
 
 static int setup(void **state)
@@ -1212,6 +1231,48 @@ static void test_loads_from_one_of_two_places(void **state)
     }
 }
 
+/* ---- 17. branches on affine ids against uniform values ----------------------------------- */
+
+static void test_branches_on_affine_ids_with_wraparound(void **state)
+{
+    (void)state;
+    /* offsets 0 and just below INT_MAX (the signed id overflows inside a packet); bases that
+     * make the unsigned id wrap inside a packet, or never */
+    const size_t offsets[] = {0, 0x7FFFFFFFu - 40};
+    const uint32_t bases[] = {0xFFFFFFFFu - 20, 5};
+    const size_t locals[] = {1, 16, 64};
+    for (size_t oi = 0; oi < ARRAY_LEN(offsets); oi++)
+        for (size_t bi = 0; bi < ARRAY_LEN(bases); bi++)
+            for (size_t li = 0; li < ARRAY_LEN(locals); li++) {
+                const size_t G = 192, L = locals[li];
+                const int32_t n = 150;
+                int32_t *zero = calloc(G * 8, sizeof *zero);
+                cl_mem bo = ints_new(G * 8, zero);
+                uint32_t base = bases[bi];
+                assert_int_equal(launch("border_tests", 1, &offsets[oi], &G, &L,
+                                        KARGS(KARG(bo), KARG(n), KARG(base))),
+                                 CL_SUCCESS);
+                int32_t *out = ints_read(bo, G * 8);
+                for (size_t x = 0; x < G; x++) {
+                    int32_t i = (int32_t)x, j = n - 1 - i;
+                    int32_t s = (int32_t)(uint32_t)(x + offsets[oi]);
+                    uint32_t u = (uint32_t)(x + offsets[oi]) + base;
+                    const int32_t want[8] = {
+                        i == 0 || i == n - 1 ? 1 : 0, j < 5 ? 2 : 0, i >= 17 && i <= 40 ? 3 : 0, u < 8u ? 4 : 0,
+                        i == 33 ? 5 : 0, i > n - 3 || u >= 0xFFFFFFF8u ? 6 : 0, s < 0 ? 7 : 0,
+                        s > 0x7FFFFFF8 ? 8 : 0,
+                    };
+                    for (int c = 0; c < 8; c++)
+                        if (out[x * 8 + (size_t)c] != want[c])
+                            fail_msg("border_tests: offset %zu, base %u, local %zu, item %zu, branch %d: %d, want %d",
+                                     offsets[oi], base, L, x, c, out[x * 8 + (size_t)c], want[c]);
+                }
+                free(zero);
+                free(out);
+                clReleaseMemObject(bo);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1230,6 +1291,7 @@ int main(void)
         cmocka_unit_test(test_math_builtins_under_divergent_branch),
         cmocka_unit_test(test_uniform_loop_with_varying_chain),
         cmocka_unit_test(test_lanes_agree_then_split),
+        cmocka_unit_test(test_branches_on_affine_ids_with_wraparound),
         cmocka_unit_test(test_loads_from_one_of_two_places),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
