@@ -9,12 +9,11 @@
 struct cost_entry {
     struct weft_cost_key key;
     double ring[WEFT_COST_WINDOW];   /* samples 2, 3, ... of the key, the newest at (samples-2) % W */
-    unsigned samples;                /* noted in all */
-    bool used;
+    unsigned samples;                /* noted in all (fused entries: the chain's fused runs); 0: free */
     /* fused entries only: the decision state of the chain */
     bool rejected;
     unsigned retry_left, backoff;    /* launches until the next retry, and the wait after it */
-    unsigned runs, explore_left;     /* fused runs so far; launches still to run unfused */
+    unsigned explore_left;           /* launches still to run unfused */
 };
 
 static pthread_mutex_t cost_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -29,7 +28,7 @@ static bool key_eq(const struct weft_cost_key *a, const struct weft_cost_key *b)
 static struct cost_entry *find(enum weft_cost_kind kind, const struct weft_cost_key *key)
 {
     for (unsigned i = 0; i < COST_SLOTS; i++)
-        if (table[kind][i].used && key_eq(&table[kind][i].key, key))
+        if (table[kind][i].samples && key_eq(&table[kind][i].key, key))
             return &table[kind][i];
     return NULL;
 }
@@ -39,16 +38,15 @@ void weft_cost_note(enum weft_cost_kind kind, const struct weft_cost_key *key, d
     pthread_mutex_lock(&cost_lock);
     struct cost_entry *e = find(kind, key);
     if (!e) {
-        /* the oldest slot goes (round robin); its samples are of a key not seen for a while */
+        /* the slot filled longest ago goes (round robin) */
         e = &table[kind][next_slot[kind]];
         next_slot[kind] = (next_slot[kind] + 1) % COST_SLOTS;
-        *e = (struct cost_entry){.key = *key, .used = true, .backoff = WEFT_COST_RETRY_FIRST};
+        *e = (struct cost_entry){.key = *key, .backoff = WEFT_COST_RETRY_FIRST};
     }
-    if (e->samples) {
+    if (e->samples)
         e->ring[(e->samples - 1) % WEFT_COST_WINDOW] = ns_per_row;
-    }
     e->samples++;
-    if (kind == WEFT_COST_FUSED && weft_cost_explore_due(++e->runs))
+    if (kind == WEFT_COST_FUSED && weft_cost_explore_due(e->samples))
         e->explore_left = WEFT_COST_WINDOW;
     pthread_mutex_unlock(&cost_lock);
 }
