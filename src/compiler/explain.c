@@ -1144,12 +1144,17 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
             }
             fprintf(f, "vectorized, width %u x interleave %u (%u work-items per packet)", v->width, v->interleave,
                     v->width * v->interleave);
-            if (v->linearized)
+            if (v->linearized) {
                 fprintf(f, ", divergent control flow linearized under masks (%u masked blocks, empty ones skipped)%s",
                         v->masked_blocks,
                         v->fast_path ? "; full packets run unmasked until their lanes first disagree" : "");
-            else
+                if (v->scalar_agree)
+                    fprintf(f, " (%u branch%s on a work-item id against a uniform value decided from the packet's "
+                               "first and last ids)",
+                            v->scalar_agree, v->scalar_agree == 1 ? "" : "es");
+            } else {
                 fprintf(f, ", uniform control flow kept as branches");
+            }
             if (v->tail)
                 fprintf(f, ", masked tail packet of %llu",
                         (unsigned long long)(k->local_size[0] % (v->width * v->interleave)));

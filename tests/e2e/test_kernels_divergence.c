@@ -251,11 +251,12 @@ static const char *source =
     "  global const int *p = (in[g] & 4) ? alt + g : in + g;\n"
     "  out[g] = 3 * e - w + 7 * *p;\n"
     "}\n"
-    /* 17. Branches on comparisons of affine ids with uniform values: equalities, ranges, a
-     * decreasing id, an unsigned id that wraps around inside a packet and a signed one that
-     * overflows there (global offset near INT_MAX). Each branch guards a store, so none becomes
-     * a select. The wrapping ones come first, so that a packet reaches them on the unmasked fast
-     * path (after a disagreement the rest of a packet runs masked). */
+    /* 17. Branches on comparisons of affine ids with uniform values, which a full packet
+     * decides from its first and last lanes: equalities, ranges, a decreasing id, an unsigned
+     * id that wraps around inside a packet and a signed one that overflows there (global offset
+     * near INT_MAX). Each branch guards a store, so none becomes a select. The wrapping ones
+     * come first, so that a packet reaches them on the unmasked fast path (after a disagreement
+     * the rest of a packet runs masked). */
     "kernel void border_tests(global int *out, int n, uint base) {\n"
     "  size_t g = get_global_id(0);\n"
     "  int i = (int)(g - get_global_offset(0)), j = n - 1 - i, s = (int)g;\n"

@@ -1165,6 +1165,20 @@ static LLVMValueRef get_scal(struct weft_vec_plan *p, LLVMValueRef v)
     return extract_lane(p, vec, lane, LLVMTypeOf(v));
 }
 
+/* The lanes of an affine value of constant stride from its scalar: lane l = lane 0 + l * stride. */
+static LLVMValueRef affine_vec(struct weft_vec_plan *p, struct vinfo *vi)
+{
+    LLVMTypeRef t = LLVMTypeOf(vi->scal);
+    LLVMValueRef s = splat(p, vi->scal);
+    if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) {
+        LLVMValueRef off = LLVMBuildMul(p->b, iota(p, p->i64),
+                                        const_splat(p, LLVMConstInt(p->i64, (uint64_t)vi->stride, 1)), "");
+        return LLVMBuildGEP2(p->b, LLVMInt8TypeInContext(p->c), s, &off, 1, "");
+    }
+    LLVMValueRef off = LLVMBuildMul(p->b, iota(p, t), const_splat(p, LLVMConstInt(t, (uint64_t)vi->stride, 1)), "");
+    return LLVMBuildAdd(p->b, s, off, "");
+}
+
 static LLVMValueRef get_vec(struct weft_vec_plan *p, LLVMValueRef v)
 {
     struct priv *pv = priv_of(p, v);
@@ -1175,18 +1189,8 @@ static LLVMValueRef get_vec(struct weft_vec_plan *p, LLVMValueRef v)
         return splat(p, v);
     if (valid(p, vi) && vi->vec)
         return vi->vec;
-    if (valid(p, vi) && vi->scal && vi->kind == K_A && vi->has_stride) {
-        /* lane l = lane 0 + l * stride */
-        LLVMTypeRef t = LLVMTypeOf(vi->scal);
-        LLVMValueRef s = splat(p, vi->scal);
-        if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) {
-            LLVMValueRef off = LLVMBuildMul(p->b, iota(p, p->i64),
-                                            const_splat(p, LLVMConstInt(p->i64, (uint64_t)vi->stride, 1)), "");
-            return LLVMBuildGEP2(p->b, LLVMInt8TypeInContext(p->c), s, &off, 1, "");
-        }
-        LLVMValueRef off = LLVMBuildMul(p->b, iota(p, t), const_splat(p, LLVMConstInt(t, (uint64_t)vi->stride, 1)), "");
-        return LLVMBuildAdd(p->b, s, off, "");
-    }
+    if (valid(p, vi) && vi->scal && vi->kind == K_A && vi->has_stride)
+        return affine_vec(p, vi);
     if (valid(p, vi) && vi->scal)
         return splat(p, vi->scal);
     /* not available: an internal error (the emitter visits definitions first) */
@@ -2267,6 +2271,179 @@ static LLVMBasicBlockRef hand_over(struct weft_vec_plan *p, int k)
     return bb;
 }
 
+/* Whether the lanes of a full packet agree on i1 `cond`, from scalars where that is cheap:
+ * *all and *none are i1 values such that *all implies every lane's `cond` is true and *none
+ * implies none is (each may be false when the lanes do agree: the caller then tests the lanes).
+ * A comparison of an affine integer of constant stride with a uniform value is decided by the
+ * packet's first and last lanes (the lanes lie between them, in order, unless the last lane
+ * overflows: then nothing is decided); `and`, `or` and `not` of such comparisons combine them.
+ * Stencils test their borders this way (`if (i == 0 || i == n - 1)`): the packets inside decide
+ * with two scalar compares instead of a vector of lane ids. False when nothing is decided. */
+static bool lanes_agree_scalar(struct weft_vec_plan *p, LLVMValueRef cond, unsigned depth, LLVMValueRef *all,
+                               LLVMValueRef *none)
+{
+    LLVMValueRef F = LLVMConstInt(p->i1, 0, 0);
+    *all = *none = F;
+    if (kind_of(p, cond) == K_U) {
+        LLVMValueRef u = get_scal(p, cond);
+        *all = u;
+        *none = LLVMBuildNot(p->b, u, "");
+        return true;
+    }
+    if (depth > 4 || !LLVMIsAInstruction(cond))
+        return false;
+    LLVMOpcode op = LLVMGetInstructionOpcode(cond);
+    LLVMValueRef a_all, a_none, b_all, b_none;
+    if (op == LLVMXor && LLVMIsAConstantInt(LLVMGetOperand(cond, 1)) &&
+        LLVMConstIntGetZExtValue(LLVMGetOperand(cond, 1)) == 1) {
+        if (!lanes_agree_scalar(p, LLVMGetOperand(cond, 0), depth + 1, &a_all, &a_none))
+            return false;
+        *all = a_none;
+        *none = a_all;
+        return true;
+    }
+    /* `and`/`or`, and clang's short-circuit forms select(a, b, false) and select(a, true, b) */
+    int is_and = op == LLVMAnd, is_or = op == LLVMOr;
+    LLVMValueRef x = NULL, y = NULL;
+    if (is_and || is_or) {
+        x = LLVMGetOperand(cond, 0);
+        y = LLVMGetOperand(cond, 1);
+    } else if (op == LLVMSelect && LLVMIsAConstantInt(LLVMGetOperand(cond, 2)) &&
+               !LLVMConstIntGetZExtValue(LLVMGetOperand(cond, 2))) {
+        is_and = 1;
+        x = LLVMGetOperand(cond, 0);
+        y = LLVMGetOperand(cond, 1);
+    } else if (op == LLVMSelect && LLVMIsAConstantInt(LLVMGetOperand(cond, 1)) &&
+               LLVMConstIntGetZExtValue(LLVMGetOperand(cond, 1)) == 1) {
+        is_or = 1;
+        x = LLVMGetOperand(cond, 0);
+        y = LLVMGetOperand(cond, 2);
+    }
+    if (is_and || is_or) {
+        bool dx = lanes_agree_scalar(p, x, depth + 1, &a_all, &a_none);
+        bool dy = lanes_agree_scalar(p, y, depth + 1, &b_all, &b_none);
+        if (!dx && !dy)
+            return false;
+        if (is_and) {   /* all: both all; none: either none */
+            *all = dx && dy ? LLVMBuildAnd(p->b, a_all, b_all, "") : F;
+            *none = LLVMBuildOr(p->b, a_none, b_none, "");
+        } else {        /* all: either all; none: both none */
+            *all = LLVMBuildOr(p->b, a_all, b_all, "");
+            *none = dx && dy ? LLVMBuildAnd(p->b, a_none, b_none, "") : F;
+        }
+        return true;
+    }
+    if (op != LLVMICmp)
+        return false;
+    LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
+    LLVMValueRef v = LLVMGetOperand(cond, 0), u = LLVMGetOperand(cond, 1);
+    if (kind_of(p, v) == K_U) {   /* the affine side on the left: u pred v is v swapped(pred) u */
+        LLVMValueRef t = v;
+        v = u;
+        u = t;
+        static const LLVMIntPredicate swapped[] = {
+            [LLVMIntEQ] = LLVMIntEQ, [LLVMIntNE] = LLVMIntNE, [LLVMIntUGT] = LLVMIntULT, [LLVMIntUGE] = LLVMIntULE,
+            [LLVMIntULT] = LLVMIntUGT, [LLVMIntULE] = LLVMIntUGE, [LLVMIntSGT] = LLVMIntSLT, [LLVMIntSGE] = LLVMIntSLE,
+            [LLVMIntSLT] = LLVMIntSGT, [LLVMIntSLE] = LLVMIntSGE,
+        };
+        pred = swapped[pred];
+    }
+    struct vinfo *vi = info(p, v);
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (kind_of(p, u) != K_U || !vi || vi->kind != K_A || !vi->has_stride || vi->stride == 0 ||
+        LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+        return false;
+    bool is_signed = pred == LLVMIntSGT || pred == LLVMIntSGE || pred == LLVMIntSLT || pred == LLVMIntSLE;
+    /* last lane = first + (P-1)*stride, checked for overflow in the comparison's signedness
+     * (EQ/NE: unsigned, so that the lanes are strictly ordered as unsigned numbers) */
+    unsigned bits = LLVMGetIntTypeWidth(t);
+    int64_t step;
+    if (p->P < 2 || __builtin_mul_overflow(vi->stride, (int64_t)(p->P - 1), &step) || step == INT64_MIN ||
+        (bits < 64 && (step >= (int64_t)1 << (bits - 1) || step < -((int64_t)1 << (bits - 1)))))
+        return false;
+    LLVMValueRef first = get_scal(p, v), uu = get_scal(p, u);
+    char name[40];
+    bool up = vi->stride > 0;
+    snprintf(name, sizeof name, "llvm.%s%s.with.overflow", is_signed ? "s" : "u", up || is_signed ? "add" : "sub");
+    LLVMValueRef d = LLVMConstInt(t, (uint64_t)(up || is_signed ? step : -step), 1);
+    LLVMValueRef args[] = {first, d};
+    LLVMValueRef r = call_intrinsic(p, name, &t, 1, args, 2);
+    LLVMValueRef last = LLVMBuildExtractValue(p->b, r, 0, "last.lane");
+    LLVMValueRef ok = LLVMBuildNot(p->b, LLVMBuildExtractValue(p->b, r, 1, ""), "");
+    LLVMValueRef lo = up ? first : last, hi = up ? last : first;
+    LLVMIntPredicate LT = is_signed ? LLVMIntSLT : LLVMIntULT, LE = is_signed ? LLVMIntSLE : LLVMIntULE;
+    LLVMIntPredicate GT = is_signed ? LLVMIntSGT : LLVMIntUGT, GE = is_signed ? LLVMIntSGE : LLVMIntUGE;
+    LLVMValueRef A = F, N = F;
+    switch (pred) {
+    case LLVMIntULT: case LLVMIntSLT:
+        A = LLVMBuildICmp(p->b, LT, hi, uu, "");
+        N = LLVMBuildICmp(p->b, GE, lo, uu, "");
+        break;
+    case LLVMIntULE: case LLVMIntSLE:
+        A = LLVMBuildICmp(p->b, LE, hi, uu, "");
+        N = LLVMBuildICmp(p->b, GT, lo, uu, "");
+        break;
+    case LLVMIntUGT: case LLVMIntSGT:
+        A = LLVMBuildICmp(p->b, GT, lo, uu, "");
+        N = LLVMBuildICmp(p->b, LE, hi, uu, "");
+        break;
+    case LLVMIntUGE: case LLVMIntSGE:
+        A = LLVMBuildICmp(p->b, GE, lo, uu, "");
+        N = LLVMBuildICmp(p->b, LT, hi, uu, "");
+        break;
+    case LLVMIntEQ:   /* the lanes differ: never all equal; none when u lies outside them */
+    case LLVMIntNE: {
+        LLVMValueRef out = LLVMBuildOr(p->b, LLVMBuildICmp(p->b, LLVMIntULT, uu, lo, ""),
+                                       LLVMBuildICmp(p->b, LLVMIntUGT, uu, hi, ""), "");
+        if (pred == LLVMIntEQ)
+            N = out;
+        else
+            A = out;
+        break;
+    }
+    default:
+        return false;
+    }
+    *all = A == F ? F : LLVMBuildAnd(p->b, ok, A, "lanes.all");
+    *none = N == F ? F : LLVMBuildAnd(p->b, ok, N, "lanes.none");
+    return true;
+}
+
+/* The lanes of i1 `cond` computed anew at the builder: comparisons of affine values rebuild
+ * those from their scalars, `and`/`or`/`xor`/`select` rebuild their operands, anything else is
+ * its vector as emitted. */
+static LLVMValueRef lanes_again(struct weft_vec_plan *p, LLVMValueRef v, unsigned depth)
+{
+    struct vinfo *vi = info(p, v);
+    if (!vi || !valid(p, vi) || depth > 4)
+        return get_vec(p, v);
+    if (vi->kind == K_A && vi->has_stride && vi->scal)
+        return affine_vec(p, vi);
+    if (vi->kind != K_V || !LLVMIsAInstruction(v))
+        return get_vec(p, v);
+    LLVMValueRef a, b;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMICmp:
+        a = lanes_again(p, LLVMGetOperand(v, 0), depth + 1);
+        b = lanes_again(p, LLVMGetOperand(v, 1), depth + 1);
+        return LLVMBuildICmp(p->b, LLVMGetICmpPredicate(v), a, b, "");
+    case LLVMAnd:
+    case LLVMOr:
+    case LLVMXor:
+        a = lanes_again(p, LLVMGetOperand(v, 0), depth + 1);
+        b = lanes_again(p, LLVMGetOperand(v, 1), depth + 1);
+        return LLVMBuildBinOp(p->b, LLVMGetInstructionOpcode(v), a, b, "");
+    case LLVMSelect:
+        if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(LLVMTypeOf(v)) != 1)
+            return get_vec(p, v);
+        return LLVMBuildSelect(p->b, lanes_again(p, LLVMGetOperand(v, 0), depth + 1),
+                               lanes_again(p, LLVMGetOperand(v, 1), depth + 1),
+                               lanes_again(p, LLVMGetOperand(v, 2), depth + 1), "");
+    default:
+        return get_vec(p, v);
+    }
+}
+
 /* The terminator of block k in the fast path of a divergent sub-CFG: a branch on a varying
  * condition goes on unmasked while every lane of the packet takes the same side, and hands the
  * packet over to the linear copy when they do not; a switch on a varying value always does. */
@@ -2284,11 +2461,34 @@ static void emit_fast_terminator(struct weft_vec_plan *p, int k, LLVMBasicBlockR
         return;
     }
     LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
-    LLVMValueRef bits = mask_bits(p, get_vec(p, LLVMGetOperand(t, 0)));
+    LLVMValueRef s_all, s_none;
+    bool decided = lanes_agree_scalar(p, LLVMGetOperand(t, 0), 0, &s_all, &s_none);
+    if (decided && p->rep)
+        p->rep->scalar_agree++;
+    if (decided) {
+        /* decided from scalars where it can be; the lanes are tested only where not */
+        LLVMBasicBlockRef not_all = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "lanes.not.all");
+        LLVMBasicBlockRef test = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "lanes.test");
+        LLVMBuildCondBr(p->b, s_all, succ[0], not_all);
+        LLVMPositionBuilderAtEnd(p->b, not_all);
+        LLVMBuildCondBr(p->b, s_none, succ[1], test);
+        LLVMPositionBuilderAtEnd(p->b, test);
+    }
+    /* With the scalar test in front, the lanes' condition is computed again where they are
+     * tested: computed once in the block, LLVM would place it where both the test and the
+     * later blocks' tests can use it, on the path the scalars decided. */
+    LLVMValueRef cond = LLVMGetOperand(t, 0);
+    struct vinfo *ci = decided ? info(p, cond) : NULL;
+    LLVMValueRef kept = ci ? ci->vec : NULL;
+    if (ci)
+        ci->vec = lanes_again(p, cond, 0);
+    LLVMValueRef bits = mask_bits(p, get_vec(p, cond));
     LLVMValueRef all = LLVMBuildICmp(p->b, LLVMIntEQ, bits, LLVMConstAllOnes(it), "all.lanes");
     LLVMValueRef none = LLVMBuildICmp(p->b, LLVMIntEQ, bits, LLVMConstNull(it), "no.lane");
     LLVMBasicBlockRef split = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "lanes.split");
     LLVMBasicBlockRef mixed = hand_over(p, k);
+    if (ci)
+        ci->vec = kept;
     LLVMBuildCondBr(p->b, all, succ[0], split);
     LLVMPositionBuilderAtEnd(p->b, split);
     LLVMBuildCondBr(p->b, none, succ[1], mixed);
@@ -2503,6 +2703,7 @@ static void emit_packet(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
             p->mask = NULL;
             p->const_active = (int)active;
             emit_structured(p, start, st, true);
+            counted.scalar_agree = p->rep->scalar_agree;   /* only the fast path has them */
             *p->rep = counted;
             p->rep->fast_path = true;
         }

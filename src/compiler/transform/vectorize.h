@@ -49,6 +49,7 @@ struct weft_vec_report {
     unsigned serialized;     /* operations run lane by lane (atomics, calls) */
     unsigned masked_blocks;  /* blocks run under a lane mask (linearized) */
     bool fast_path;          /* linearized, and full packets run unmasked while their lanes agree */
+    unsigned scalar_agree;   /* fast-path branches whose agreement the first and last lanes decide */
     bool once;               /* not vectorized: the sub-CFG runs once per work-group (WEFT_ONCE_MD) */
     char reason[200];        /* why not vectorized (empty when vectorized) */
 };
