@@ -188,6 +188,7 @@ struct weft_fusion {
     struct weft_fp_buffer buf[MAX_BUFS];
     char *base[MAX_BUFS];
     struct weft_fp_chain chain;
+    struct weft_cost_key key;          /* what its runs are measured under (fuse_cost.h) */
     uint64_t tile, tiles, reach;       /* rows per tile, tiles, neighbours a window may reach */
     size_t args_max, scratch;
     atomic_uchar *copied;              /* per tile: its windows are filled */
@@ -397,6 +398,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     const struct weft_fuse_stage *s0 = &f->st[0].s;
     if (f->chain.nstages < 2)
         goto no;
+    f->key = chain_key(s0, &f->st[1].s);
     f->chain.work_dim = s0->work_dim;
     for (unsigned d = 0; d < 3; d++)
         f->chain.global[d] = s0->global[d];
@@ -424,7 +426,6 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         tile = forced_tile ? forced_tile : (rows + 3) / 4;
     } else {
         double unfused = 0;
-        const struct weft_cost_key ck = chain_key(s0, &f->st[1].s);
         for (unsigned k = 0; k < f->chain.nstages; k++) {
             const struct weft_cost_key uk = chain_key(&f->st[k].s, NULL);
             double u = weft_cost_get(WEFT_COST_UNFUSED, &uk, WEFT_FUSE_UNFUSED_SAMPLES);
@@ -434,8 +435,8 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
             }
             unfused += u / f->chain.nstages;
         }
-        double fused = weft_cost_get(WEFT_COST_FUSED, &ck, WEFT_FUSE_FUSED_SAMPLES);
-        double useful = weft_cost_get(WEFT_COST_USEFUL, &ck, WEFT_FUSE_FUSED_SAMPLES);
+        double fused = weft_cost_get(WEFT_COST_FUSED, &f->key, WEFT_FUSE_FUSED_SAMPLES);
+        double useful = weft_cost_get(WEFT_COST_USEFUL, &f->key, WEFT_FUSE_FUSED_SAMPLES);
         /* not measured yet, or a retry: try */
         double ratio = fused > 0 && plan != WEFT_COST_RETRY ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;
         uint64_t budget = weft_fuse_tile_budget(), row_bytes = weft_fp_row_bytes(&f->chain);
@@ -453,7 +454,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
             K = 1;
         if (K < 2) {
             if (fused > 0)
-                weft_cost_reject(&ck);
+                weft_cost_reject(&f->key);
             snprintf(why, sizeof why,
                      "fusing does not pay: unfused %.1f ns/row, fused %.1f ns per row run, %.1f ns per row replaced",
                      unfused, fused, useful);
@@ -694,9 +695,8 @@ cl_int weft_fuse_run(struct weft_fusion *f)
                           "could not allocate the windows of a fused chain of %u launches", f->chain.nstages);
     uint64_t run = atomic_load(&f->rows_run), rows = weft_fp_rows(&f->chain);
     if (run) {
-        const struct weft_cost_key ck = chain_key(s0, &f->st[1].s);
-        weft_cost_note(WEFT_COST_USEFUL, &ck, (double)ns / (double)((uint64_t)f->chain.nstages * rows));
-        weft_cost_note(WEFT_COST_FUSED, &ck, (double)ns / (double)run);
+        weft_cost_note(WEFT_COST_USEFUL, &f->key, (double)ns / (double)((uint64_t)f->chain.nstages * rows));
+        weft_cost_note(WEFT_COST_FUSED, &f->key, (double)ns / (double)run);
     }
     if (weft_log_level() >= WEFT_LOG_INFO)
         weft_log(WEFT_LOG_INFO,

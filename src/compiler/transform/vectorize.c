@@ -2371,38 +2371,23 @@ static bool lanes_agree_scalar(struct weft_vec_plan *p, LLVMValueRef cond, unsig
     LLVMValueRef last = LLVMBuildExtractValue(p->b, r, 0, "last.lane");
     LLVMValueRef ok = LLVMBuildNot(p->b, LLVMBuildExtractValue(p->b, r, 1, ""), "");
     LLVMValueRef lo = up ? first : last, hi = up ? last : first;
-    LLVMIntPredicate LT = is_signed ? LLVMIntSLT : LLVMIntULT, LE = is_signed ? LLVMIntSLE : LLVMIntULE;
-    LLVMIntPredicate GT = is_signed ? LLVMIntSGT : LLVMIntUGT, GE = is_signed ? LLVMIntSGE : LLVMIntUGE;
     LLVMValueRef A = F, N = F;
-    switch (pred) {
-    case LLVMIntULT: case LLVMIntSLT:
-        A = LLVMBuildICmp(p->b, LT, hi, uu, "");
-        N = LLVMBuildICmp(p->b, GE, lo, uu, "");
-        break;
-    case LLVMIntULE: case LLVMIntSLE:
-        A = LLVMBuildICmp(p->b, LE, hi, uu, "");
-        N = LLVMBuildICmp(p->b, GT, lo, uu, "");
-        break;
-    case LLVMIntUGT: case LLVMIntSGT:
-        A = LLVMBuildICmp(p->b, GT, lo, uu, "");
-        N = LLVMBuildICmp(p->b, LE, hi, uu, "");
-        break;
-    case LLVMIntUGE: case LLVMIntSGE:
-        A = LLVMBuildICmp(p->b, GE, lo, uu, "");
-        N = LLVMBuildICmp(p->b, LT, hi, uu, "");
-        break;
-    case LLVMIntEQ:   /* the lanes differ: never all equal; none when u lies outside them */
-    case LLVMIntNE: {
-        LLVMValueRef out = LLVMBuildOr(p->b, LLVMBuildICmp(p->b, LLVMIntULT, uu, lo, ""),
-                                       LLVMBuildICmp(p->b, LLVMIntUGT, uu, hi, ""), "");
-        if (pred == LLVMIntEQ)
-            N = out;
-        else
-            A = out;
-        break;
-    }
-    default:
-        return false;
+    if (pred == LLVMIntEQ || pred == LLVMIntNE) {
+        /* the lanes differ: never all equal; none equal when u lies outside them */
+        LLVMValueRef above = LLVMBuildICmp(p->b, LLVMIntUGT, uu, hi, "");
+        LLVMValueRef below = LLVMBuildICmp(p->b, LLVMIntULT, uu, lo, "");
+        *(pred == LLVMIntEQ ? &N : &A) = LLVMBuildOr(p->b, below, above, "");
+    } else {
+        /* an ordering holds in every lane when it holds in the extreme lane on its side (the
+         * last for < and <=, the first for > and >=), and in none when its inverse holds in
+         * every lane */
+        static const LLVMIntPredicate inverse[] = {
+            [LLVMIntUGT] = LLVMIntULE, [LLVMIntUGE] = LLVMIntULT, [LLVMIntULT] = LLVMIntUGE, [LLVMIntULE] = LLVMIntUGT,
+            [LLVMIntSGT] = LLVMIntSLE, [LLVMIntSGE] = LLVMIntSLT, [LLVMIntSLT] = LLVMIntSGE, [LLVMIntSLE] = LLVMIntSGT,
+        };
+        bool less = pred == LLVMIntULT || pred == LLVMIntULE || pred == LLVMIntSLT || pred == LLVMIntSLE;
+        A = LLVMBuildICmp(p->b, pred, less ? hi : lo, uu, "");
+        N = LLVMBuildICmp(p->b, inverse[pred], less ? lo : hi, uu, "");
     }
     *all = A == F ? F : LLVMBuildAnd(p->b, ok, A, "lanes.all");
     *none = N == F ? F : LLVMBuildAnd(p->b, ok, N, "lanes.none");
@@ -2463,10 +2448,10 @@ static void emit_fast_terminator(struct weft_vec_plan *p, int k, LLVMBasicBlockR
     LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
     LLVMValueRef s_all, s_none;
     bool decided = lanes_agree_scalar(p, LLVMGetOperand(t, 0), 0, &s_all, &s_none);
-    if (decided && p->rep)
-        p->rep->scalar_agree++;
     if (decided) {
         /* decided from scalars where it can be; the lanes are tested only where not */
+        if (p->rep)
+            p->rep->scalar_agree++;
         LLVMBasicBlockRef not_all = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "lanes.not.all");
         LLVMBasicBlockRef test = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "lanes.test");
         LLVMBuildCondBr(p->b, s_all, succ[0], not_all);
@@ -2475,8 +2460,9 @@ static void emit_fast_terminator(struct weft_vec_plan *p, int k, LLVMBasicBlockR
         LLVMPositionBuilderAtEnd(p->b, test);
     }
     /* With the scalar test in front, the lanes' condition is computed again where they are
-     * tested: computed once in the block, LLVM would place it where both the test and the
-     * later blocks' tests can use it, on the path the scalars decided. */
+     * tested, and the hand-over's edge masks (get_vec) read that copy while it is emitted:
+     * computed once in the block, LLVM would place it where both the test and the later blocks'
+     * tests can use it, on the path the scalars decided. */
     LLVMValueRef cond = LLVMGetOperand(t, 0);
     struct vinfo *ci = decided ? info(p, cond) : NULL;
     LLVMValueRef kept = ci ? ci->vec : NULL;

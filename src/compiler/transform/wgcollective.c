@@ -26,8 +26,9 @@
  * own in[lid] after a scan) and writes only its own in[lid], so a next call may follow at
  * once, also around a loop. Floating-point reductions add in a fixed order for a given group
  * size (eight interleaved chains, then pairwise; the specification leaves the order to the
- * implementation), so every run gives the same answer; scans add in local-id order. A broadcast id outside the group (undefined
- * behaviour) reads in[0] rather than past the buffer.
+ * implementation), so every run gives the same answer; scans add in local-id order. A
+ * broadcast id outside the group (undefined behaviour) reads in[0] rather than past the
+ * buffer.
  */
 #include "compiler/transform/wgcollective.h"
 
