@@ -16,6 +16,7 @@
 #include "runtime/fuse_bind.h"
 #include "runtime/fuse_cost.h"
 #include "runtime/fuse_plan.h"
+#include "runtime/fuse_tile2d.h"
 #include "runtime/kernel.h"
 #include "runtime/log.h"
 #include "runtime/mem.h"
@@ -31,6 +32,9 @@
 #define FUSE_MIN_GAIN 0.10
 /* The work-group size of 1-D fused regions (at most; what the launch chose when smaller). */
 #define FUSED_GROUP_1D 256u
+/* The columns of a work-group in 2-D tiles: one packet of 16 lanes (runtime/fuse_tile2d.h).
+ * Regions round out to it at every stage, so it is kept small. */
+#define FUSED_GROUP_2D 16u
 
 /* ---- settings ------------------------------------------------------------------------------- */
 
@@ -110,7 +114,6 @@ struct wset {
     uint64_t lo[MAX_BUFS];
     unsigned char *args;        /* a stage's argument block, pointers rebased onto the windows */
     size_t args_cap;
-    uint64_t tile;              /* while deferred: the tile whose results it holds */
     struct wset *next;
 };
 
@@ -182,6 +185,17 @@ struct fstage {
     struct fpart part[8];              /* by mask of remainder dimensions; fn NULL: none */
 };
 
+/* A tile's results whose write-back waits for a neighbour to fill its windows: what the tile
+ * owns of each windowed buffer, packed (its window set goes back to be reused at once; with 2-D
+ * tiles dozens of tiles wait, and their windows span many rows). */
+struct pending {
+    uint64_t tile;
+    unsigned mask;          /* the windowed buffers packed, by index */
+    char *data;
+    size_t cap;
+    struct pending *next;
+};
+
 struct weft_fusion {
     struct fstage st[MAX_STAGES];      /* chain.nstages of them */
     struct weft_fp_stage fpst[MAX_STAGES];
@@ -190,11 +204,16 @@ struct weft_fusion {
     struct weft_fp_chain chain;
     struct weft_cost_key key;          /* what its runs are measured under (fuse_cost.h) */
     uint64_t tile, tiles, reach;       /* rows per tile, tiles, neighbours a window may reach */
+    bool cols;                         /* 2-D tiles of `tile` rows and `ctile` columns (t2) */
+    uint64_t ctile;
+    struct weft_t2 t2;
+    uint64_t row_items;                /* work-items per row */
     size_t args_max, scratch;
     atomic_uchar *copied;              /* per tile: its windows are filled */
     pthread_mutex_t lock;
-    struct wset *deferred;             /* tiles whose write-back waits for a neighbour */
-    _Atomic uint64_t rows_run;
+    struct pending *deferred;          /* tiles whose write-back waits for a neighbour */
+    struct pending *spare;             /* packed copies to reuse */
+    _Atomic uint64_t items_run;
     atomic_bool failed;
 };
 
@@ -225,11 +244,13 @@ void weft_fuse_free(struct weft_fusion *f)
         free(f->st[k].acc);
         free(f->st[k].nodes);
     }
-    while (f->deferred) {
-        struct wset *w = f->deferred;
-        f->deferred = w->next;
-        wset_put(w);
-    }
+    for (struct pending *lists[2] = {f->deferred, f->spare}, **l = lists; l < lists + 2; l++)
+        while (*l) {
+            struct pending *p = *l;
+            *l = p->next;
+            free(p->data);
+            free(p);
+        }
     free(f->copied);
     pthread_mutex_destroy(&f->lock);
     free(f);
@@ -335,13 +356,14 @@ static bool find_patches(struct weft_fusion *f, struct fstage *st)
 }
 
 /* Compiles (or finds) the variants the regions of stage st need: per dimension the full groups
- * of the fused local size and, where the global size leaves one, the remainder group. */
-static bool prepare_parts(struct fstage *st, uint64_t outer_local, size_t *scratch)
+ * of the fused local size and, where the global size leaves one, the remainder group. With 2-D
+ * tiles, dimension 0 runs groups of col_local. */
+static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_local, size_t *scratch)
 {
     const struct weft_fuse_stage *s = &st->s;
     const unsigned D = s->work_dim - 1;
     for (unsigned d = 0; d < 3; d++)
-        st->flocal[d] = d < D ? s->local[d] : d == D ? outer_local : 1;
+        st->flocal[d] = d == 0 && D > 0 && col_local ? col_local : d < D ? s->local[d] : d == D ? outer_local : 1;
     enum weft_schedule_mode mode = weft_schedule_setting();
     int schedule = mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode;
     for (unsigned mask = 0; mask < (1u << s->work_dim); mask++) {
@@ -417,13 +439,16 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     /* depth and tile: forced by WEFT_FUSE_DEPTH / WEFT_FUSE_TILE, else equation 6 with costs
      * measured on this machine */
     const uint64_t rows = weft_fp_rows(&f->chain);
-    unsigned forced_tile = env_unsigned("WEFT_FUSE_TILE", 0);
+    unsigned forced_tile = env_unsigned("WEFT_FUSE_TILE", 0), forced_cols = env_unsigned("WEFT_FUSE_COLS", 0);
     unsigned K;
-    uint64_t tile;
+    uint64_t tile, ctile = 0;
+    bool cols = false;
     if (forced_depth) {
         K = forced_depth < f->chain.nstages ? forced_depth : f->chain.nstages;
         f->chain.nstages = K;
         tile = forced_tile ? forced_tile : (rows + 3) / 4;
+        cols = forced_cols != 0;
+        ctile = forced_cols;
     } else {
         double unfused = 0;
         for (unsigned k = 0; k < f->chain.nstages; k++) {
@@ -441,11 +466,25 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         double ratio = fused > 0 && plan != WEFT_COST_RETRY ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;
         uint64_t budget = weft_fuse_tile_budget(), row_bytes = weft_fp_row_bytes(&f->chain);
         weft_fp_choose(&f->chain, row_bytes, budget, weft_pool_concurrency(), ratio, &K, &tile);
+        /* rows so wide that a row tile and its halo overflow the cache: 2-D tiles, where the
+         * chain's buffers allow them */
+        char why2d[160];
+        if (K >= 2 && (tile + 2 * weft_fp_reach(&f->chain, K, tile)) * row_bytes > budget &&
+            weft_t2_init(&f->t2, &f->chain, FUSED_GROUP_2D, why2d, sizeof why2d)) {
+            weft_t2_choose(&f->t2, row_bytes / f->chain.global[0], budget, weft_pool_concurrency(), ratio, &K, &tile,
+                           &ctile);
+            cols = true;
+        }
         weft_log(WEFT_LOG_DEBUG,
                  "fuse: %s: unfused %.2f ns/row, fused %.2f ns per row run, %.2f per row replaced, t_s/t_c %.2f: "
-                 "K=%u, tile %llu", s0->name, unfused, fused, useful, ratio, K, (unsigned long long)tile);
+                 "K=%u, tile %llu rows x %llu columns", s0->name, unfused, fused, useful, ratio, K,
+                 (unsigned long long)tile, (unsigned long long)(cols ? ctile : f->chain.global[0]));
         if (forced_tile)
             tile = forced_tile;
+        if (forced_cols) {
+            cols = true;
+            ctile = forced_cols;
+        }
         /* The model charges the copies in and out to every stage alike; below a few stages or a
          * clear margin they are not paid back (Jacobi 2-D on a 2-core EPYC: K=2 took 1.4x the
          * unfused time at ratio 0.05). */
@@ -470,15 +509,29 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     /* the shortened chain must still feed itself */
     if (!weft_fp_analyze(&f->chain, why, sizeof why))
         goto no;
+    if (cols && !weft_t2_init(&f->t2, &f->chain, FUSED_GROUP_2D, why, sizeof why)) {
+        weft_log(WEFT_LOG_DEBUG, "fuse: %s chain: row tiles instead of 2-D ones: %s", s0->name, why);
+        cols = false;
+    }
     f->tile = tile;
-    f->tiles = (rows + tile - 1) / tile;
-    f->reach = (weft_fp_reach(&f->chain, K, tile) + tile - 1) / tile;
+    f->cols = cols;
+    f->row_items = 1;
+    for (unsigned d = 0; d + 1 < f->chain.work_dim; d++)
+        f->row_items *= f->chain.global[d];
+    if (cols) {
+        f->ctile = (ctile + FUSED_GROUP_2D - 1) / FUSED_GROUP_2D * FUSED_GROUP_2D;
+        f->tiles = weft_t2_tiles(&f->t2, tile, f->ctile);
+        f->reach = weft_t2_reach(&f->t2, K, tile, f->ctile);
+    } else {
+        f->tiles = (rows + tile - 1) / tile;
+        f->reach = (weft_fp_reach(&f->chain, K, tile) + tile - 1) / tile;
+    }
     f->copied = calloc(f->tiles, sizeof *f->copied);
     if (!f->copied)
         goto no;
     for (unsigned k = 0; k < K; k++) {
         struct fstage *st = &f->st[k];
-        if (!find_patches(f, st) || !prepare_parts(st, f->chain.align, &f->scratch)) {
+        if (!find_patches(f, st) || !prepare_parts(st, f->chain.align, cols ? FUSED_GROUP_2D : 0, &f->scratch)) {
             snprintf(why, sizeof why, "%s: its regions cannot run on their own", st->s.name);
             goto no;
         }
@@ -497,9 +550,11 @@ no:
 
 /* ---- running ------------------------------------------------------------------------------------ */
 
-/* Runs rows [a, b) of the outer dimension of stage st with argument block `args`. */
+/* Runs rows [a, b) of the outer dimension of stage st with argument block `args`: all of every
+ * other dimension, or with 2-D tiles (`cols`) columns [u, v) of dimension 0 (multiples of its
+ * group, or v the last column). */
 static void run_region(const struct fstage *st, const void *args, const struct weft_wg_ctx *wctx, uint64_t a,
-                       uint64_t b)
+                       uint64_t b, bool cols, uint64_t u, uint64_t v)
 {
     const struct weft_fuse_stage *s = &st->s;
     const unsigned D = s->work_dim - 1;
@@ -517,19 +572,11 @@ static void run_region(const struct fstage *st, const void *args, const struct w
             continue;
         uint64_t count = 1;
         for (unsigned d = 0; d < 3; d++) {
-            uint64_t L = st->flocal[d], full = s->global[d] / L;
-            uint64_t base, groups;
-            if (d == D && L == 1) {
-                base = a;
-                groups = b - a;
-            } else if (d == D) {         /* 1-D: a is a multiple of L; b one too, or the end */
-                uint64_t full_end = b < full * L ? b : full * L;
-                base = mask >> d & 1 ? full : a / L;
-                groups = mask >> d & 1 ? (b == s->global[d]) : (full_end > a ? (full_end - a) / L : 0);
-            } else {
-                base = mask >> d & 1 ? full : 0;
-                groups = mask >> d & 1 ? 1 : full;
-            }
+            /* items [lo, hi) of dimension d: lo a multiple of L, hi one too or the end */
+            const uint64_t lo = d == D ? a : cols && d == 0 ? u : 0, hi = d == D ? b : cols && d == 0 ? v : s->global[d];
+            const uint64_t L = st->flocal[d], full = s->global[d] / L, full_end = hi < full * L ? hi : full * L;
+            const uint64_t base = mask >> d & 1 ? full : lo / L;
+            const uint64_t groups = mask >> d & 1 ? (hi == s->global[d]) : (full_end > lo ? (full_end - lo) / L : 0);
             c.local_size[d] = p->local[d];
             c.group_base[d] = base;
             c.launch_groups[d] = groups;
@@ -550,59 +597,197 @@ static bool neighbours_copied(struct weft_fusion *f, uint64_t t)
     return true;
 }
 
-static void write_back(struct weft_fusion *f, struct wset *w)
+enum band_copy { COPY_IN, COPY_OUT, PACK, UNPACK, MEASURE };
+
+/* Copies the bytes of `band` of buffer b (rows its stride apart, clamped to the buffer): into
+ * the window `win` (which holds byte `wlo` of the buffer at its start) or out of it, out of it
+ * into `packed` or from `packed` into the buffer. Returns the bytes. */
+static size_t band_copy(const struct weft_fusion *f, unsigned b, const struct weft_t2_band *band, char *win,
+                        uint64_t wlo, char *packed, enum band_copy how)
 {
-    uint64_t t_lo = w->tile * f->tile, t_hi = t_lo + f->tile < weft_fp_rows(&f->chain) ? t_lo + f->tile
-                                                                                       : weft_fp_rows(&f->chain);
-    for (unsigned b = 0; b < f->chain.nbufs; b++) {
-        if (!f->buf[b].windowed || !w->ptr[b])
+    const int64_t stride = f->buf[b].stride, size = (int64_t)f->buf[b].size;
+    char *buf = f->base[b];
+    struct weft_t2_band x = *band;
+    if (x.hi - x.lo >= stride)   /* a row wide or more: one range */
+        x = (struct weft_t2_band){0, 1, x.r0 * stride + x.lo, (x.r1 - 1) * stride + x.hi};
+    size_t off = 0;
+    for (int64_t i = x.r0; i < x.r1; i++) {
+        int64_t l = i * stride + x.lo, h = i * stride + x.hi;
+        l = l < 0 ? 0 : l;
+        h = h > size ? size : h;
+        if (l >= h)
             continue;
-        uint64_t lo, hi;
-        weft_fp_owned(&f->chain, b, t_lo, t_hi, &lo, &hi);
-        if (hi > lo)
-            memcpy(f->base[b] + lo, w->ptr[b] + (lo - w->lo[b]), hi - lo);
+        const size_t n = (size_t)(h - l);
+        switch (how) {
+        case COPY_IN: memcpy(win + (l - (int64_t)wlo), buf + l, n); break;
+        case COPY_OUT: memcpy(buf + l, win + (l - (int64_t)wlo), n); break;
+        case PACK: memcpy(packed + off, win + (l - (int64_t)wlo), n); break;
+        case UNPACK: memcpy(buf + l, packed + off, n); break;
+        case MEASURE: break;
+        }
+        off += n;
     }
-    wset_put(w);
+    return off;
+}
+
+/* What tile t owns of windowed buffer b: the bytes its own work-items write. */
+static void tile_owned(const struct weft_fusion *f, unsigned b, uint64_t t, struct weft_t2_band *o)
+{
+    if (f->cols) {
+        struct weft_t2_rect tile;
+        weft_t2_tile(&f->t2, f->tile, f->ctile, t, &tile);
+        weft_t2_owned(&f->t2, b, &tile, o);
+        return;
+    }
+    const uint64_t rows = weft_fp_rows(&f->chain), t_lo = t * f->tile, t_hi = t_lo + f->tile < rows ? t_lo + f->tile : rows;
+    uint64_t lo, hi;
+    weft_fp_owned(&f->chain, b, t_lo, t_hi, &lo, &hi);
+    *o = (struct weft_t2_band){0, 1, (int64_t)lo, (int64_t)hi};
+}
+
+/* Writes tile t's owned bytes from its windows into the buffers now, or packs them to be
+ * written once its neighbours have filled their windows. */
+static void write_back(struct weft_fusion *f, struct wset *w, uint64_t t)
+{
+    struct weft_t2_band own[MAX_BUFS];
+    for (unsigned b = 0; b < f->chain.nbufs; b++)
+        if (f->buf[b].windowed && w->ptr[b])
+            tile_owned(f, b, t, &own[b]);
+    if (neighbours_copied(f, t)) {
+        for (unsigned b = 0; b < f->chain.nbufs; b++)
+            if (f->buf[b].windowed && w->ptr[b])
+                band_copy(f, b, &own[b], w->ptr[b], w->lo[b], NULL, COPY_OUT);
+        return;
+    }
+    size_t bytes = 0;
+    for (unsigned b = 0; b < f->chain.nbufs; b++)
+        if (f->buf[b].windowed && w->ptr[b])
+            bytes += band_copy(f, b, &own[b], NULL, 0, NULL, MEASURE);
+    pthread_mutex_lock(&f->lock);
+    struct pending *p = f->spare;
+    if (p)
+        f->spare = p->next;
+    pthread_mutex_unlock(&f->lock);
+    if (!p && !(p = calloc(1, sizeof *p))) {
+        atomic_store(&f->failed, true);
+        return;
+    }
+    if (p->cap < bytes) {
+        free(p->data);
+        p->cap = 0;
+        if (!(p->data = malloc(bytes))) {
+            free(p);
+            atomic_store(&f->failed, true);
+            return;
+        }
+        p->cap = bytes;
+    }
+    p->tile = t;
+    p->mask = 0;
+    size_t off = 0;
+    for (unsigned b = 0; b < f->chain.nbufs; b++)
+        if (f->buf[b].windowed && w->ptr[b])
+        {
+            off += band_copy(f, b, &own[b], w->ptr[b], w->lo[b], p->data + off, PACK);
+            p->mask |= 1u << b;
+        }
+    pthread_mutex_lock(&f->lock);
+    p->next = f->deferred;
+    f->deferred = p;
+    pthread_mutex_unlock(&f->lock);
 }
 
 /* Writes back the deferred tiles whose neighbours have all filled their windows (all of them
- * when `all`). */
+ * when `all`). Which buffers a tile packed: those its stages touch, as when it ran. */
 static void flush_deferred(struct weft_fusion *f, bool all)
 {
-    struct wset *ready = NULL;
+    struct pending *ready = NULL;
     pthread_mutex_lock(&f->lock);
-    for (struct wset **p = &f->deferred; *p;) {
-        struct wset *w = *p;
-        if (all || neighbours_copied(f, w->tile)) {
-            *p = w->next;
-            w->next = ready;
-            ready = w;
+    for (struct pending **pp = &f->deferred; *pp;) {
+        struct pending *p = *pp;
+        if (all || neighbours_copied(f, p->tile)) {
+            *pp = p->next;
+            p->next = ready;
+            ready = p;
         } else {
-            p = &w->next;
+            pp = &p->next;
         }
     }
     pthread_mutex_unlock(&f->lock);
+    for (struct pending *p = ready; p; p = p->next) {
+        size_t off = 0;
+        for (unsigned b = 0; b < f->chain.nbufs; b++) {
+            struct weft_t2_band own;
+            if (!f->buf[b].windowed || !(p->mask >> b & 1))
+                continue;
+            tile_owned(f, b, p->tile, &own);
+            off += band_copy(f, b, &own, NULL, 0, p->data + off, UNPACK);
+        }
+    }
+    if (!ready)
+        return;
+    pthread_mutex_lock(&f->lock);
     while (ready) {
-        struct wset *w = ready;
-        ready = w->next;
-        write_back(f, w);
+        struct pending *p = ready;
+        ready = p->next;
+        p->next = f->spare;
+        f->spare = p;
+    }
+    pthread_mutex_unlock(&f->lock);
+}
+
+/* One stage's region of a tile: rows [a, b) x columns [u, v) (all columns without 2-D tiles). */
+struct piece {
+    uint64_t a, b, u, v;
+};
+
+/* The pieces each stage runs for tile t and the bands of the windows, per windowed buffer
+ * (has[b] false: the tile touches none of it). */
+static void plan_tile(const struct weft_fusion *f, uint64_t t, struct piece (*piece)[2], unsigned *npiece,
+                      struct weft_t2_band *win, bool *has)
+{
+    const unsigned K = f->chain.nstages;
+    if (f->cols) {
+        struct weft_t2_rect tile, reg[MAX_STAGES], p[2];
+        weft_t2_tile(&f->t2, f->tile, f->ctile, t, &tile);
+        weft_t2_regions(&f->t2, K, &tile, reg);
+        for (unsigned k = 0; k < K; k++) {
+            npiece[k] = weft_t2_pieces(&f->t2, &reg[k], p);
+            for (unsigned i = 0; i < npiece[k]; i++)
+                piece[k][i] = (struct piece){(uint64_t)p[i].r0, (uint64_t)p[i].r1, (uint64_t)p[i].c0, (uint64_t)p[i].c1};
+        }
+        for (unsigned b = 0; b < f->chain.nbufs; b++)
+            has[b] = f->buf[b].windowed && weft_t2_window(&f->t2, K, reg, b, &win[b]);
+        return;
+    }
+    const uint64_t rows = weft_fp_rows(&f->chain), t_lo = t * f->tile, t_hi = t_lo + f->tile < rows ? t_lo + f->tile : rows;
+    uint64_t rlo[MAX_STAGES], rhi[MAX_STAGES];
+    weft_fp_regions(&f->chain, K, t_lo, t_hi, rlo, rhi);
+    for (unsigned k = 0; k < K; k++) {
+        npiece[k] = rlo[k] < rhi[k];
+        piece[k][0] = (struct piece){rlo[k], rhi[k], 0, f->chain.global[0]};
+    }
+    for (unsigned b = 0; b < f->chain.nbufs; b++) {
+        uint64_t lo, hi;
+        has[b] = f->buf[b].windowed && weft_fp_window(&f->chain, K, rlo, rhi, b, &lo, &hi);
+        win[b] = (struct weft_t2_band){0, 1, (int64_t)lo, (int64_t)hi};
     }
 }
 
 static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint64_t t)
 {
     const unsigned K = f->chain.nstages;
-    const uint64_t rows = weft_fp_rows(&f->chain);
-    uint64_t rlo[MAX_STAGES], rhi[MAX_STAGES];
-    uint64_t t_lo = t * f->tile, t_hi = t_lo + f->tile < rows ? t_lo + f->tile : rows;
-    weft_fp_regions(&f->chain, K, t_lo, t_hi, rlo, rhi);
+    struct piece piece[MAX_STAGES][2];
+    unsigned npiece[MAX_STAGES];
+    struct weft_t2_band win[MAX_BUFS];
+    bool has[MAX_BUFS];
+    plan_tile(f, t, piece, npiece, win, has);
     struct wset *w = wset_get();
     if (!w) {
         atomic_store(&f->failed, true);
         atomic_store_explicit(&f->copied[t], 1, memory_order_release);
         return;
     }
-    w->tile = t;
     if (w->args_cap < f->args_max) {
         free(w->args);
         w->args_cap = (f->args_max + 63) / 64 * 64;
@@ -615,14 +800,14 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
     for (unsigned b = 0; b < f->chain.nbufs && !atomic_load(&f->failed); b++) {
         uint64_t lo, hi;
         w->ptr[b] = NULL;
-        if (!f->buf[b].windowed || !weft_fp_window(&f->chain, K, rlo, rhi, b, &lo, &hi))
+        if (!has[b] || !weft_t2_band_range(&win[b], f->buf[b].stride, f->buf[b].size, &lo, &hi))
             continue;
         char *p = wset_room(w, b, hi - lo, (uintptr_t)(f->base[b] + lo));
         if (!p) {
             atomic_store(&f->failed, true);
             break;
         }
-        memcpy(p, f->base[b] + lo, hi - lo);
+        band_copy(f, b, &win[b], p, lo, NULL, COPY_IN);
         w->ptr[b] = p;
         w->lo[b] = lo;
     }
@@ -631,10 +816,10 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
         wset_put(w);
         return;
     }
-    uint64_t run = 0;
+    uint64_t items = 0;
     unsigned char *args = w->args;
     for (unsigned k = 0; k < K; k++) {
-        if (rlo[k] >= rhi[k])
+        if (!npiece[k])
             continue;
         const struct fstage *st = &f->st[k];
         memcpy(args, st->s.block, st->s.meta->args_size ? st->s.meta->args_size : 8);
@@ -645,18 +830,15 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
             uintptr_t start = w->ptr[b] ? (uintptr_t)w->ptr[b] - (uintptr_t)w->lo[b] : (uintptr_t)f->base[b];
             memcpy(args + st->patch[i].offset, &start, sizeof start);
         }
-        run_region(st, args, wctx, rlo[k], rhi[k]);
-        run += rhi[k] - rlo[k];
+        for (unsigned i = 0; i < npiece[k]; i++) {
+            const struct piece *p = &piece[k][i];
+            run_region(st, args, wctx, p->a, p->b, f->cols, p->u, p->v);
+            items += (p->b - p->a) * (f->cols ? p->v - p->u : f->row_items);
+        }
     }
-    atomic_fetch_add(&f->rows_run, run);
-    if (neighbours_copied(f, t)) {
-        write_back(f, w);
-    } else {
-        pthread_mutex_lock(&f->lock);
-        w->next = f->deferred;
-        f->deferred = w;
-        pthread_mutex_unlock(&f->lock);
-    }
+    atomic_fetch_add(&f->items_run, items);
+    write_back(f, w, t);
+    wset_put(w);
 }
 
 /* The pool's work-group function of a fused run: one "group" per tile. */
@@ -693,19 +875,27 @@ cl_int weft_fuse_run(struct weft_fusion *f)
     if (rc != 0 || atomic_load(&f->failed))
         return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
                           "could not allocate the windows of a fused chain of %u launches", f->chain.nstages);
-    uint64_t run = atomic_load(&f->rows_run), rows = weft_fp_rows(&f->chain);
-    if (run) {
-        weft_cost_note(WEFT_COST_USEFUL, &f->key, (double)ns / (double)((uint64_t)f->chain.nstages * rows));
-        weft_cost_note(WEFT_COST_FUSED, &f->key, (double)ns / (double)run);
+    /* costs per row (fuse_cost.h): rows run, and rows the chain replaced */
+    const uint64_t items = atomic_load(&f->items_run), useful = (uint64_t)f->chain.nstages * weft_fp_rows(&f->chain);
+    const double run = (double)items / (double)f->row_items;
+    if (items) {
+        weft_cost_note(WEFT_COST_USEFUL, &f->key, (double)ns / (double)useful);
+        weft_cost_note(WEFT_COST_FUSED, &f->key, (double)ns / run);
     }
-    if (weft_log_level() >= WEFT_LOG_INFO)
+    if (weft_log_level() >= WEFT_LOG_INFO) {
+        char shape[64];
+        if (f->cols)
+            snprintf(shape, sizeof shape, "%llu rows x %llu columns", (unsigned long long)f->tile,
+                     (unsigned long long)f->ctile);
+        else
+            snprintf(shape, sizeof shape, "%llu rows", (unsigned long long)f->tile);
+        const bool two = f->st[1].s.meta != s0->meta;
         weft_log(WEFT_LOG_INFO,
-                 "fuse: %u launches (%s%s%s) fused into %llu tiles of %llu rows: K=%u, redundant rows %llu of %llu "
-                 "(%.1f%%), %.3f ms",
-                 f->chain.nstages, s0->name, f->chain.nstages > 1 && f->st[1].s.meta != s0->meta ? ", " : "",
-                 f->chain.nstages > 1 && f->st[1].s.meta != s0->meta ? f->st[1].s.name : "", (unsigned long long)f->tiles,
-                 (unsigned long long)f->tile, f->chain.nstages, (unsigned long long)(run - (uint64_t)f->chain.nstages * rows),
-                 (unsigned long long)((uint64_t)f->chain.nstages * rows),
-                 100.0 * (double)(run - (uint64_t)f->chain.nstages * rows) / (double)((uint64_t)f->chain.nstages * rows), (double)ns / 1e6);
+                 "fuse: %u launches (%s%s%s) fused into %llu tiles of %s: K=%u, redundant rows %.0f of %llu (%.1f%%), "
+                 "%.3f ms",
+                 f->chain.nstages, s0->name, two ? ", " : "", two ? f->st[1].s.name : "", (unsigned long long)f->tiles,
+                 shape, f->chain.nstages, run - (double)useful, (unsigned long long)useful,
+                 100.0 * (run - (double)useful) / (double)useful, (double)ns / 1e6);
+    }
     return CL_SUCCESS;
 }

@@ -27,6 +27,12 @@ static const char *source =
     "    b[i] = 0.2f * (a[i] + a[i - 1] + a[i + 1] + a[i - w] + a[i + w]);\n"
     "  else b[i] = a[i];\n"
     "}\n"
+    /* a 1-D stencil over a 2-D range: its reads at the ends of rows wrap into the next row */
+    "kernel void linear3(global const float *a, global float *b, int w, int h) {\n"
+    "  int i = get_global_id(1) * w + get_global_id(0), n = w * h;\n"
+    "  if (i > 0 && i < n - 1) b[i] = (a[i - 1] + a[i] + a[i + 1]) * (1.0f / 3.0f);\n"
+    "  else b[i] = a[i];\n"
+    "}\n"
     "kernel void poisson(global const float *u, global float *v, global const float *f, int w, int h, float hh) {\n"
     "  int x = get_global_id(0), y = get_global_id(1), i = y * w + x;\n"
     "  if (x > 0 && y > 0 && x < w - 1 && y < h - 1)\n"
@@ -103,6 +109,18 @@ static void force(unsigned depth, unsigned tile)
     snprintf(t, sizeof t, "%u", tile);
     setenv("WEFT_FUSE_DEPTH", d, 1);
     setenv("WEFT_FUSE_TILE", t, 1);
+    unsetenv("WEFT_FUSE_COLS");
+}
+
+/* 2-D tiles of `cols` columns (0: row tiles), after force(). */
+static void force_cols(unsigned cols)
+{
+    char c[16];
+    snprintf(c, sizeof c, "%u", cols);
+    if (cols)
+        setenv("WEFT_FUSE_COLS", c, 1);
+    else
+        unsetenv("WEFT_FUSE_COLS");
 }
 
 /* How many launches started together with the one before them (a fused run): > 0 proves
@@ -204,7 +222,7 @@ static void test_jacobi1d_bit_identical(void **state)
 
 /* ---- 2-D stencils ------------------------------------------------------------------------------ */
 
-struct grid_case { int w, h, steps; unsigned depth, tile; const size_t *local; };
+struct grid_case { int w, h, steps; unsigned depth, tile; const size_t *local; unsigned cols; };
 
 static unsigned stencil2d_run(const char *name, const float *init, const float *rhs, int w, int h, int steps,
                               const size_t *local, bool sync, float *out)
@@ -247,14 +265,16 @@ static void check_2d(const char *name, bool with_rhs, const struct grid_case *ca
             rhs[i] = (float)(i % 13) - 6.0f;
         }
         force(cases[c].depth, cases[c].tile);
+        force_cols(cases[c].cols);
         stencil2d_run(name, init, with_rhs ? rhs : NULL, w, h, cases[c].steps, cases[c].local, true, ref);
         unsigned fused = stencil2d_run(name, init, with_rhs ? rhs : NULL, w, h, cases[c].steps, cases[c].local, false,
                                        got);
         if (memcmp(ref, got, cells * 4))
-            fail_msg("%s %dx%d steps=%d depth=%u tile=%u: fused results differ", name, w, h, cases[c].steps,
-                     cases[c].depth, cases[c].tile);
+            fail_msg("%s %dx%d steps=%d depth=%u tile=%u cols=%u: fused results differ", name, w, h, cases[c].steps,
+                     cases[c].depth, cases[c].tile, cases[c].cols);
         if (fused == 0)
-            fail_msg("%s %dx%d depth=%u tile=%u: nothing was fused", name, w, h, cases[c].depth, cases[c].tile);
+            fail_msg("%s %dx%d depth=%u tile=%u cols=%u: nothing was fused", name, w, h, cases[c].depth,
+                     cases[c].tile, cases[c].cols);
         free(init), free(rhs), free(ref), free(got);
     }
 }
@@ -266,14 +286,31 @@ static void test_jacobi2d_bit_identical(void **state)
     const struct grid_case cases[] = {
         {67, 45, 10, 5, 7, NULL}, {67, 45, 10, 10, 1, NULL}, {64, 64, 12, 4, 16, l16x4}, {33, 17, 8, 8, 3, l1},
         {512, 300, 20, 20, 40, NULL}, {3, 3, 4, 4, 1, NULL},
+        /* 2-D tiles: columns of tiles narrower than the halo, one column wider than the NDRange,
+         * a last column of tiles narrower than the others, a local size the fused run ignores */
+        {96, 45, 10, 5, 7, NULL, 32}, {64, 64, 12, 12, 16, l16x4, 16}, {48, 33, 9, 9, 5, NULL, 64},
+        {160, 100, 20, 20, 17, NULL, 48}, {32, 7, 6, 6, 1, l1, 16},
     };
     check_2d("jacobi2d", false, cases, ARRAY_LEN(cases));
+}
+
+/* 2-D tiles whose stages read across the ends of rows: a tile in the first column needs the
+ * last columns of the rows above it, computed by earlier stages */
+static void test_row_wrapping_reads_2d_tiles(void **state)
+{
+    (void)state;
+    const struct grid_case cases[] = {
+        {64, 40, 12, 12, 5, NULL, 16}, {96, 31, 9, 9, 8, NULL, 32}, {48, 20, 20, 20, 3, NULL, 16},
+        {32, 9, 40, 40, 2, NULL, 16},
+    };
+    check_2d("linear3", false, cases, ARRAY_LEN(cases));
 }
 
 static void test_poisson_bit_identical(void **state)
 {
     (void)state;
-    const struct grid_case cases[] = {{101, 77, 14, 7, 9, NULL}, {128, 128, 9, 3, 30, NULL}};
+    const struct grid_case cases[] = {{101, 77, 14, 7, 9, NULL}, {128, 128, 9, 3, 30, NULL},
+                                      {128, 77, 14, 7, 9, NULL, 32}};
     check_2d("poisson", true, cases, ARRAY_LEN(cases));
 }
 
@@ -375,8 +412,9 @@ static unsigned fdtd_run(int nx, int ny, int tmax, bool sync, float *ex_out, flo
 static void test_fdtd2d_bit_identical(void **state)
 {
     (void)state;
-    static const struct { int nx, ny, tmax; unsigned depth, tile; } cases[] = {
-        {60, 70, 8, 24, 9}, {61, 33, 5, 6, 1}, {200, 120, 10, 30, 25},
+    static const struct { int nx, ny, tmax; unsigned depth, tile, cols; } cases[] = {
+        {60, 70, 8, 24, 9, 0}, {61, 33, 5, 6, 1, 0}, {200, 120, 10, 30, 25, 0}, {61, 96, 8, 24, 9, 32},
+        {40, 64, 5, 15, 3, 16},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         size_t cells = (size_t)cases[c].nx * (size_t)cases[c].ny;
@@ -386,6 +424,7 @@ static void test_fdtd2d_bit_identical(void **state)
             g[i] = malloc(cells * 4);
         }
         force(cases[c].depth, cases[c].tile);
+        force_cols(cases[c].cols);
         fdtd_run(cases[c].nx, cases[c].ny, cases[c].tmax, true, r[0], r[1], r[2]);
         unsigned fused = fdtd_run(cases[c].nx, cases[c].ny, cases[c].tmax, false, g[0], g[1], g[2]);
         for (int i = 0; i < 3; i++)
@@ -440,10 +479,13 @@ static unsigned hotspot_run(const char *name, const float *temp, const float *po
 static void test_hotspot_bit_identical(void **state)
 {
     (void)state;
-    static const struct { const char *kernel; int rows, cols, steps; unsigned depth, tile; } cases[] = {
-        {"hotspot", 64, 64, 12, 6, 10},       {"hotspot", 97, 131, 15, 15, 7}, {"hotspot", 45, 33, 8, 4, 1},
-        {"hotspot", 300, 257, 20, 10, 64},    {"hotspot_clamp", 64, 64, 12, 6, 10},
-        {"hotspot_clamp", 97, 131, 15, 15, 7}, {"hotspot_clamp", 45, 33, 8, 4, 1}, {"hotspot", 3, 5, 6, 6, 1},
+    static const struct { const char *kernel; int rows, cols, steps; unsigned depth, tile, tcols; } cases[] = {
+        {"hotspot", 64, 64, 12, 6, 10, 0},       {"hotspot", 97, 131, 15, 15, 7, 0}, {"hotspot", 45, 33, 8, 4, 1, 0},
+        {"hotspot", 300, 257, 20, 10, 64, 0},    {"hotspot_clamp", 64, 64, 12, 6, 10, 0},
+        {"hotspot_clamp", 97, 131, 15, 15, 7, 0}, {"hotspot_clamp", 45, 33, 8, 4, 1, 0}, {"hotspot", 3, 5, 6, 6, 1, 0},
+        /* 2-D tiles: the selects' candidates are addresses of the layout; hotspot_clamp's
+         * max(r - 1, 0) * cols is not one, and it falls back to row tiles */
+        {"hotspot", 97, 128, 15, 15, 7, 32},     {"hotspot_clamp", 50, 64, 8, 8, 9, 16},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         const int rows = cases[c].rows, cols = cases[c].cols, steps = cases[c].steps;
@@ -455,6 +497,7 @@ static void test_hotspot_bit_identical(void **state)
             power[i] = (float)((i * 40503u) % 97) / 1000.0f;
         }
         force(cases[c].depth, cases[c].tile);
+        force_cols(cases[c].tcols);
         hotspot_run(cases[c].kernel, temp, power, rows, cols, steps, true, ref);
         unsigned fused = hotspot_run(cases[c].kernel, temp, power, rows, cols, steps, false, got);
         if (memcmp(ref, got, cells * 4))
@@ -617,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_jacobi1d_bit_identical),
         cmocka_unit_test(test_jacobi2d_bit_identical),
         cmocka_unit_test(test_poisson_bit_identical),
+        cmocka_unit_test(test_row_wrapping_reads_2d_tiles),
         cmocka_unit_test(test_pathfinder_exact),
         cmocka_unit_test(test_fdtd2d_bit_identical),
         cmocka_unit_test(test_hotspot_bit_identical),

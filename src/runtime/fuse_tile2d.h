@@ -1,0 +1,86 @@
+/* runtime/fuse_tile2d.h — 2-D tiles (rows x columns) for chains on 2-D NDRanges whose rows are
+ * too wide for row tiles (fuse_plan.h) to fit the cache: 2-D Jacobi on 8192² has 64 KiB of two
+ * arrays per row, so a 1 MiB tile would be all halo. Like fuse_plan.h it holds no OpenCL
+ * objects, so unit tests drive it with numbers.
+ *
+ * Model. The NDRange is W columns (dimension 0) by R rows (dimension 1). Every buffer the chain
+ * writes is dense row-major over it: its accesses are c0 + e * (i1 * W + i0) bytes (row stride
+ * S = W * e, fuse_plan.h's layout with coef = {e, S}), and a work-item writes at most its own e
+ * bytes. Then a read at byte offset d from the writes meets the writes of the work-items a fixed
+ * linear distance away, whichever row they are in, and a rectangle of work-items taken in
+ * row-major order ("linear rectangle": rows [r0, r1) x columns [c0, c1), column -1 of row r being
+ * column W-1 of row r-1) shifted by such a distance is a linear rectangle again. Regions are
+ * linear rectangles, propagated backwards from the tile as in fuse_plan.h (each stage runs its
+ * successor's region plus what later stages read of buffers it writes); they are exact sets, so
+ * the reads at the ends of rows that wrap into the next (a 1-D stencil over a 2-D range) are
+ * planned like any other.
+ *
+ * A stage runs its region rounded out to whole work-groups of `group` columns (the rounding is
+ * not propagated: the extra work-items write nothing a later stage reads or a tile owns), as at
+ * most two pieces of plain rectangles. Windows hold, for every row of their range, one byte band
+ * at the same place in the row, so a tile's private copies take few cache lines per row whatever
+ * its column. Reads whose address chooses among candidates (select, min, max) take part when
+ * every candidate is an address of the layout: the read is one of them. */
+#ifndef WEFT_RUNTIME_FUSE_TILE2D_H
+#define WEFT_RUNTIME_FUSE_TILE2D_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/fuse_plan.h"
+
+#define WEFT_T2_MAX_BUFS 16u
+
+/* Rows [r0, r1) x columns [c0, c1) of the NDRange in row-major order; empty when r0 >= r1. */
+struct weft_t2_rect {
+    int64_t r0, r1, c0, c1;
+};
+
+/* Bytes [i * stride + lo, i * stride + hi) of every row i in [r0, r1), clamped to the buffer
+ * (a window, or what a tile owns). */
+struct weft_t2_band {
+    int64_t r0, r1, lo, hi;
+};
+
+struct weft_t2 {
+    const struct weft_fp_chain *c;   /* analysed (weft_fp_analyze) */
+    int64_t W, R;                    /* columns, rows */
+    int64_t group;                   /* columns a stage's pieces round to */
+    int64_t elem[WEFT_T2_MAX_BUFS];  /* e: bytes per work-item of each windowed buffer */
+};
+
+/* Whether chain c (after weft_fp_analyze) fits the model with work-groups `group` columns wide;
+ * fills *t. False with a reason otherwise. */
+bool weft_t2_init(struct weft_t2 *t, const struct weft_fp_chain *c, uint64_t group, char *why, size_t why_size);
+
+/* The region each of the first K stages needs for tile `tile` (columns within [0, W)). */
+void weft_t2_regions(const struct weft_t2 *t, unsigned K, const struct weft_t2_rect *tile, struct weft_t2_rect *reg);
+/* The plain rectangles (at most two) a stage runs for region r: rounded out to groups, rows
+ * clamped to the NDRange. Returns how many, each with columns within [0, W). */
+unsigned weft_t2_pieces(const struct weft_t2 *t, const struct weft_t2_rect *r, struct weft_t2_rect out[2]);
+/* The window of windowed buffer b for regions reg[0..K): the bytes the stages' pieces touch
+ * (false: none). A band at least a row wide is one contiguous range. */
+bool weft_t2_window(const struct weft_t2 *t, unsigned K, const struct weft_t2_rect *reg, unsigned b,
+                    struct weft_t2_band *w);
+/* What tile `tile` owns of windowed buffer b: the bytes its own work-items write. */
+void weft_t2_owned(const struct weft_t2 *t, unsigned b, const struct weft_t2_rect *tile, struct weft_t2_band *o);
+/* The byte range [*lo, *hi) of a band, clamped to a buffer of `size` bytes with rows `stride`
+ * bytes apart (false when empty). */
+bool weft_t2_band_range(const struct weft_t2_band *band, int64_t stride, uint64_t size, uint64_t *lo, uint64_t *hi);
+
+/* Tile number n of the grid of th x tw tiles, in row-major order of tiles. */
+void weft_t2_tile(const struct weft_t2 *t, uint64_t th, uint64_t tw, uint64_t n, struct weft_t2_rect *tile);
+uint64_t weft_t2_tiles(const struct weft_t2 *t, uint64_t th, uint64_t tw);
+/* Work-items the first K stages run over all tiles (K * W * R + the redundant ones). */
+uint64_t weft_t2_items_run(const struct weft_t2 *t, unsigned K, uint64_t th, uint64_t tw);
+/* How many tiles before or after tile n (row-major order) a tile's windows may reach into. */
+uint64_t weft_t2_reach(const struct weft_t2 *t, unsigned K, uint64_t th, uint64_t tw);
+/* Equation 6 on an interior th x tw tile, in work-items (as weft_fp_depth in rows). */
+unsigned weft_t2_depth(const struct weft_t2 *t, uint64_t th, uint64_t tw, double ratio);
+/* The depth and the tile (rows th, columns tw) for a cache budget: the tile and its halo at
+ * `point_bytes` bytes per work-item fit `budget`, at least two tiles per thread. */
+void weft_t2_choose(const struct weft_t2 *t, uint64_t point_bytes, uint64_t budget, unsigned threads, double ratio,
+                    unsigned *depth, uint64_t *th, uint64_t *tw);
+
+#endif
