@@ -34,7 +34,7 @@
 #define FUSED_GROUP_1D 256u
 /* The columns of a work-group in 2-D tiles: one packet of 16 lanes (runtime/fuse_tile2d.h).
  * Regions round out to it at every stage, so it is kept small. */
-#define FUSED_GROUP_2D 16u
+#define FUSED_GROUP_2D 64u
 
 /* ---- settings ------------------------------------------------------------------------------- */
 
@@ -208,6 +208,9 @@ struct weft_fusion {
     uint64_t ctile;
     struct weft_t2 t2;
     uint64_t row_items;                /* work-items per row */
+    /* per windowed buffer: how far other tiles' windows reach into what a tile owns (rows from
+     * its top and bottom, bytes from its sides); only that part of a tile's results waits */
+    int64_t margin_rows[MAX_BUFS], margin_bytes[MAX_BUFS];
     size_t args_max, scratch;
     atomic_uchar *copied;              /* per tile: its windows are filled */
     pthread_mutex_t lock;
@@ -466,15 +469,6 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         double ratio = fused > 0 && plan != WEFT_COST_RETRY ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;
         uint64_t budget = weft_fuse_tile_budget(), row_bytes = weft_fp_row_bytes(&f->chain);
         weft_fp_choose(&f->chain, row_bytes, budget, weft_pool_concurrency(), ratio, &K, &tile);
-        /* rows so wide that a row tile and its halo overflow the cache: 2-D tiles, where the
-         * chain's buffers allow them */
-        char why2d[160];
-        if (K >= 2 && (tile + 2 * weft_fp_reach(&f->chain, K, tile)) * row_bytes > budget &&
-            weft_t2_init(&f->t2, &f->chain, FUSED_GROUP_2D, why2d, sizeof why2d)) {
-            weft_t2_choose(&f->t2, row_bytes / f->chain.global[0], budget, weft_pool_concurrency(), ratio, &K, &tile,
-                           &ctile);
-            cols = true;
-        }
         weft_log(WEFT_LOG_DEBUG,
                  "fuse: %s: unfused %.2f ns/row, fused %.2f ns per row run, %.2f per row replaced, t_s/t_c %.2f: "
                  "K=%u, tile %llu rows x %llu columns", s0->name, unfused, fused, useful, ratio, K,
@@ -526,6 +520,19 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         f->tiles = (rows + tile - 1) / tile;
         f->reach = (weft_fp_reach(&f->chain, K, tile) + tile - 1) / tile;
     }
+    for (unsigned b = 0; b < f->chain.nbufs; b++) {
+        if (!f->buf[b].windowed)
+            continue;
+        /* plus a row and a group of slack: the margins are measured on a few tiles */
+        if (cols) {
+            weft_t2_margin(&f->t2, K, tile, f->ctile, b, &f->margin_rows[b], &f->margin_bytes[b]);
+            f->margin_rows[b] += 1;
+            f->margin_bytes[b] += FUSED_GROUP_2D * f->t2.elem[b];
+        } else {
+            f->margin_rows[b] = 0;
+            f->margin_bytes[b] = weft_fp_margin(&f->chain, K, tile, b) + (int64_t)f->chain.align * f->buf[b].stride;
+        }
+    }
     f->copied = calloc(f->tiles, sizeof *f->copied);
     if (!f->copied)
         goto no;
@@ -551,8 +558,8 @@ no:
 /* ---- running ------------------------------------------------------------------------------------ */
 
 /* Runs rows [a, b) of the outer dimension of stage st with argument block `args`: all of every
- * other dimension, or with 2-D tiles (`cols`) columns [u, v) of dimension 0 (multiples of its
- * group, or v the last column). */
+ * other dimension, or with 2-D tiles (`cols`) columns [u, v) of dimension 0 (a whole number of
+ * its groups). */
 static void run_region(const struct fstage *st, const void *args, const struct weft_wg_ctx *wctx, uint64_t a,
                        uint64_t b, bool cols, uint64_t u, uint64_t v)
 {
@@ -572,12 +579,22 @@ static void run_region(const struct fstage *st, const void *args, const struct w
             continue;
         uint64_t count = 1;
         for (unsigned d = 0; d < 3; d++) {
+            const uint64_t L = st->flocal[d];
+            c.local_size[d] = p->local[d];
+            if (cols && d == 0) {
+                /* columns [u, v) of 2-D tiles: whole groups from u, anywhere in the row (the
+                 * kernel cannot tell its groups apart, so their numbers may start at 0) */
+                c.group_base[d] = 0;
+                c.launch_groups[d] = mask & 1 ? 0 : (v - u) / L;
+                c.global_id_base[d] = s->offset[d] + u;
+                count *= c.launch_groups[d];
+                continue;
+            }
             /* items [lo, hi) of dimension d: lo a multiple of L, hi one too or the end */
-            const uint64_t lo = d == D ? a : cols && d == 0 ? u : 0, hi = d == D ? b : cols && d == 0 ? v : s->global[d];
-            const uint64_t L = st->flocal[d], full = s->global[d] / L, full_end = hi < full * L ? hi : full * L;
+            const uint64_t lo = d == D ? a : 0, hi = d == D ? b : s->global[d];
+            const uint64_t full = s->global[d] / L, full_end = hi < full * L ? hi : full * L;
             const uint64_t base = mask >> d & 1 ? full : lo / L;
             const uint64_t groups = mask >> d & 1 ? (hi == s->global[d]) : (full_end > lo ? (full_end - lo) / L : 0);
-            c.local_size[d] = p->local[d];
             c.group_base[d] = base;
             c.launch_groups[d] = groups;
             c.global_id_base[d] = s->offset[d] + base * (L - p->local[d]);
@@ -645,24 +662,59 @@ static void tile_owned(const struct weft_fusion *f, unsigned b, uint64_t t, stru
     *o = (struct weft_t2_band){0, 1, (int64_t)lo, (int64_t)hi};
 }
 
-/* Writes tile t's owned bytes from its windows into the buffers now, or packs them to be
- * written once its neighbours have filled their windows. */
+/* Tile t's owned bytes of buffer b, split into what no other tile's window reads (*core, maybe
+ * empty) and the rest (border[0..n), returned), which must wait for the neighbours' copies. */
+static unsigned split_owned(const struct weft_fusion *f, unsigned b, uint64_t t, struct weft_t2_band *core,
+                            struct weft_t2_band border[4])
+{
+    struct weft_t2_band o;
+    tile_owned(f, b, t, &o);
+    const int64_t hr = f->margin_rows[b], hb = f->margin_bytes[b];
+    if (o.r1 - o.r0 <= 2 * hr || o.hi - o.lo <= 2 * hb) {
+        *core = (struct weft_t2_band){0, 0, 0, 0};
+        border[0] = o;
+        return 1;
+    }
+    *core = (struct weft_t2_band){o.r0 + hr, o.r1 - hr, o.lo + hb, o.hi - hb};
+    unsigned n = 0;
+    if (hr > 0) {
+        border[n++] = (struct weft_t2_band){o.r0, o.r0 + hr, o.lo, o.hi};
+        border[n++] = (struct weft_t2_band){o.r1 - hr, o.r1, o.lo, o.hi};
+    }
+    if (hb > 0) {
+        border[n++] = (struct weft_t2_band){o.r0 + hr, o.r1 - hr, o.lo, o.lo + hb};
+        border[n++] = (struct weft_t2_band){o.r0 + hr, o.r1 - hr, o.hi - hb, o.hi};
+    }
+    return n;
+}
+
+/* Writes tile t's owned bytes from its windows into the buffers: all of them once its
+ * neighbours have filled their windows; else what they do not read now, and the rest packed to
+ * be written when they have. */
 static void write_back(struct weft_fusion *f, struct wset *w, uint64_t t)
 {
-    struct weft_t2_band own[MAX_BUFS];
-    for (unsigned b = 0; b < f->chain.nbufs; b++)
-        if (f->buf[b].windowed && w->ptr[b])
-            tile_owned(f, b, t, &own[b]);
     if (neighbours_copied(f, t)) {
-        for (unsigned b = 0; b < f->chain.nbufs; b++)
-            if (f->buf[b].windowed && w->ptr[b])
-                band_copy(f, b, &own[b], w->ptr[b], w->lo[b], NULL, COPY_OUT);
+        for (unsigned b = 0; b < f->chain.nbufs; b++) {
+            struct weft_t2_band own;
+            if (!f->buf[b].windowed || !w->ptr[b])
+                continue;
+            tile_owned(f, b, t, &own);
+            band_copy(f, b, &own, w->ptr[b], w->lo[b], NULL, COPY_OUT);
+        }
         return;
     }
+    struct weft_t2_band border[MAX_BUFS][4];
+    unsigned nb[MAX_BUFS];
     size_t bytes = 0;
-    for (unsigned b = 0; b < f->chain.nbufs; b++)
-        if (f->buf[b].windowed && w->ptr[b])
-            bytes += band_copy(f, b, &own[b], NULL, 0, NULL, MEASURE);
+    for (unsigned b = 0; b < f->chain.nbufs; b++) {
+        struct weft_t2_band core;
+        if (!f->buf[b].windowed || !w->ptr[b])
+            continue;
+        nb[b] = split_owned(f, b, t, &core, border[b]);
+        band_copy(f, b, &core, w->ptr[b], w->lo[b], NULL, COPY_OUT);
+        for (unsigned i = 0; i < nb[b]; i++)
+            bytes += band_copy(f, b, &border[b][i], NULL, 0, NULL, MEASURE);
+    }
     pthread_mutex_lock(&f->lock);
     struct pending *p = f->spare;
     if (p)
@@ -685,12 +737,13 @@ static void write_back(struct weft_fusion *f, struct wset *w, uint64_t t)
     p->tile = t;
     p->mask = 0;
     size_t off = 0;
-    for (unsigned b = 0; b < f->chain.nbufs; b++)
-        if (f->buf[b].windowed && w->ptr[b])
-        {
-            off += band_copy(f, b, &own[b], w->ptr[b], w->lo[b], p->data + off, PACK);
-            p->mask |= 1u << b;
-        }
+    for (unsigned b = 0; b < f->chain.nbufs; b++) {
+        if (!f->buf[b].windowed || !w->ptr[b])
+            continue;
+        for (unsigned i = 0; i < nb[b]; i++)
+            off += band_copy(f, b, &border[b][i], w->ptr[b], w->lo[b], p->data + off, PACK);
+        p->mask |= 1u << b;
+    }
     pthread_mutex_lock(&f->lock);
     p->next = f->deferred;
     f->deferred = p;
@@ -717,11 +770,12 @@ static void flush_deferred(struct weft_fusion *f, bool all)
     for (struct pending *p = ready; p; p = p->next) {
         size_t off = 0;
         for (unsigned b = 0; b < f->chain.nbufs; b++) {
-            struct weft_t2_band own;
+            struct weft_t2_band core, border[4];
             if (!f->buf[b].windowed || !(p->mask >> b & 1))
                 continue;
-            tile_owned(f, b, p->tile, &own);
-            off += band_copy(f, b, &own, NULL, 0, p->data + off, UNPACK);
+            unsigned n = split_owned(f, b, p->tile, &core, border);
+            for (unsigned i = 0; i < n; i++)
+                off += band_copy(f, b, &border[i], NULL, 0, p->data + off, UNPACK);
         }
     }
     if (!ready)

@@ -118,6 +118,10 @@ uint64_t weft_fp_rows_run(const struct weft_fp_chain *c, unsigned nstages, uint6
  * `tile` rows: the neighbours whose owned ranges a tile's windows may overlap). */
 uint64_t weft_fp_reach(const struct weft_fp_chain *c, unsigned nstages, uint64_t tile);
 
+/* How many bytes beyond what it owns of windowed buffer b, at most, a tile's window reaches on
+ * either side: what a tile owns further than that from its ends, no other tile's window reads. */
+int64_t weft_fp_margin(const struct weft_fp_chain *c, unsigned nstages, uint64_t tile, unsigned b);
+
 /* Zhou's equation 6 on one interior tile of `tile` rows: the largest K <= c->nstages such that
  * adding each stage up to K cost fewer extra redundant rows per tile (dRC(k)/Q) than
  * tile * ratio. */
@@ -133,7 +137,9 @@ uint64_t weft_fp_row_bytes(const struct weft_fp_chain *c);
  * over what it costs in cache, minus one (the saving of one fused stage per row). Chooses the
  * depth K <= c->nstages (Zhou's rule: stop adding stages once the extra redundant rows per tile
  * times the in-cache cost reach what the stage saves: dRC(k)/Q >= tile * ratio) and the tile
- * rows. K = 1 means: do not fuse. */
+ * rows: what fits the budget with its halo, but at least 6 reaches of the windows when that
+ * stays within 8 budgets (else 3), and at least two tiles per thread. K = 1 means: do not
+ * fuse. */
 void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t budget, unsigned threads,
                     double ratio, unsigned *depth, uint64_t *tile);
 

@@ -227,20 +227,29 @@ void weft_t2_regions(const struct weft_t2 *t, unsigned K, const struct weft_t2_r
     }
 }
 
-/* What a stage runs for region r: rounded out to groups, and as whole rows (rows grown to cover
- * the wrapped ends) once it is a row wide. Same rows as r otherwise. */
+/* What a stage runs for region r, in r's frame: a whole number of groups from its first column
+ * (or ending at its last, at the right side of the NDRange); aligned to groups where it wraps
+ * into the next row, so that both pieces are whole groups; whole rows (rows grown to cover the
+ * wrapped ends) once that is a row wide. */
 static struct weft_t2_rect run_set(const struct weft_t2 *t, const struct weft_t2_rect *r)
 {
     struct weft_t2_rect x = *r;
     if (rect_empty(&x))
         return x;
-    x.c0 = floor_div(x.c0, t->group) * t->group;
-    x.c1 = ceil_div(x.c1, t->group) * t->group;
-    if (x.c1 - x.c0 >= t->W) {
-        x.r0 += floor_div(x.c0, t->W);
-        x.r1 += ceil_div(x.c1, t->W) - 1;
+    const int64_t W = t->W, g = t->group, width = ceil_div(x.c1 - x.c0, g) * g, q = floor_div(x.c0, W);
+    if (width < W && x.c0 - q * W + width <= W) {
+        x.c1 = x.c0 + width;
+    } else if (width < W && x.c1 - q * W <= W && x.c1 - q * W - width >= 0) {
+        x.c0 = x.c1 - width;
+    } else {
+        x.c0 = floor_div(x.c0, g) * g;
+        x.c1 = ceil_div(x.c1, g) * g;
+    }
+    if (x.c1 - x.c0 >= W) {
+        x.r0 += floor_div(x.c0, W);
+        x.r1 += ceil_div(x.c1, W) - 1;
         x.c0 = 0;
-        x.c1 = t->W;
+        x.c1 = W;
     }
     return x;
 }
@@ -278,17 +287,20 @@ unsigned weft_t2_pieces(const struct weft_t2 *t, const struct weft_t2_rect *r, s
 
 struct band_ctx {
     const struct weft_t2_rect *run;
-    int64_t e;
+    int64_t e, S;
     unsigned size;
     bool any;
     struct weft_t2_band band;
 };
 
+/* The band an access at c0 touches over x->run: the rows of the run moved by the whole rows in
+ * c0 (a read of the row above is the band of the row above, not a band a row wider). */
 static void add_band(void *p, int64_t c0)
 {
     struct band_ctx *x = p;
-    struct weft_t2_band b = {x->run->r0, x->run->r1, c0 + x->e * x->run->c0,
-                             c0 + x->e * (x->run->c1 - 1) + (int64_t)x->size};
+    const int64_t q = floor_div(c0 + x->S / 2, x->S), r = c0 - q * x->S;
+    struct weft_t2_band b = {x->run->r0 + q, x->run->r1 + q, r + x->e * x->run->c0,
+                             r + x->e * (x->run->c1 - 1) + (int64_t)x->size};
     if (!x->any) {
         x->band = b;
         x->any = true;
@@ -304,7 +316,7 @@ bool weft_t2_window(const struct weft_t2 *t, unsigned K, const struct weft_t2_re
                     struct weft_t2_band *w)
 {
     const struct weft_fp_chain *c = t->c;
-    struct band_ctx bc = {NULL, t->elem[b], 0, false, {0, 0, 0, 0}};
+    struct band_ctx bc = {NULL, t->elem[b], c->buf[b].stride, 0, false, {0, 0, 0, 0}};
     for (unsigned k = 0; k < K; k++) {
         /* in the frame of the tile (not split into pieces), so that the bands of all stages
          * line up; rows beyond the NDRange fall outside the buffer and are clamped away */
@@ -408,15 +420,57 @@ static int64_t window_rows(const struct weft_t2 *t, unsigned K, const struct wef
     return reach;
 }
 
+/* The first and last tiles, and the middle tile of the first, middle and last columns: rows and
+ * columns clamp at the borders, the middle reaches furthest. */
+static void probe_tiles(const struct weft_t2 *t, uint64_t th, uint64_t tw, uint64_t probe[5])
+{
+    const uint64_t n = weft_t2_tiles(t, th, tw), nc = ((uint64_t)t->W + tw - 1) / tw, nr = n / nc;
+    probe[0] = 0;
+    probe[1] = n - 1;
+    probe[2] = nr / 2 * nc;
+    probe[3] = nr / 2 * nc + nc / 2;
+    probe[4] = nr / 2 * nc + nc - 1;
+}
+
+void weft_t2_margin(const struct weft_t2 *t, unsigned K, uint64_t th, uint64_t tw, unsigned b, int64_t *rows,
+                    int64_t *bytes)
+{
+    struct weft_t2_rect *reg = malloc(K * sizeof *reg), tile;
+    uint64_t probe[5];
+    const int64_t S = t->c->buf[b].stride;
+    *rows = *bytes = 0;
+    if (!reg) {
+        *rows = t->R;
+        *bytes = S;
+        return;
+    }
+    probe_tiles(t, th, tw, probe);
+    for (int i = 0; i < 5; i++) {
+        struct weft_t2_band w, o;
+        weft_t2_tile(t, th, tw, probe[i], &tile);
+        weft_t2_regions(t, K, &tile, reg);
+        if (!weft_t2_window(t, K, reg, b, &w))
+            continue;
+        weft_t2_owned(t, b, &tile, &o);
+        if (w.hi - w.lo >= S) {   /* a window of whole rows: everything is near */
+            *rows = t->R;
+            *bytes = S;
+            break;
+        }
+        *rows = max64(*rows, max64(o.r0 - w.r0, w.r1 - o.r1));
+        *bytes = max64(*bytes, max64(o.lo - w.lo, w.hi - o.hi));
+    }
+    free(reg);
+}
+
 uint64_t weft_t2_reach(const struct weft_t2 *t, unsigned K, uint64_t th, uint64_t tw)
 {
     struct weft_t2_rect *reg = malloc(K * sizeof *reg), tile;
     const uint64_t n = weft_t2_tiles(t, th, tw), nc = ((uint64_t)t->W + tw - 1) / tw;
     if (!reg)
         return n;
-    /* the first and last tiles, and the middle tile of the first, middle and last columns: rows
-     * and columns clamp at the borders, the middle reaches furthest */
-    const uint64_t nr = n / nc, probe[5] = {0, n - 1, nr / 2 * nc, nr / 2 * nc + nc / 2, nr / 2 * nc + nc - 1};
+    uint64_t probe[5];
+    probe_tiles(t, th, tw, probe);
     int64_t rows = 0;
     for (int i = 0; i < 5; i++) {
         weft_t2_tile(t, th, tw, probe[i], &tile);

@@ -15,9 +15,10 @@
  * the reads at the ends of rows that wrap into the next (a 1-D stencil over a 2-D range) are
  * planned like any other.
  *
- * A stage runs its region rounded out to whole work-groups of `group` columns (the rounding is
- * not propagated: the extra work-items write nothing a later stage reads or a tile owns), as at
- * most two pieces of plain rectangles. Windows hold, for every row of their range, one byte band
+ * A stage runs its region rounded up to whole work-groups of `group` columns, counted from its
+ * first column (the rounding is not propagated: the extra work-items write nothing a later stage
+ * reads or a tile owns), as at most two pieces of plain rectangles; a piece need not start at a
+ * multiple of the group. Windows hold, for every row of their range, one byte band
  * at the same place in the row, so a tile's private copies take few cache lines per row whatever
  * its column. Reads whose address chooses among candidates (select, min, max) take part when
  * every candidate is an address of the layout: the read is one of them. */
@@ -56,8 +57,8 @@ bool weft_t2_init(struct weft_t2 *t, const struct weft_fp_chain *c, uint64_t gro
 
 /* The region each of the first K stages needs for tile `tile` (columns within [0, W)). */
 void weft_t2_regions(const struct weft_t2 *t, unsigned K, const struct weft_t2_rect *tile, struct weft_t2_rect *reg);
-/* The plain rectangles (at most two) a stage runs for region r: rounded out to groups, rows
- * clamped to the NDRange. Returns how many, each with columns within [0, W). */
+/* The plain rectangles (at most two) a stage runs for region r: whole groups, rows clamped to
+ * the NDRange. Returns how many, each with columns within [0, W). */
 unsigned weft_t2_pieces(const struct weft_t2 *t, const struct weft_t2_rect *r, struct weft_t2_rect out[2]);
 /* The window of windowed buffer b for regions reg[0..K): the bytes the stages' pieces touch
  * (false: none). A band at least a row wide is one contiguous range. */
@@ -76,6 +77,11 @@ uint64_t weft_t2_tiles(const struct weft_t2 *t, uint64_t th, uint64_t tw);
 uint64_t weft_t2_items_run(const struct weft_t2 *t, unsigned K, uint64_t th, uint64_t tw);
 /* How many tiles before or after tile n (row-major order) a tile's windows may reach into. */
 uint64_t weft_t2_reach(const struct weft_t2 *t, unsigned K, uint64_t th, uint64_t tw);
+/* How far a tile's window of windowed buffer b reaches beyond what the tile owns, at most: *rows
+ * rows above or below, *bytes bytes left or right in a row. What a tile owns further than that
+ * from its sides, no other tile's window reads. */
+void weft_t2_margin(const struct weft_t2 *t, unsigned K, uint64_t th, uint64_t tw, unsigned b, int64_t *rows,
+                    int64_t *bytes);
 /* Equation 6 on an interior th x tw tile, in work-items (as weft_fp_depth in rows). */
 unsigned weft_t2_depth(const struct weft_t2 *t, uint64_t th, uint64_t tw, double ratio);
 /* The depth and the tile (rows th, columns tw) for a cache budget: the tile and its halo at

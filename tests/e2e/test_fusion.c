@@ -290,6 +290,9 @@ static void test_jacobi2d_bit_identical(void **state)
          * a last column of tiles narrower than the others, a local size the fused run ignores */
         {96, 45, 10, 5, 7, NULL, 32}, {64, 64, 12, 12, 16, l16x4, 16}, {48, 33, 9, 9, 5, NULL, 64},
         {160, 100, 20, 20, 17, NULL, 48}, {32, 7, 6, 6, 1, l1, 16},
+        /* tiles much larger than their halo: the inside of a tile is written back at once, only
+         * its border waits for the neighbours */
+        {512, 200, 4, 4, 64, NULL, 256}, {1024, 90, 6, 6, 40, NULL, 512},
     };
     check_2d("jacobi2d", false, cases, ARRAY_LEN(cases));
 }

@@ -45,12 +45,20 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 static int64_t fdiv(int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0); }
 
-/* Work-items in the linear set rows [r0, r1) x columns [c0, c1) (rounded out to g columns) of a
- * w x h NDRange, counted row by row. */
+/* Work-items in the linear set rows [r0, r1) x columns [c0, c1) of a w x h NDRange, rounded up
+ * to g columns as a stage runs it (from its first column; from its last at the right side;
+ * aligned where it wraps), counted row by row. */
 static uint64_t linear_count(int64_t w, int64_t h, int64_t g, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
 {
-    c0 = fdiv(c0, g) * g;
-    c1 = -fdiv(-c1, g) * g;
+    const int64_t width = -fdiv(-(c1 - c0), g) * g, q = fdiv(c0, w);
+    if (width < w && c0 - q * w + width <= w) {
+        c1 = c0 + width;
+    } else if (width < w && c1 - q * w <= w && c1 - q * w - width >= 0) {
+        c0 = c1 - width;
+    } else {
+        c0 = fdiv(c0, g) * g;
+        c1 = -fdiv(-c1, g) * g;
+    }
     if (c1 - c0 >= w) {   /* whole rows */
         int64_t a = max64(r0 * w + c0, 0), z = min64((r1 - 1) * w + c1, w * h);
         a = fdiv(a, w) * w;
@@ -131,7 +139,7 @@ static void test_pieces_cover_region(void **state)
         unsigned char seen[640] = {0};
         for (unsigned k = 0; k < np; k++) {
             assert_true(p[k].r0 >= 0 && p[k].r1 <= h && p[k].c0 >= 0 && p[k].c1 <= w);
-            assert_true(p[k].c0 % 16 == 0 && p[k].c1 % 16 == 0);
+            assert_true((p[k].c1 - p[k].c0) % 16 == 0);
             for (int64_t a = p[k].r0; a < p[k].r1; a++)
                 for (int64_t b = p[k].c0; b < p[k].c1; b++)
                     assert_int_equal(seen[a * w + b]++, 0);   /* disjoint */
@@ -310,6 +318,17 @@ static void test_choice_fits_cache(void **state)
     assert_true((th + 2 * 9) * (tw + 2 * 16) * 8 <= (1u << 20));   /* halo columns round to groups */
     assert_true(th >= 200 && tw >= 200);   /* square-ish, not a thin band */
     assert_true(weft_t2_tiles(&t, th, tw) >= 4);
+    /* an interior tile's windows: its rows and halo, each a band a little wider than the tile
+     * (reads of the rows above and below are rows of the band, not a wider band) */
+    struct weft_t2_rect tile, reg[MAXK];
+    weft_t2_tile(&t, th, tw, weft_t2_tiles(&t, th, tw) / 2 + 1, &tile);
+    weft_t2_regions(&t, K, &tile, reg);
+    for (unsigned b = 0; b < 2; b++) {
+        struct weft_t2_band w;
+        assert_true(weft_t2_window(&t, K, reg, b, &w));
+        assert_true(w.r1 - w.r0 <= (int64_t)th + 2 * 10);
+        assert_true(w.hi - w.lo <= 4 * ((int64_t)tw + 2 * 16 + 2 * 10));
+    }
     /* a low saving per stage stops the depth early */
     weft_t2_choose(&t, 8, 1u << 20, 2, 0.02, &K, &th, &tw);
     assert_true(K < 10);
