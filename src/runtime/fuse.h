@@ -16,7 +16,9 @@
  *     this machine, tile rows from the cache), and runs them: every tile copies the ranges it
  *     touches of the buffers the chain writes into private windows, runs each launch's own
  *     compiled code over its region with the arguments pointed at the windows, and writes back
- *     only the range it owns once no neighbour still has to read the old contents.
+ *     only the range it owns: at once the part no neighbour's window reads, the border once no
+ *     neighbour still has to read the old contents. Tiles are bands of rows of the outermost
+ *     dimension, or with WEFT_FUSE_COLS rectangles of 2-D ranges (runtime/fuse_tile2d.h).
  *
  * What stays OpenCL's: each command keeps its own event; all of a fused run's events go
  * RUNNING when it starts and COMPLETE in order when it ends (their profiling times are those

@@ -291,11 +291,8 @@ void weft_fp_regions(const struct weft_fp_chain *c, unsigned K, uint64_t t_lo, u
             uint64_t a, z;
             rows_of(c, B, lo, hi, &a, &z);
             for (unsigned j = 0; j < k; j++)
-                for (unsigned w = 0; w < c->stage[j].nacc; w++)
-                    if (c->stage[j].acc[w].buf == x->buf && (c->stage[j].acc[w].kind & WEFT_FP_WRITE)) {
-                        hull(&rlo[j], &rhi[j], a, z);
-                        break;
-                    }
+                if (weft_fp_stage_writes(c, j, x->buf))
+                    hull(&rlo[j], &rhi[j], a, z);
         }
     }
 }

@@ -90,6 +90,15 @@ struct weft_fp_chain {
 void weft_fp_access_range(const struct weft_fp_chain *c, unsigned b, const struct weft_fp_access *x, uint64_t a,
                           uint64_t z, int64_t *lo, int64_t *hi);
 
+/* Whether stage k writes buffer b. */
+static inline bool weft_fp_stage_writes(const struct weft_fp_chain *c, unsigned k, unsigned b)
+{
+    for (unsigned a = 0; a < c->stage[k].nacc; a++)
+        if (c->stage[k].acc[a].buf == b && (c->stage[k].acc[a].kind & WEFT_FP_WRITE))
+            return true;
+    return false;
+}
+
 /* The outermost dimension (rows) and the number of rows. */
 static inline unsigned weft_fp_outer(const struct weft_fp_chain *c) { return c->work_dim - 1; }
 static inline uint64_t weft_fp_rows(const struct weft_fp_chain *c) { return c->global[c->work_dim - 1]; }

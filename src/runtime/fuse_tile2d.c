@@ -218,11 +218,8 @@ void weft_t2_regions(const struct weft_t2 *t, unsigned K, const struct weft_t2_r
             struct shift_ctx sc = {t, B, t->elem[x->buf], x->size, &reg[k], {0, 0, 0, 0}};
             for_leaves(x, sc.e, B->stride, add_shift, &sc);
             for (unsigned j = 0; j < k; j++)
-                for (unsigned w = 0; w < c->stage[j].nacc; w++)
-                    if (c->stage[j].acc[w].buf == x->buf && (c->stage[j].acc[w].kind & WEFT_FP_WRITE)) {
-                        rect_hull(&reg[j], &sc.need);
-                        break;
-                    }
+                if (weft_fp_stage_writes(c, j, x->buf))
+                    rect_hull(&reg[j], &sc.need);
         }
     }
 }

@@ -119,6 +119,42 @@ static void test_owned_ranges_partition(void **state)
 }
 
 /* 2-D 5-point stencil on a w x h grid of floats with rows `pitch` floats apart. */
+/* The margins a tile's results wait on: a K-stage 3-point chain's window of the buffer stage 0
+ * reads reaches K items beyond the tile (stage 0 runs K-1 beyond it and reads one further), of
+ * the buffer stage 0 writes K-1; and no other tile's window reads further into a tile. */
+static void test_margins_bound_the_neighbours_windows(void **state)
+{
+    (void)state;
+    struct chain1d x;
+    char why[128];
+    const uint64_t n = 5000, tile = 400;
+    for (unsigned K = 2; K <= 9; K++) {
+        make_chain1d(&x, n, K, 1);
+        assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+        assert_int_equal(weft_fp_margin(&x.c, K, tile, 0), 4 * K);
+        assert_int_equal(weft_fp_margin(&x.c, K, tile, 1), 4 * (K - 1));
+        /* every tile's window against every other tile's owned range */
+        uint64_t rlo[MAXK], rhi[MAXK];
+        for (unsigned b = 0; b < 2; b++)
+            for (uint64_t t = 0; t < n; t += tile) {
+                uint64_t lo, hi;
+                weft_fp_regions(&x.c, K, t, t + tile < n ? t + tile : n, rlo, rhi);
+                if (!weft_fp_window(&x.c, K, rlo, rhi, b, &lo, &hi))
+                    continue;
+                for (uint64_t u = 0; u < n; u += tile) {
+                    uint64_t olo, ohi;
+                    if (u == t)
+                        continue;
+                    weft_fp_owned(&x.c, b, u, u + tile < n ? u + tile : n, &olo, &ohi);
+                    int64_t m = weft_fp_margin(&x.c, K, tile, b);
+                    /* the window meets only the first or last m bytes of u's range */
+                    if (lo < ohi && hi > olo)
+                        assert_true((int64_t)hi <= (int64_t)olo + m || (int64_t)lo >= (int64_t)ohi - m);
+                }
+            }
+    }
+}
+
 static void test_2d_rows_and_layout_checks(void **state)
 {
     const int64_t w = 30, h = 40, pitch = 32;
@@ -293,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_redundant_work_matches_zhou_1d),
         cmocka_unit_test(test_tiles_are_symbolic_tiles),
         cmocka_unit_test(test_owned_ranges_partition),
+        cmocka_unit_test(test_margins_bound_the_neighbours_windows),
         cmocka_unit_test(test_2d_rows_and_layout_checks),
         cmocka_unit_test(test_depth_follows_equation_6),
         cmocka_unit_test(test_clamped_reads_plan_like_affine_ones),

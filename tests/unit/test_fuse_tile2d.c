@@ -218,6 +218,52 @@ static void test_owned_partition_and_windows_cover(void **state)
     }
 }
 
+/* Margins of a 5-point chain without rounding: the window of the buffer stage 0 reads reaches K
+ * rows and K columns beyond the tile; no other tile's window reads deeper into a tile. */
+static void test_margins_bound_the_neighbours_windows(void **state)
+{
+    (void)state;
+    const int64_t w = 96, h = 60, th = 12, tw = 24;
+    struct chain x;
+    char why[128];
+    for (unsigned K = 2; K <= 6; K++) {
+        make_chain(&x, w, h, K);
+        assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+        struct weft_t2 t;
+        assert_true(weft_t2_init(&t, &x.c, 1, why, sizeof why));
+        int64_t rows, bytes;
+        weft_t2_margin(&t, K, th, tw, 0, &rows, &bytes);
+        assert_int_equal(rows, K);
+        assert_int_equal(bytes, 4 * K);
+        for (unsigned b = 0; b < 2; b++) {
+            weft_t2_margin(&t, K, th, tw, b, &rows, &bytes);
+            uint64_t tiles = weft_t2_tiles(&t, th, tw);
+            for (uint64_t n = 0; n < tiles; n++) {
+                struct weft_t2_rect tile, reg[MAXK];
+                struct weft_t2_band win;
+                weft_t2_tile(&t, th, tw, n, &tile);
+                weft_t2_regions(&t, K, &tile, reg);
+                if (!weft_t2_window(&t, K, reg, b, &win))
+                    continue;
+                for (uint64_t m = 0; m < tiles; m++) {
+                    struct weft_t2_rect other;
+                    if (m == n)
+                        continue;
+                    weft_t2_tile(&t, th, tw, m, &other);
+                    /* the inside of the other tile, beyond the margins, is outside the window */
+                    for (int64_t r = other.r0 + rows; r < other.r1 - rows; r++)
+                        for (int64_t y = 4 * (r * w + other.c0) + bytes; y < 4 * (r * w + other.c1) - bytes; y++) {
+                            bool inside = false;
+                            for (int64_t rr = win.r0; rr < win.r1 && !inside; rr++)
+                                inside = y >= rr * 4 * w + win.lo && y < rr * 4 * w + win.hi;
+                            assert_false(inside);
+                        }
+                }
+            }
+        }
+    }
+}
+
 static void test_layout_checks(void **state)
 {
     (void)state;
@@ -341,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_redundant_work_matches_formula),
         cmocka_unit_test(test_pieces_cover_region),
         cmocka_unit_test(test_owned_partition_and_windows_cover),
+        cmocka_unit_test(test_margins_bound_the_neighbours_windows),
         cmocka_unit_test(test_layout_checks),
         cmocka_unit_test(test_choosing_reads_by_candidates),
         cmocka_unit_test(test_choice_fits_cache),
