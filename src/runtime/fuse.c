@@ -895,13 +895,16 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
     wset_put(w);
 }
 
-/* The pool's work-group function of a fused run: one "group" per tile. */
+/* The pool's work-group function of a fused run: one "group" per tile. Deferred write-backs
+ * are flushed after every tile: one thread may be handed all the tiles at once, and what waits
+ * would otherwise pile up until the end. */
 static void run_tiles(const void *arg, const struct weft_wg_ctx *wctx, uint64_t first, uint64_t count)
 {
     struct weft_fusion *f = (struct weft_fusion *)arg;
-    for (uint64_t t = first; t < first + count; t++)
+    for (uint64_t t = first; t < first + count; t++) {
         run_tile(f, wctx, t);
-    flush_deferred(f, false);
+        flush_deferred(f, false);
+    }
 }
 
 cl_int weft_fuse_run(struct weft_fusion *f)
