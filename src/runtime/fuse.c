@@ -32,8 +32,9 @@
 #define FUSE_MIN_GAIN 0.10
 /* The work-group size of 1-D fused regions (at most; what the launch chose when smaller). */
 #define FUSED_GROUP_1D 256u
-/* The columns of a work-group in 2-D tiles: one packet of 16 lanes (runtime/fuse_tile2d.h).
- * Regions round out to it at every stage, so it is kept small. */
+/* The columns of a work-group in 2-D tiles (runtime/fuse_tile2d.h), four 16-lane packets: a
+ * stage's piece is whole groups from its first column, so a group wastes up to its width per
+ * stage, and 16 cost about 3 ns of overhead per group (2-D tiles 1.5x slower on an EPYC). */
 #define FUSED_GROUP_2D 64u
 
 /* ---- settings ------------------------------------------------------------------------------- */
@@ -444,14 +445,11 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     const uint64_t rows = weft_fp_rows(&f->chain);
     unsigned forced_tile = env_unsigned("WEFT_FUSE_TILE", 0), forced_cols = env_unsigned("WEFT_FUSE_COLS", 0);
     unsigned K;
-    uint64_t tile, ctile = 0;
-    bool cols = false;
+    uint64_t tile;
     if (forced_depth) {
         K = forced_depth < f->chain.nstages ? forced_depth : f->chain.nstages;
         f->chain.nstages = K;
         tile = forced_tile ? forced_tile : (rows + 3) / 4;
-        cols = forced_cols != 0;
-        ctile = forced_cols;
     } else {
         double unfused = 0;
         for (unsigned k = 0; k < f->chain.nstages; k++) {
@@ -471,14 +469,9 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         weft_fp_choose(&f->chain, row_bytes, budget, weft_pool_concurrency(), ratio, &K, &tile);
         weft_log(WEFT_LOG_DEBUG,
                  "fuse: %s: unfused %.2f ns/row, fused %.2f ns per row run, %.2f per row replaced, t_s/t_c %.2f: "
-                 "K=%u, tile %llu rows x %llu columns", s0->name, unfused, fused, useful, ratio, K,
-                 (unsigned long long)tile, (unsigned long long)(cols ? ctile : f->chain.global[0]));
+                 "K=%u, tile %llu", s0->name, unfused, fused, useful, ratio, K, (unsigned long long)tile);
         if (forced_tile)
             tile = forced_tile;
-        if (forced_cols) {
-            cols = true;
-            ctile = forced_cols;
-        }
         /* The model charges the copies in and out to every stage alike; below a few stages or a
          * clear margin they are not paid back (Jacobi 2-D on a 2-core EPYC: K=2 took 1.4x the
          * unfused time at ratio 0.05). */
@@ -503,6 +496,8 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     /* the shortened chain must still feed itself */
     if (!weft_fp_analyze(&f->chain, why, sizeof why))
         goto no;
+    /* 2-D tiles only when asked for: measured slower than row tiles (docs/PERFORMANCE.md) */
+    bool cols = forced_cols != 0;
     if (cols && !weft_t2_init(&f->t2, &f->chain, FUSED_GROUP_2D, why, sizeof why)) {
         weft_log(WEFT_LOG_DEBUG, "fuse: %s chain: row tiles instead of 2-D ones: %s", s0->name, why);
         cols = false;
@@ -513,7 +508,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     for (unsigned d = 0; d + 1 < f->chain.work_dim; d++)
         f->row_items *= f->chain.global[d];
     if (cols) {
-        f->ctile = (ctile + FUSED_GROUP_2D - 1) / FUSED_GROUP_2D * FUSED_GROUP_2D;
+        f->ctile = (forced_cols + FUSED_GROUP_2D - 1) / FUSED_GROUP_2D * FUSED_GROUP_2D;
         f->tiles = weft_t2_tiles(&f->t2, tile, f->ctile);
         f->reach = weft_t2_reach(&f->t2, K, tile, f->ctile);
     } else {
