@@ -1,7 +1,9 @@
-/* runtime/fuse_tile2d.h — 2-D tiles (rows x columns) for chains on 2-D NDRanges whose rows are
- * too wide for row tiles (fuse_plan.h) to fit the cache: 2-D Jacobi on 8192² has 64 KiB of two
- * arrays per row, so a 1 MiB tile would be all halo. Like fuse_plan.h it holds no OpenCL
- * objects, so unit tests drive it with numbers.
+/* runtime/fuse_tile2d.h — 2-D tiles (rows x columns) for chains on 2-D NDRanges, for rows too
+ * wide for row tiles (fuse_plan.h) to fit the cache: 2-D Jacobi on 8192² has 64 KiB of two
+ * arrays per row, so a 1 MiB tile of rows is all halo. Used when WEFT_FUSE_COLS asks for them:
+ * on the 2-core EPYC they were measured on, they ran slower than row tiles spilling to the L3
+ * (docs/PERFORMANCE.md). Like fuse_plan.h it holds no OpenCL objects, so unit tests drive it
+ * with numbers.
  *
  * Model. The NDRange is W columns (dimension 0) by R rows (dimension 1). Every buffer the chain
  * writes is dense row-major over it: its accesses are c0 + e * (i1 * W + i0) bytes (row stride
@@ -82,11 +84,4 @@ uint64_t weft_t2_reach(const struct weft_t2 *t, unsigned K, uint64_t th, uint64_
  * from its sides, no other tile's window reads. */
 void weft_t2_margin(const struct weft_t2 *t, unsigned K, uint64_t th, uint64_t tw, unsigned b, int64_t *rows,
                     int64_t *bytes);
-/* Equation 6 on an interior th x tw tile, in work-items (as weft_fp_depth in rows). */
-unsigned weft_t2_depth(const struct weft_t2 *t, uint64_t th, uint64_t tw, double ratio);
-/* The depth and the tile (rows th, columns tw) for a cache budget: the tile and its halo at
- * `point_bytes` bytes per work-item fit `budget`, at least two tiles per thread. */
-void weft_t2_choose(const struct weft_t2 *t, uint64_t point_bytes, uint64_t budget, unsigned threads, double ratio,
-                    unsigned *depth, uint64_t *th, uint64_t *tw);
-
 #endif
