@@ -374,6 +374,7 @@ bool weft_cache_store(uint64_t key, const void *payload, size_t size)
     if (fd < 0)
         return false;
     struct entry_header h;
+    memset(&h, 0, sizeof h);   /* the padding too: the bytes go to disk */
     memcpy(h.magic, CACHE_MAGIC, 8);
     h.format = CACHE_FORMAT;
     h.abi = WEFT_ABI_VERSION;

@@ -119,9 +119,12 @@ static void remember(uint64_t key, int choice, const uint64_t ns_per_group[2])
     pthread_mutex_unlock(&table_lock);
     if (!final)
         return;
-    struct record r = {RECORD_MAGIC, (uint32_t)choice,
-                       {(uint32_t)(ns_per_group[0] > UINT32_MAX ? UINT32_MAX : ns_per_group[0]),
-                        (uint32_t)(ns_per_group[1] > UINT32_MAX ? UINT32_MAX : ns_per_group[1])}};
+    struct record r;
+    memset(&r, 0, sizeof r);   /* the padding too: the bytes go to disk */
+    r.magic = RECORD_MAGIC;
+    r.choice = (uint32_t)choice;
+    for (int i = 0; i < 2; i++)
+        r.ns_per_group[i] = (uint32_t)(ns_per_group[i] > UINT32_MAX ? UINT32_MAX : ns_per_group[i]);
     weft_cache_store(key, &r, sizeof r);
 }
 
