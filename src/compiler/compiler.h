@@ -190,6 +190,10 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
  * AUTO 1, BFO 2), optionally with WEFT_VARIANT_SCALAR (scalar work-item loops whatever
  * WEFT_VECTORIZE says); weft_image_get_variant uses WEFT_SCHEDULE's. */
 #define WEFT_VARIANT_SCALAR 0x100
+/* ... or WEFT_VARIANT_INTERLEAVE2: two packets side by side where the cost model would take one
+ * (unless WEFT_VECTORIZE says WxU); fused chains' in-cache code (runtime/fuse.c) spreads the
+ * packet loop's border tests over twice the lanes. */
+#define WEFT_VARIANT_INTERLEAVE2 0x200
 /* ... and optionally a sub-group cap c (1..64: the sub-group size of the launch's full
  * work-groups, for the variant of a remainder group; transform/wgfunction.h sub_group_cap)
  * as c << WEFT_VARIANT_SG_CAP_SHIFT. */

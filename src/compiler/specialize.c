@@ -134,6 +134,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         n += snprintf(tag + n, sizeof tag - (size_t)n, ".%s", weft_schedule_mode_name(mode));
     if ((schedule & WEFT_VARIANT_SCALAR) && n > 0 && (size_t)n < sizeof tag)
         n += snprintf(tag + n, sizeof tag - (size_t)n, ".scalar");
+    if ((schedule & WEFT_VARIANT_INTERLEAVE2) && n > 0 && (size_t)n < sizeof tag)
+        n += snprintf(tag + n, sizeof tag - (size_t)n, ".x2");
     if (cap && n > 0 && (size_t)n < sizeof tag)
         snprintf(tag + n, sizeof tag - (size_t)n, ".sg%u", cap);
 
@@ -155,8 +157,11 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     weft_vector_setting(k, &wopts.vector_width, &wopts.interleave);
     if (schedule & WEFT_VARIANT_SCALAR)
         wopts.vector_width = 0;
+    if ((schedule & WEFT_VARIANT_INTERLEAVE2) && !wopts.interleave)
+        wopts.interleave = 2;
     wopts.sub_group_cap = ((unsigned)schedule & WEFT_VARIANT_SG_CAP_MASK) >> WEFT_VARIANT_SG_CAP_SHIFT;
-    wopts.schedule = (enum weft_schedule_mode)(schedule & ~(WEFT_VARIANT_SCALAR | (int)WEFT_VARIANT_SG_CAP_MASK));
+    wopts.schedule = (enum weft_schedule_mode)(schedule & ~(WEFT_VARIANT_SCALAR | WEFT_VARIANT_INTERLEAVE2 |
+                                                            (int)WEFT_VARIANT_SG_CAP_MASK));
     struct weft_wg_result res = {0};
     struct weft_diag vdiag;
     weft_diag_init(&vdiag);

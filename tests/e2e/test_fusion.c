@@ -9,11 +9,13 @@
  * launches run in one fused run share their start time. */
 #include "test_kernels_harness.h"
 
+#include <dirent.h>
 #include <float.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *source =
     "kernel void jacobi1d(global const float *a, global float *b, int n) {\n"
@@ -218,6 +220,106 @@ static void test_jacobi1d_bit_identical(void **state)
                 fail_msg("jacobi1d n=%d: element %d is %g, host %g", n, i, ref[i], host[i]);
         free(init), free(ref), free(ref2), free(got), free(got2), free(host);
     }
+}
+
+/* The widest `<N x float>` in the first file of `dir` whose name holds every one of `parts` and
+ * none of `not` (0: no float vector), or -1 when there is no such file. */
+static int widest_floats(const char *dir, const char *const *parts, unsigned nparts, const char *const *not,
+                         unsigned nnot)
+{
+    DIR *d = opendir(dir);
+    int widest = -1;
+    for (struct dirent *e; d && widest < 0 && (e = readdir(d));) {
+        bool all = true;
+        for (unsigned i = 0; i < nparts; i++)
+            all = all && strstr(e->d_name, parts[i]);
+        for (unsigned i = 0; i < nnot; i++)
+            all = all && !strstr(e->d_name, not[i]);
+        if (!all)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        widest = 0;
+        for (char line[4096]; f && fgets(line, sizeof line, f);)
+            for (char *q = line; (q = strchr(q, '<'));) {
+                int n;
+                char ty[8];
+                if (sscanf(q, "<%d x %7[a-z]>", &n, ty) == 2 && !strcmp(ty, "float") && n > widest)
+                    widest = n;
+                q++;
+            }
+        if (f)
+            fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return widest;
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* A fused run's stages use variants with two packets side by side (WEFT_VARIANT_INTERLEAVE2):
+ * their dumped IR is named `.x2` and computes twice the lanes of the unfused variant (the other
+ * tests check that the results stay the unfused ones bit for bit). It runs first, so that both
+ * variants are compiled (and dumped) here rather than found compiled. */
+static void test_fused_variants_take_two_packets(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/weft-fusion-dump-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    setenv("WEFT_DUMP", dir, 1);
+    const int n = 8192, steps = 8;
+    float *init = calloc((size_t)n, 4);
+    for (int i = 0; i < n; i++)
+        init[i] = (float)(i % 31);
+    cl_kernel k = kernel_new("jacobi1d");
+    cl_mem a = buf_new((size_t)n * 4, init), b = buf_new((size_t)n * 4, init);
+    size_t global = (size_t)n;
+    force(steps, 2048);
+    cl_event *ev = calloc((size_t)steps, sizeof *ev);
+    for (int sync = 1; sync >= 0; sync--)
+        for (int s = 0; s < steps; s++) {
+            cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+            kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
+            assert_int_equal(clEnqueueNDRangeKernel(pq, k, 1, NULL, &global, NULL, 0, NULL, sync ? NULL : &ev[s]),
+                             CL_SUCCESS);
+            if (sync)
+                assert_int_equal(clFinish(pq), CL_SUCCESS);
+        }
+    assert_int_equal(clFinish(pq), CL_SUCCESS);
+    unsetenv("WEFT_DUMP");
+    assert_true(count_fused(ev, (unsigned)steps) > 0);
+    /* the launches' variants (the runtime may merge work-groups into larger ones): the fused
+     * one's name says .x2, the unfused vectorized one's says neither that nor .scalar */
+    const char *code[] = {"jacobi1d.", "optimized"}, *other[] = {".x2", ".scalar"};
+    const char *fused[] = {"jacobi1d.", "optimized", ".x2"};
+    int wf = widest_floats(dir, fused, 3, NULL, 0), wp = widest_floats(dir, code, 2, other, 2);
+    remove_dir(dir);
+    if (wf < 0)
+        fail_msg("no dump of the fused variant (.x2)");
+    assert_true(wp >= 0);
+    /* an explicit WEFT_VECTORIZE (off, or W x U) decides for every variant */
+    const char *vec = getenv("WEFT_VECTORIZE");
+    if (!vec || !*vec || !strcmp(vec, "auto"))
+        assert_int_equal(wf, 2 * wp);
+    free(ev);
+    free(init);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
 }
 
 /* ---- 2-D stencils ------------------------------------------------------------------------------ */
@@ -660,6 +762,7 @@ static void test_held_launch_callback_and_poll(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fused_variants_take_two_packets),   /* first: before these variants are cached */
         cmocka_unit_test(test_jacobi1d_bit_identical),
         cmocka_unit_test(test_jacobi2d_bit_identical),
         cmocka_unit_test(test_poisson_bit_identical),
