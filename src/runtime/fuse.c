@@ -820,7 +820,7 @@ static void plan_tile(const struct weft_fusion *f, uint64_t t, struct piece (*pi
         piece[k][0] = (struct piece){rlo[k], rhi[k], 0, f->chain.global[0]};
     }
     for (unsigned b = 0; b < f->chain.nbufs; b++) {
-        uint64_t lo, hi;
+        uint64_t lo = 0, hi = 0;
         has[b] = f->buf[b].windowed && weft_fp_window(&f->chain, K, rlo, rhi, b, &lo, &hi);
         win[b] = (struct weft_t2_band){0, 1, (int64_t)lo, (int64_t)hi};
     }
