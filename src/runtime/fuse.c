@@ -255,6 +255,7 @@ void weft_fuse_free(struct weft_fusion *f)
             free(p->data);
             free(p);
         }
+    weft_t2_free(&f->t2);
     free(f->copied);
     pthread_mutex_destroy(&f->lock);
     free(f);
@@ -525,7 +526,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         if (cols) {
             weft_t2_margin(&f->t2, K, tile, f->ctile, b, &f->margin_rows[b], &f->margin_bytes[b]);
             f->margin_rows[b] += 1;
-            f->margin_bytes[b] += FUSED_GROUP_2D * f->t2.elem[b];
+            f->margin_bytes[b] += FUSED_GROUP_2D * f->buf[b].elem;
         } else {
             f->margin_rows[b] = 0;
             f->margin_bytes[b] = weft_fp_margin(&f->chain, K, tile, b) + (int64_t)f->chain.align * f->buf[b].stride;

@@ -5,17 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-    return -floor_div(-a, b);
-}
-
 static void hull(uint64_t *lo, uint64_t *hi, uint64_t a, uint64_t z)
 {
     if (a >= z)
@@ -97,6 +86,7 @@ bool weft_fp_analyze(struct weft_fp_chain *c, char *why, size_t why_size)
             written_before = written_before || writes_here;
         }
         B->stride = first->coef[D];
+        B->elem = first->coef[0];
         if (B->stride <= 0) {
             snprintf(why, why_size, "buffer %u: rows of the NDRange do not move forward through it", b);
             return false;
@@ -249,8 +239,8 @@ static void access_range(const struct weft_fp_chain *c, unsigned b, const struct
 static void rows_of(const struct weft_fp_chain *c, const struct weft_fp_buffer *B, int64_t lo, int64_t hi,
                     uint64_t *a, uint64_t *z)
 {
-    int64_t rmin = floor_div(lo - B->wc0 - B->inner_hi - (int64_t)B->wsize, B->stride) + 1;
-    int64_t rend = ceil_div(hi - B->wc0 - B->inner_lo, B->stride);
+    int64_t rmin = weft_fp_floor_div(lo - B->wc0 - B->inner_hi - (int64_t)B->wsize, B->stride) + 1;
+    int64_t rend = weft_fp_ceil_div(hi - B->wc0 - B->inner_lo, B->stride);
     int64_t rows = (int64_t)weft_fp_rows(c);
     if (rmin < 0)
         rmin = 0;

@@ -73,6 +73,7 @@ struct weft_fp_buffer {
     int64_t wc0;            /* the writes' c0 */
     unsigned wsize;         /* the writes' size */
     int64_t inner_lo, inner_hi;  /* bytes one row's inner dimensions span: [inner_lo, inner_hi] */
+    int64_t elem;           /* bytes per step of dimension 0 in its layout (its coef[0]) */
 };
 
 struct weft_fp_chain {
@@ -89,6 +90,18 @@ struct weft_fp_chain {
  * a choosing read whose interval overflows, the whole buffer. */
 void weft_fp_access_range(const struct weft_fp_chain *c, unsigned b, const struct weft_fp_access *x, uint64_t a,
                           uint64_t z, int64_t *lo, int64_t *hi);
+
+/* Integer division rounding towards minus and plus infinity (b > 0). */
+static inline int64_t weft_fp_floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static inline int64_t weft_fp_ceil_div(int64_t a, int64_t b)
+{
+    return -weft_fp_floor_div(-a, b);
+}
 
 /* Whether stage k writes buffer b. */
 static inline bool weft_fp_stage_writes(const struct weft_fp_chain *c, unsigned k, unsigned b)

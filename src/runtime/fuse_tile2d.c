@@ -4,17 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-    return -floor_div(-a, b);
-}
-
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
@@ -47,6 +36,14 @@ struct cands {
     unsigned n;
     struct { int64_t coef[3], c0; } x[CAND_MAX];
 };
+
+static bool all_constant(const struct cands *c)
+{
+    for (unsigned j = 0; j < c->n; j++)
+        if (c->x[j].coef[0] || c->x[j].coef[1] || c->x[j].coef[2])
+            return false;
+    return true;
+}
 
 static bool candidates(const struct weft_fp_node *nodes, unsigned n, unsigned depth, struct cands *out)
 {
@@ -86,18 +83,9 @@ static bool candidates(const struct weft_fp_node *nodes, unsigned n, unsigned de
         break;
     case WEFT_FP_MUL: {
         /* the operand whose candidates are constants scales the other's */
-        struct cands *v = a, *k = b;
-        bool k_const = true;
-        for (unsigned j = 0; j < k->n; j++)
-            k_const = k_const && !k->x[j].coef[0] && !k->x[j].coef[1] && !k->x[j].coef[2];
-        if (!k_const) {
-            v = b;
-            k = a;
-            k_const = true;
-            for (unsigned j = 0; j < k->n; j++)
-                k_const = k_const && !k->x[j].coef[0] && !k->x[j].coef[1] && !k->x[j].coef[2];
-        }
-        ok = k_const && v->n * k->n <= CAND_MAX;
+        const bool b_const = all_constant(b);
+        struct cands *v = b_const ? a : b, *k = b_const ? b : a;
+        ok = (b_const || all_constant(a)) && v->n * k->n <= CAND_MAX;
         for (unsigned i = 0; ok && i < v->n; i++)
             for (unsigned j = 0; j < k->n; j++, out->n++) {
                 for (unsigned d = 0; d < 3; d++)
@@ -113,34 +101,56 @@ static bool candidates(const struct weft_fp_node *nodes, unsigned n, unsigned de
     return ok;
 }
 
-/* Calls fn on the c0 of each candidate address of access x (itself, when affine); false when a
- * choosing read has candidates that are not addresses of the layout {e, S}. */
-typedef void (*leaf_fn)(void *ctx, int64_t c0);
-
-static bool for_leaves(const struct weft_fp_access *x, int64_t e, int64_t S, leaf_fn fn, void *ctx)
+/* Appends to t->cand the c0 of each candidate address of access x (itself, when affine); false
+ * when a choosing read has candidates that are not addresses of the layout {e, S}, or out of
+ * memory. */
+static bool add_candidates(struct weft_t2 *t, size_t *ncand, const struct weft_fp_access *x, int64_t e, int64_t S)
 {
-    if (!x->node) {
-        if (fn)
-            fn(ctx, x->c0);
-        return true;
-    }
     struct cands *c = malloc(sizeof *c);
-    bool ok = c && candidates(x->node, x->root, 0, c);
-    for (unsigned i = 0; ok && i < c->n; i++)
-        ok = c->x[i].coef[0] == e && c->x[i].coef[1] == S && c->x[i].coef[2] == 0;
-    for (unsigned i = 0; ok && fn && i < c->n; i++)
-        fn(ctx, c->x[i].c0);
+    if (!c)
+        return false;
+    bool ok = true;
+    if (x->node) {
+        ok = candidates(x->node, x->root, 0, c);
+        for (unsigned i = 0; ok && i < c->n; i++)
+            ok = c->x[i].coef[0] == e && c->x[i].coef[1] == S && c->x[i].coef[2] == 0;
+    } else {
+        c->n = 1;
+        c->x[0].c0 = x->c0;
+    }
+    int64_t *grown = ok ? realloc(t->cand, (*ncand + c->n) * sizeof *grown) : NULL;
+    if (grown) {
+        t->cand = grown;
+        for (unsigned i = 0; i < c->n; i++)
+            t->cand[(*ncand)++] = c->x[i].c0;
+    }
     free(c);
-    return ok;
+    return grown != NULL;
+}
+
+/* Calls fn on the c0 of each candidate address of access a of stage k. */
+typedef void (*cand_fn)(void *ctx, int64_t c0);
+
+static void for_candidates(const struct weft_t2 *t, unsigned k, unsigned a, cand_fn fn, void *ctx)
+{
+    const unsigned i = t->first[k] + a;
+    for (unsigned j = t->at[i]; j < t->at[i + 1]; j++)
+        fn(ctx, t->cand[j]);
+}
+
+void weft_t2_free(struct weft_t2 *t)
+{
+    free(t->first);
+    free(t->at);
+    free(t->cand);
+    t->first = t->at = NULL;
+    t->cand = NULL;
 }
 
 bool weft_t2_init(struct weft_t2 *t, const struct weft_fp_chain *c, uint64_t group, char *why, size_t why_size)
 {
-    t->c = c;
-    t->W = (int64_t)c->global[0];
-    t->R = (int64_t)c->global[1];
-    t->group = (int64_t)group;
-    if (c->work_dim != 2 || c->nbufs > WEFT_T2_MAX_BUFS) {
+    *t = (struct weft_t2){c, (int64_t)c->global[0], (int64_t)c->global[1], (int64_t)group, NULL, NULL, NULL};
+    if (c->work_dim != 2) {
         snprintf(why, why_size, "2-D tiles need a 2-D NDRange");
         return false;
     }
@@ -150,27 +160,35 @@ bool weft_t2_init(struct weft_t2 *t, const struct weft_fp_chain *c, uint64_t gro
     }
     for (unsigned b = 0; b < c->nbufs; b++) {
         const struct weft_fp_buffer *B = &c->buf[b];
-        t->elem[b] = 0;
-        if (!B->windowed)
-            continue;
-        for (unsigned k = 0; k < c->nstages && !t->elem[b]; k++)
-            for (unsigned a = 0; a < c->stage[k].nacc && !t->elem[b]; a++)
-                if (c->stage[k].acc[a].buf == b && !c->stage[k].acc[a].node)
-                    t->elem[b] = c->stage[k].acc[a].coef[0];
-        const int64_t e = t->elem[b];
-        if (e <= 0 || B->stride != e * t->W || (int64_t)B->wsize > e) {
+        if (B->windowed && (B->elem <= 0 || B->stride != B->elem * t->W || (int64_t)B->wsize > B->elem)) {
             snprintf(why, why_size, "buffer %u is not dense row-major over the NDRange", b);
             return false;
         }
-        for (unsigned k = 0; k < c->nstages; k++)
-            for (unsigned a = 0; a < c->stage[k].nacc; a++) {
-                const struct weft_fp_access *x = &c->stage[k].acc[a];
-                if (x->buf == b && !for_leaves(x, e, B->stride, NULL, NULL)) {
-                    snprintf(why, why_size, "buffer %u is read at an address that is not one of its layout", b);
-                    return false;
-                }
-            }
     }
+    unsigned total = 0;
+    for (unsigned k = 0; k < c->nstages; k++)
+        total += c->stage[k].nacc;
+    t->first = malloc((c->nstages + 1) * sizeof *t->first);
+    t->at = malloc((total + 1) * sizeof *t->at);
+    if (!t->first || !t->at) {
+        snprintf(why, why_size, "out of memory");
+        return false;
+    }
+    size_t ncand = 0;
+    for (unsigned k = 0, i = 0; k < c->nstages; k++) {
+        t->first[k] = i;
+        for (unsigned a = 0; a < c->stage[k].nacc; a++, i++) {
+            const struct weft_fp_access *x = &c->stage[k].acc[a];
+            const struct weft_fp_buffer *B = &c->buf[x->buf];
+            t->at[i] = (unsigned)ncand;
+            if (B->windowed && !add_candidates(t, &ncand, x, B->elem, B->stride)) {
+                snprintf(why, why_size, "buffer %u is read at an address that is not one of its layout", x->buf);
+                return false;
+            }
+        }
+    }
+    t->first[c->nstages] = total;
+    t->at[total] = (unsigned)ncand;
     return true;
 }
 
@@ -191,10 +209,10 @@ static void add_shift(void *p, int64_t c0)
 {
     struct shift_ctx *x = p;
     const int64_t W = x->t->W, d = c0 - x->B->wc0;
-    int64_t dlo = floor_div(d - (int64_t)x->B->wsize, x->e) + 1, dhi = ceil_div(d + (int64_t)x->size, x->e) - 1;
+    int64_t dlo = weft_fp_floor_div(d - (int64_t)x->B->wsize, x->e) + 1, dhi = weft_fp_ceil_div(d + (int64_t)x->size, x->e) - 1;
     if (dlo > dhi)
         return;
-    int64_t q = floor_div(floor_div(dlo + dhi, 2) + W / 2, W);
+    int64_t q = weft_fp_floor_div(weft_fp_floor_div(dlo + dhi, 2) + W / 2, W);
     struct weft_t2_rect r = {x->from->r0 + q, x->from->r1 + q, x->from->c0 + dlo - q * W, x->from->c1 + dhi - q * W};
     rect_hull(&x->need, &r);
 }
@@ -215,8 +233,8 @@ void weft_t2_regions(const struct weft_t2 *t, unsigned K, const struct weft_t2_r
             const struct weft_fp_buffer *B = &c->buf[x->buf];
             if (!B->windowed || !(x->kind & WEFT_FP_READ))
                 continue;
-            struct shift_ctx sc = {t, B, t->elem[x->buf], x->size, &reg[k], {0, 0, 0, 0}};
-            for_leaves(x, sc.e, B->stride, add_shift, &sc);
+            struct shift_ctx sc = {t, B, B->elem, x->size, &reg[k], {0, 0, 0, 0}};
+            for_candidates(t, k, i, add_shift, &sc);
             for (unsigned j = 0; j < k; j++)
                 if (weft_fp_stage_writes(c, j, x->buf))
                     rect_hull(&reg[j], &sc.need);
@@ -233,18 +251,18 @@ static struct weft_t2_rect run_set(const struct weft_t2 *t, const struct weft_t2
     struct weft_t2_rect x = *r;
     if (rect_empty(&x))
         return x;
-    const int64_t W = t->W, g = t->group, width = ceil_div(x.c1 - x.c0, g) * g, q = floor_div(x.c0, W);
+    const int64_t W = t->W, g = t->group, width = weft_fp_ceil_div(x.c1 - x.c0, g) * g, q = weft_fp_floor_div(x.c0, W);
     if (width < W && x.c0 - q * W + width <= W) {
         x.c1 = x.c0 + width;
     } else if (width < W && x.c1 - q * W <= W && x.c1 - q * W - width >= 0) {
         x.c0 = x.c1 - width;
     } else {
-        x.c0 = floor_div(x.c0, g) * g;
-        x.c1 = ceil_div(x.c1, g) * g;
+        x.c0 = weft_fp_floor_div(x.c0, g) * g;
+        x.c1 = weft_fp_ceil_div(x.c1, g) * g;
     }
     if (x.c1 - x.c0 >= W) {
-        x.r0 += floor_div(x.c0, W);
-        x.r1 += ceil_div(x.c1, W) - 1;
+        x.r0 += weft_fp_floor_div(x.c0, W);
+        x.r1 += weft_fp_ceil_div(x.c1, W) - 1;
         x.c0 = 0;
         x.c1 = W;
     }
@@ -263,7 +281,7 @@ unsigned weft_t2_pieces(const struct weft_t2 *t, const struct weft_t2_rect *r, s
     struct weft_t2_rect x = run_set(t, r);
     if (rect_empty(&x))
         return 0;
-    const int64_t q = floor_div(x.c0, t->W);
+    const int64_t q = weft_fp_floor_div(x.c0, t->W);
     x.r0 += q;
     x.r1 += q;
     x.c0 -= q * t->W;
@@ -295,7 +313,7 @@ struct band_ctx {
 static void add_band(void *p, int64_t c0)
 {
     struct band_ctx *x = p;
-    const int64_t q = floor_div(c0 + x->S / 2, x->S), r = c0 - q * x->S;
+    const int64_t q = weft_fp_floor_div(c0 + x->S / 2, x->S), r = c0 - q * x->S;
     struct weft_t2_band b = {x->run->r0 + q, x->run->r1 + q, r + x->e * x->run->c0,
                              r + x->e * (x->run->c1 - 1) + (int64_t)x->size};
     if (!x->any) {
@@ -313,7 +331,7 @@ bool weft_t2_window(const struct weft_t2 *t, unsigned K, const struct weft_t2_re
                     struct weft_t2_band *w)
 {
     const struct weft_fp_chain *c = t->c;
-    struct band_ctx bc = {NULL, t->elem[b], c->buf[b].stride, 0, false, {0, 0, 0, 0}};
+    struct band_ctx bc = {NULL, c->buf[b].elem, c->buf[b].stride, 0, false, {0, 0, 0, 0}};
     for (unsigned k = 0; k < K; k++) {
         /* in the frame of the tile (not split into pieces), so that the bands of all stages
          * line up; rows beyond the NDRange fall outside the buffer and are clamped away */
@@ -326,7 +344,7 @@ bool weft_t2_window(const struct weft_t2 *t, unsigned K, const struct weft_t2_re
             if (x->buf != b)
                 continue;
             bc.size = x->size;
-            for_leaves(x, bc.e, c->buf[b].stride, add_band, &bc);
+            for_candidates(t, k, i, add_band, &bc);
         }
     }
     if (!bc.any)
@@ -339,7 +357,7 @@ bool weft_t2_window(const struct weft_t2 *t, unsigned K, const struct weft_t2_re
 void weft_t2_owned(const struct weft_t2 *t, unsigned b, const struct weft_t2_rect *tile, struct weft_t2_band *o)
 {
     const struct weft_fp_buffer *B = &t->c->buf[b];
-    const int64_t e = t->elem[b];
+    const int64_t e = B->elem;
     *o = (struct weft_t2_band){tile->r0, tile->r1, B->wc0 + e * tile->c0, B->wc0 + e * (tile->c1 - 1) + (int64_t)B->wsize};
 }
 
@@ -411,7 +429,7 @@ static int64_t window_rows(const struct weft_t2 *t, unsigned K, const struct wef
         if (!t->c->buf[b].windowed || !weft_t2_window(t, K, reg, b, &w))
             continue;
         const int64_t S = t->c->buf[b].stride;
-        int64_t r0 = w.r0 + floor_div(w.lo, S), r1 = w.r1 - 1 + ceil_div(w.hi, S);
+        int64_t r0 = w.r0 + weft_fp_floor_div(w.lo, S), r1 = w.r1 - 1 + weft_fp_ceil_div(w.hi, S);
         reach = max64(reach, max64(tile->r0 - r0, r1 - tile->r1));
     }
     return reach;

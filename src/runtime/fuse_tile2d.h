@@ -33,8 +33,6 @@
 
 #include "runtime/fuse_plan.h"
 
-#define WEFT_T2_MAX_BUFS 16u
-
 /* Rows [r0, r1) x columns [c0, c1) of the NDRange in row-major order; empty when r0 >= r1. */
 struct weft_t2_rect {
     int64_t r0, r1, c0, c1;
@@ -47,15 +45,20 @@ struct weft_t2_band {
 };
 
 struct weft_t2 {
-    const struct weft_fp_chain *c;   /* analysed (weft_fp_analyze) */
+    const struct weft_fp_chain *c;   /* analysed (weft_fp_analyze); each windowed buffer's elem is
+                                      * e, its bytes per work-item */
     int64_t W, R;                    /* columns, rows */
     int64_t group;                   /* columns a stage's pieces round to */
-    int64_t elem[WEFT_T2_MAX_BUFS];  /* e: bytes per work-item of each windowed buffer */
+    /* the candidate addresses (their c0) of every access to a windowed buffer, found once: those
+     * of access a of stage k are cand[at[first[k] + a]] up to cand[at[first[k] + a + 1]] */
+    unsigned *first, *at;
+    int64_t *cand;
 };
 
 /* Whether chain c (after weft_fp_analyze) fits the model with work-groups `group` columns wide;
- * fills *t. False with a reason otherwise. */
+ * fills *t. False with a reason otherwise. Either way weft_t2_free releases *t. */
 bool weft_t2_init(struct weft_t2 *t, const struct weft_fp_chain *c, uint64_t group, char *why, size_t why_size);
+void weft_t2_free(struct weft_t2 *t);
 
 /* The region each of the first K stages needs for tile `tile` (columns within [0, W)). */
 void weft_t2_regions(const struct weft_t2 *t, unsigned K, const struct weft_t2_rect *tile, struct weft_t2_rect *reg);

@@ -43,26 +43,24 @@ static void make_chain(struct chain *x, int64_t w, int64_t h, unsigned K)
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-static int64_t fdiv(int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0); }
-
 /* Work-items in the linear set rows [r0, r1) x columns [c0, c1) of a w x h NDRange, rounded up
  * to g columns as a stage runs it (from its first column; from its last at the right side;
  * aligned where it wraps), counted row by row. */
 static uint64_t linear_count(int64_t w, int64_t h, int64_t g, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
 {
-    const int64_t width = -fdiv(-(c1 - c0), g) * g, q = fdiv(c0, w);
+    const int64_t width = weft_fp_ceil_div(c1 - c0, g) * g, q = weft_fp_floor_div(c0, w);
     if (width < w && c0 - q * w + width <= w) {
         c1 = c0 + width;
     } else if (width < w && c1 - q * w <= w && c1 - q * w - width >= 0) {
         c0 = c1 - width;
     } else {
-        c0 = fdiv(c0, g) * g;
-        c1 = -fdiv(-c1, g) * g;
+        c0 = weft_fp_floor_div(c0, g) * g;
+        c1 = weft_fp_ceil_div(c1, g) * g;
     }
     if (c1 - c0 >= w) {   /* whole rows */
         int64_t a = max64(r0 * w + c0, 0), z = min64((r1 - 1) * w + c1, w * h);
-        a = fdiv(a, w) * w;
-        z = -fdiv(-z, w) * w;
+        a = weft_fp_floor_div(a, w) * w;
+        z = weft_fp_ceil_div(z, w) * w;
         return z > a ? (uint64_t)(min64(z, w * h) - max64(a, 0)) : 0;
     }
     uint64_t n = 0;
@@ -114,6 +112,7 @@ static void test_redundant_work_matches_formula(void **state)
             }
             assert_int_equal(run, formula);
         }
+        weft_t2_free(&t);
     }
 }
 
@@ -151,6 +150,7 @@ static void test_pieces_cover_region(void **state)
                     assert_true(seen[L]);   /* covered */
             }
     }
+    weft_t2_free(&t);
 }
 
 /* Owned bytes of all tiles partition the buffers; each tile's windows hold every byte its
@@ -215,6 +215,7 @@ static void test_owned_partition_and_windows_cover(void **state)
             assert_int_equal(owned[y], 1);
         free(owned);
         free(inwin);
+        weft_t2_free(&t);
     }
 }
 
@@ -261,6 +262,7 @@ static void test_margins_bound_the_neighbours_windows(void **state)
                 }
             }
         }
+        weft_t2_free(&t);
     }
 }
 
@@ -274,9 +276,12 @@ static void test_layout_checks(void **state)
     make_chain(&x, 64, 10, 3);
     assert_true(weft_fp_analyze(&x.c, why, sizeof why));
     assert_false(weft_t2_init(&t, &x.c, 48, why, sizeof why));
+    weft_t2_free(&t);
     assert_true(weft_t2_init(&t, &x.c, 16, why, sizeof why));
+    weft_t2_free(&t);
     x.c.work_dim = 1;
     assert_false(weft_t2_init(&t, &x.c, 16, why, sizeof why));
+    weft_t2_free(&t);
     /* padded rows: 64 columns, rows 80 floats apart */
     make_chain(&x, 64, 10, 3);
     for (unsigned k = 0; k < 3; k++)
@@ -289,6 +294,7 @@ static void test_layout_checks(void **state)
     assert_true(weft_fp_analyze(&x.c, why, sizeof why));
     assert_false(weft_t2_init(&t, &x.c, 16, why, sizeof why));
     assert_non_null(strstr(why, "dense"));
+    weft_t2_free(&t);
 }
 
 /* A choosing read: HotSpot's north neighbour `r == 0 ? idx : idx - cols`, as clang may fold it
@@ -325,6 +331,8 @@ static void test_choosing_reads_by_candidates(void **state)
     struct weft_t2 u;
     assert_true(weft_t2_init(&u, &y.c, 16, why, sizeof why));
     assert_int_equal(weft_t2_items_run(&t, 4, 5, 16), weft_t2_items_run(&u, 4, 5, 16));
+    weft_t2_free(&t);
+    weft_t2_free(&u);
     /* max(r - 1, 0) * 4w + 4c: the candidate 4c is not an address of the layout */
     struct weft_fp_node clamp[6] = {
         {WEFT_FP_LEAF, 0, 0, {0, 1, 0}, -1},        /* r - 1 */
@@ -343,6 +351,7 @@ static void test_choosing_reads_by_candidates(void **state)
     }
     assert_true(weft_fp_analyze(&x.c, why, sizeof why));
     assert_false(weft_t2_init(&t, &x.c, 16, why, sizeof why));
+    weft_t2_free(&t);
 }
 
 /* An interior tile's windows on a wide grid: its rows and halo, each a band a little wider than
@@ -367,6 +376,7 @@ static void test_windows_are_bands_of_the_tile(void **state)
         assert_true(w.r1 - w.r0 <= (int64_t)(th + 2 * K));
         assert_true(w.hi - w.lo <= 4 * (int64_t)(tw + 2 * K + 16));
     }
+    weft_t2_free(&t);
     free(x);
 }
 
