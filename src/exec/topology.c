@@ -25,6 +25,9 @@ static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
 static hwloc_topology_t hw;
 static hwloc_bitmap_t *core_sets;
 static unsigned num_core_sets;
+/* The LLC domain of each OS CPU number (NULL: all in domain 0). */
+static unsigned char *cpu_domain;
+static unsigned num_cpu_domain;
 
 /* Removes leading and trailing white space in place (CPU model strings are padded). */
 static void trim(char *s)
@@ -154,6 +157,48 @@ static void read_sysfs_caches(void)
     }
 }
 
+/* The instances of the deepest data cache hwloc reports (L3, else L2) and which PUs each
+ * covers. At most 255 domains are told apart (more count as the 255th). */
+static void read_llc_domains(void)
+{
+    static const hwloc_obj_type_t llc[] = {HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE};
+    for (size_t l = 0; l < 2; l++) {
+        int n = hwloc_get_nbobjs_by_type(hw, llc[l]);
+        if (n <= 0)
+            continue;
+        int last = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PU);
+        unsigned max_os = 0;
+        for (int i = 0; i < last; i++) {
+            hwloc_obj_t pu = hwloc_get_obj_by_type(hw, HWLOC_OBJ_PU, (unsigned)i);
+            if (pu && pu->os_index + 1 > max_os)
+                max_os = pu->os_index + 1;
+        }
+        cpu_domain = calloc(max_os ? max_os : 1, 1);
+        if (!cpu_domain)
+            return;
+        num_cpu_domain = max_os;
+        topo.llc_domains = (unsigned)(n < 255 ? n : 255);
+        for (int i = 0; i < n; i++) {
+            hwloc_obj_t c = hwloc_get_obj_by_type(hw, llc[l], (unsigned)i);
+            if (!c || !c->cpuset)
+                continue;
+            int cores = hwloc_get_nbobjs_inside_cpuset_by_type(hw, c->cpuset, HWLOC_OBJ_CORE);
+            if (cores <= 0)
+                cores = hwloc_get_nbobjs_inside_cpuset_by_type(hw, c->cpuset, HWLOC_OBJ_PU);
+            if (cores > 0 && (unsigned)cores > topo.llc_domain_cores)
+                topo.llc_domain_cores = (unsigned)cores;
+            unsigned cpu;
+            hwloc_bitmap_foreach_begin(cpu, c->cpuset)
+            {
+                if (cpu < max_os)
+                    cpu_domain[cpu] = (unsigned char)(i < 255 ? i : 254);
+            }
+            hwloc_bitmap_foreach_end();
+        }
+        return;
+    }
+}
+
 /* Fills what hwloc could tell; returns false when the topology cannot be loaded. */
 static bool read_hwloc(void)
 {
@@ -200,6 +245,8 @@ static bool read_hwloc(void)
         }
     }
 
+    read_llc_domains();
+
     hwloc_obj_t root = hwloc_get_root_obj(hw);
     if (root)
         topo.total_memory = root->total_memory;
@@ -225,6 +272,11 @@ static void topology_init(void)
         topo.pus = online > 0 ? (unsigned)online : 1;
     if (topo.cores == 0)
         topo.cores = topo.pus;
+
+    if (topo.llc_domains == 0 || topo.llc_domain_cores == 0) {
+        topo.llc_domains = 1;
+        topo.llc_domain_cores = topo.cores;
+    }
 
     read_sysfs_caches();
     /* glibc's answers come last: it derives them from cpuid, and on virtual AMD machines its
@@ -265,6 +317,13 @@ const struct weft_topology *weft_topology_get(void)
 {
     pthread_once(&topo_once, topology_init);
     return &topo;
+}
+
+unsigned weft_topology_current_llc_domain(void)
+{
+    weft_topology_get();
+    int cpu = sched_getcpu();
+    return cpu_domain && cpu >= 0 && (unsigned)cpu < num_cpu_domain ? cpu_domain[cpu] : 0;
 }
 
 bool weft_topology_pin_current_thread(unsigned index)

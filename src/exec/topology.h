@@ -15,10 +15,18 @@ struct weft_topology {
     uint64_t total_memory;     /* bytes */
     double   max_clock_mhz;    /* 0 when unknown */
     char     cpu_name[128];
+    /* Last-level cache domains (Zhou's processors of hierarchical overlapped tiling): the
+     * instances of the deepest data cache, with the cores under the largest of them. 1 and
+     * `cores` when hwloc cannot tell. */
+    unsigned llc_domains;
+    unsigned llc_domain_cores;
 };
 
 /* Read once, thread-safe; never NULL. */
 const struct weft_topology *weft_topology_get(void);
+/* The last-level cache domain (0 .. llc_domains-1) of the CPU the calling thread runs on now
+ * (0 when unknown). */
+unsigned weft_topology_current_llc_domain(void);
 /* Pins the calling thread to core `index % cores`. Returns false when pinning is not
  * possible (the thread keeps running unpinned). */
 bool weft_topology_pin_current_thread(unsigned index);

@@ -105,6 +105,7 @@ struct pin_result {
     unsigned index;
     bool pinned;
     cpu_set_t set;
+    unsigned domain;
 };
 
 static void *pin_thread(void *arg)
@@ -113,6 +114,7 @@ static void *pin_thread(void *arg)
     r->pinned = weft_topology_pin_current_thread(r->index);
     CPU_ZERO(&r->set);
     sched_getaffinity(0, sizeof r->set, &r->set);
+    r->domain = weft_topology_current_llc_domain();
     return NULL;
 }
 
@@ -156,6 +158,26 @@ static void test_pinning_selects_one_core(void **state)
     assert_true(CPU_EQUAL(&still, &allowed));
 }
 
+/* Every core is in one LLC domain; pinned one per core, threads see every domain, and no
+ * domain holds more cores than the largest one. */
+static void test_llc_domains_cover_the_cores(void **state)
+{
+    const struct weft_topology *t = weft_topology_get();
+    assert_true(t->llc_domains >= 1 && t->llc_domains <= t->cores);
+    assert_true(t->llc_domain_cores >= 1 && t->llc_domain_cores <= t->cores);
+    assert_true(t->llc_domains * t->llc_domain_cores >= t->cores);
+    unsigned count[256] = {0}, seen = 0;
+    for (unsigned i = 0; i < t->cores; i++) {
+        struct pin_result r = pin_in_thread(i);
+        assert_true(r.pinned);
+        assert_true(r.domain < t->llc_domains);
+        if (count[r.domain]++ == 0)
+            seen++;
+        assert_true(count[r.domain] <= t->llc_domain_cores);
+    }
+    assert_int_equal(seen, t->llc_domains);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +185,7 @@ int main(void)
         cmocka_unit_test(test_cache_sizes_match_the_kernel),
         cmocka_unit_test(test_read_once_shared_by_threads),
         cmocka_unit_test(test_pinning_selects_one_core),
+        cmocka_unit_test(test_llc_domains_cover_the_cores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
