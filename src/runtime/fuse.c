@@ -15,15 +15,13 @@
 #include "runtime/event.h"
 #include "runtime/fuse_bind.h"
 #include "runtime/fuse_cost.h"
+#include "runtime/fuse_internal.h"
 #include "runtime/fuse_plan.h"
 #include "runtime/fuse_tile2d.h"
 #include "runtime/kernel.h"
 #include "runtime/log.h"
 #include "runtime/mem.h"
 
-#define MAX_BUFS 16u
-#define MAX_STAGES WEFT_FUSE_MAX_CHAIN
-#define MAX_PATCHES 16u
 /* Fusing needs a measured saving per row of at least this fraction (equation 6's t_s/t_c) and
  * at least this many stages (fuse.h) ... */
 #define FUSE_MIN_RATIO WEFT_FUSE_MIN_RATIO
@@ -85,6 +83,34 @@ uint64_t weft_fuse_tile_budget(void)
     return budget < (256u << 10) ? 256u << 10 : budget;
 }
 
+unsigned weft_fuse_teams(void)
+{
+    const struct weft_topology *t = weft_topology_get();
+    const unsigned threads = weft_pool_concurrency();
+    unsigned levels = env_unsigned("WEFT_FUSE_LEVELS", 0), domains = env_unsigned("WEFT_FUSE_DOMAINS", 0);
+    if (levels == 0)   /* auto */
+        levels = domains || (t->llc_domains > 1 && t->llc_domain_cores > 1) ? 2 : 1;
+    if (levels < 2)
+        return 0;
+    if (!domains)
+        domains = t->llc_domains;
+    return domains < threads ? domains : threads;
+}
+
+uint64_t weft_fuse_team_budget(unsigned teams)
+{
+    const struct weft_topology *t = weft_topology_get();
+    const uint64_t core = weft_fuse_tile_budget();
+    unsigned threads = weft_pool_concurrency() / (teams ? teams : 1);
+    threads = threads ? threads : 1;
+    /* half the team's share of the last-level caches, but no less than a core's budget per
+     * thread and no more than four: virtual machines report last-level caches of any size
+     * (508 MB per core seen here) */
+    uint64_t llc = t->l3_size * (t->llc_domains ? t->llc_domains : 1) / (teams ? teams : 1) / 2;
+    const uint64_t lo = core * threads, hi = 4 * core * threads;
+    return llc < lo ? lo : llc > hi ? hi : llc;
+}
+
 uint64_t weft_fuse_align(unsigned work_dim, const uint64_t local[3])
 {
     return work_dim == 1 ? (local[0] < FUSED_GROUP_1D ? local[0] : FUSED_GROUP_1D) : 1;
@@ -108,22 +134,13 @@ void weft_fuse_note_unfused(const struct weft_fuse_stage *s, uint64_t ns)
 
 /* ---- window sets: a tile's private copies, recycled across tiles and runs ------------------ */
 
-struct wset {
-    char *mem[MAX_BUFS];
-    size_t cap[MAX_BUFS];
-    char *ptr[MAX_BUFS];        /* where byte `lo` of the buffer lives, or NULL: no window */
-    uint64_t lo[MAX_BUFS];
-    unsigned char *args;        /* a stage's argument block, pointers rebased onto the windows */
-    size_t args_cap;
-    struct wset *next;
-};
 
 #define WSET_CACHE_MAX 8u
 static pthread_mutex_t wset_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct wset *wset_cache;
 static unsigned wset_cached;
 
-static struct wset *wset_get(void)
+struct wset *fuse_wset_get(void)
 {
     pthread_mutex_lock(&wset_lock);
     struct wset *w = wset_cache;
@@ -135,7 +152,7 @@ static struct wset *wset_get(void)
     return w ? w : calloc(1, sizeof *w);
 }
 
-static void wset_put(struct wset *w)
+void fuse_wset_put(struct wset *w)
 {
     pthread_mutex_lock(&wset_lock);
     if (wset_cached < WSET_CACHE_MAX) {
@@ -155,7 +172,7 @@ static void wset_put(struct wset *w)
 
 /* Room for `bytes` whose first byte has the 64-byte phase of `phase_of` (so the kernel's
  * vector accesses keep the alignment they have in the real buffer). */
-static char *wset_room(struct wset *w, unsigned b, size_t bytes, uintptr_t phase_of)
+char *fuse_wset_room(struct wset *w, unsigned b, size_t bytes, uintptr_t phase_of)
 {
     size_t need = bytes + 64;
     if (w->cap[b] < need) {
@@ -170,56 +187,6 @@ static char *wset_room(struct wset *w, unsigned b, size_t bytes, uintptr_t phase
 
 /* ---- a planned fused run ---------------------------------------------------------------------- */
 
-/* One region of equal work-groups of a stage: which dimensions are the remainder group. */
-struct fpart {
-    weft_wg_fn fn;
-    uint64_t local[3];
-};
-
-struct fstage {
-    struct weft_fuse_stage s;
-    struct weft_fp_access *acc;
-    struct weft_fp_node *nodes;        /* the addresses of its choosing reads */
-    unsigned npatch;
-    struct { size_t offset; unsigned buf; } patch[MAX_PATCHES];   /* pointer args into windows */
-    uint64_t flocal[3];                /* the enqueued local size the fused run uses */
-    struct fpart part[8];              /* by mask of remainder dimensions; fn NULL: none */
-};
-
-/* A tile's results whose write-back waits for a neighbour to fill its windows: what the tile
- * owns of each windowed buffer, packed (its window set goes back to be reused at once; with 2-D
- * tiles dozens of tiles wait, and their windows span many rows). */
-struct pending {
-    uint64_t tile;
-    unsigned mask;          /* the windowed buffers packed, by index */
-    char *data;
-    size_t cap;
-    struct pending *next;
-};
-
-struct weft_fusion {
-    struct fstage st[MAX_STAGES];      /* chain.nstages of them */
-    struct weft_fp_stage fpst[MAX_STAGES];
-    struct weft_fp_buffer buf[MAX_BUFS];
-    char *base[MAX_BUFS];
-    struct weft_fp_chain chain;
-    struct weft_cost_key key;          /* what its runs are measured under (fuse_cost.h) */
-    uint64_t tile, tiles, reach;       /* rows per tile, tiles, neighbours a window may reach */
-    bool cols;                         /* 2-D tiles of `tile` rows and `ctile` columns (t2) */
-    uint64_t ctile;
-    struct weft_t2 t2;
-    uint64_t row_items;                /* work-items per row */
-    /* per windowed buffer: how far other tiles' windows reach into what a tile owns (rows from
-     * its top and bottom, bytes from its sides); only that part of a tile's results waits */
-    int64_t margin_rows[MAX_BUFS], margin_bytes[MAX_BUFS];
-    size_t args_max, scratch;
-    atomic_uchar *copied;              /* per tile: its windows are filled */
-    pthread_mutex_t lock;
-    struct pending *deferred;          /* tiles whose write-back waits for a neighbour */
-    struct pending *spare;             /* packed copies to reuse */
-    _Atomic uint64_t items_run;
-    atomic_bool failed;
-};
 
 /* The integer scalar argument `arg` of a stage, from its packed argument block. */
 static bool stage_arg_value(const void *ctx, unsigned arg, int64_t *v)
@@ -256,6 +223,7 @@ void weft_fuse_free(struct weft_fusion *f)
             free(p);
         }
     weft_t2_free(&f->t2);
+    fuse_hot_free(f);
     free(f->copied);
     pthread_mutex_destroy(&f->lock);
     free(f);
@@ -448,6 +416,8 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
      * measured on this machine */
     const uint64_t rows = weft_fp_rows(&f->chain);
     unsigned forced_tile = env_unsigned("WEFT_FUSE_TILE", 0), forced_cols = env_unsigned("WEFT_FUSE_COLS", 0);
+    /* two levels (fuse_hot.c) only for row tiles */
+    const unsigned teams = forced_cols ? 0 : weft_fuse_teams();
     unsigned K;
     uint64_t tile;
     if (forced_depth) {
@@ -469,8 +439,9 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         double useful = weft_cost_get(WEFT_COST_USEFUL, &f->key, WEFT_FUSE_FUSED_SAMPLES);
         /* not measured yet, or a retry: try */
         double ratio = fused > 0 && plan != WEFT_COST_RETRY ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;
-        uint64_t budget = weft_fuse_tile_budget(), row_bytes = weft_fp_row_bytes(&f->chain);
-        weft_fp_choose(&f->chain, row_bytes, budget, weft_pool_concurrency(), ratio, &K, &tile);
+        uint64_t budget = teams ? weft_fuse_team_budget(teams) : weft_fuse_tile_budget();
+        uint64_t row_bytes = weft_fp_row_bytes(&f->chain);
+        weft_fp_choose(&f->chain, row_bytes, budget, teams ? teams : weft_pool_concurrency(), ratio, &K, &tile);
         weft_log(WEFT_LOG_DEBUG,
                  "fuse: %s: unfused %.2f ns/row, fused %.2f ns per row run, %.2f per row replaced, t_s/t_c %.2f: "
                  "K=%u, tile %llu", s0->name, unfused, fused, useful, ratio, K, (unsigned long long)tile);
@@ -508,6 +479,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     }
     f->tile = tile;
     f->cols = cols;
+    f->teams = cols ? 0 : teams;
     f->row_items = 1;
     for (unsigned d = 0; d + 1 < f->chain.work_dim; d++)
         f->row_items *= f->chain.global[d];
@@ -533,7 +505,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         }
     }
     f->copied = calloc(f->tiles, sizeof *f->copied);
-    if (!f->copied)
+    if (!f->copied || (f->teams && !fuse_hot_init(f)))
         goto no;
     for (unsigned k = 0; k < K; k++) {
         struct fstage *st = &f->st[k];
@@ -559,7 +531,7 @@ no:
 /* Runs rows [a, b) of the outer dimension of stage st with argument block `args`: all of every
  * other dimension, or with 2-D tiles (`cols`) columns [u, v) of dimension 0 (a whole number of
  * its groups). */
-static void run_region(const struct fstage *st, const void *args, const struct weft_wg_ctx *wctx, uint64_t a,
+void fuse_run_region(const struct fstage *st, const void *args, const struct weft_wg_ctx *wctx, uint64_t a,
                        uint64_t b, bool cols, uint64_t u, uint64_t v)
 {
     const struct weft_fuse_stage *s = &st->s;
@@ -604,7 +576,7 @@ static void run_region(const struct fstage *st, const void *args, const struct w
     }
 }
 
-static bool neighbours_copied(struct weft_fusion *f, uint64_t t)
+bool fuse_neighbours_copied(struct weft_fusion *f, uint64_t t)
 {
     uint64_t lo = t > f->reach ? t - f->reach : 0, hi = t + f->reach < f->tiles ? t + f->reach : f->tiles - 1;
     for (uint64_t i = lo; i <= hi; i++)
@@ -613,13 +585,12 @@ static bool neighbours_copied(struct weft_fusion *f, uint64_t t)
     return true;
 }
 
-enum band_copy { COPY_IN, COPY_OUT, PACK, UNPACK, MEASURE };
 
 /* Copies the bytes of `band` of buffer b (rows its stride apart, clamped to the buffer): into
  * the window `win` (which holds byte `wlo` of the buffer at its start) or out of it, out of it
  * into `packed` or from `packed` into the buffer. Returns the bytes. */
-static size_t band_copy(const struct weft_fusion *f, unsigned b, const struct weft_t2_band *band, char *win,
-                        uint64_t wlo, char *packed, enum band_copy how)
+size_t fuse_band_copy(const struct weft_fusion *f, unsigned b, const struct weft_t2_band *band, char *win,
+                        uint64_t wlo, char *packed, enum fuse_copy how)
 {
     const int64_t stride = f->buf[b].stride, size = (int64_t)f->buf[b].size;
     char *buf = f->base[b];
@@ -647,7 +618,7 @@ static size_t band_copy(const struct weft_fusion *f, unsigned b, const struct we
 }
 
 /* What tile t owns of windowed buffer b: the bytes its own work-items write. */
-static void tile_owned(const struct weft_fusion *f, unsigned b, uint64_t t, struct weft_t2_band *o)
+void fuse_tile_owned(const struct weft_fusion *f, unsigned b, uint64_t t, struct weft_t2_band *o)
 {
     if (f->cols) {
         struct weft_t2_rect tile;
@@ -663,11 +634,11 @@ static void tile_owned(const struct weft_fusion *f, unsigned b, uint64_t t, stru
 
 /* Tile t's owned bytes of buffer b, split into what no other tile's window reads (*core, maybe
  * empty) and the rest (border[0..n), returned), which must wait for the neighbours' copies. */
-static unsigned split_owned(const struct weft_fusion *f, unsigned b, uint64_t t, struct weft_t2_band *core,
+unsigned fuse_split_owned(const struct weft_fusion *f, unsigned b, uint64_t t, struct weft_t2_band *core,
                             struct weft_t2_band border[4])
 {
     struct weft_t2_band o;
-    tile_owned(f, b, t, &o);
+    fuse_tile_owned(f, b, t, &o);
     const int64_t hr = f->margin_rows[b], hb = f->margin_bytes[b];
     if (o.r1 - o.r0 <= 2 * hr || o.hi - o.lo <= 2 * hb) {
         *core = (struct weft_t2_band){0, 0, 0, 0};
@@ -687,21 +658,10 @@ static unsigned split_owned(const struct weft_fusion *f, unsigned b, uint64_t t,
     return n;
 }
 
-/* Writes tile t's owned bytes from its windows into the buffers: all of them once its
- * neighbours have filled their windows; else what they do not read now, and the rest packed to
- * be written when they have. */
-static void write_back(struct weft_fusion *f, struct wset *w, uint64_t t)
+/* Packs what tile t owns of its windows within the margins of the neighbours' windows and
+ * queues it to be written once they have filled theirs (fuse_flush_deferred). */
+void fuse_defer_border(struct weft_fusion *f, const struct wset *w, uint64_t t)
 {
-    if (neighbours_copied(f, t)) {
-        for (unsigned b = 0; b < f->chain.nbufs; b++) {
-            struct weft_t2_band own;
-            if (!f->buf[b].windowed || !w->ptr[b])
-                continue;
-            tile_owned(f, b, t, &own);
-            band_copy(f, b, &own, w->ptr[b], w->lo[b], NULL, COPY_OUT);
-        }
-        return;
-    }
     struct weft_t2_band border[MAX_BUFS][4];
     unsigned nb[MAX_BUFS];
     size_t bytes = 0;
@@ -709,10 +669,9 @@ static void write_back(struct weft_fusion *f, struct wset *w, uint64_t t)
         struct weft_t2_band core;
         if (!f->buf[b].windowed || !w->ptr[b])
             continue;
-        nb[b] = split_owned(f, b, t, &core, border[b]);
-        band_copy(f, b, &core, w->ptr[b], w->lo[b], NULL, COPY_OUT);
+        nb[b] = fuse_split_owned(f, b, t, &core, border[b]);
         for (unsigned i = 0; i < nb[b]; i++)
-            bytes += band_copy(f, b, &border[b][i], NULL, 0, NULL, MEASURE);
+            bytes += fuse_band_copy(f, b, &border[b][i], NULL, 0, NULL, MEASURE);
     }
     pthread_mutex_lock(&f->lock);
     struct pending *p = f->spare;
@@ -740,7 +699,7 @@ static void write_back(struct weft_fusion *f, struct wset *w, uint64_t t)
         if (!f->buf[b].windowed || !w->ptr[b])
             continue;
         for (unsigned i = 0; i < nb[b]; i++)
-            off += band_copy(f, b, &border[b][i], w->ptr[b], w->lo[b], p->data + off, PACK);
+            off += fuse_band_copy(f, b, &border[b][i], w->ptr[b], w->lo[b], p->data + off, PACK);
         p->mask |= 1u << b;
     }
     pthread_mutex_lock(&f->lock);
@@ -749,15 +708,35 @@ static void write_back(struct weft_fusion *f, struct wset *w, uint64_t t)
     pthread_mutex_unlock(&f->lock);
 }
 
+/* Writes tile t's owned bytes from its windows into the buffers: all of them once its
+ * neighbours have filled their windows; else what they do not read now, and the rest packed to
+ * be written when they have. */
+static void write_back(struct weft_fusion *f, struct wset *w, uint64_t t)
+{
+    const bool all = fuse_neighbours_copied(f, t);
+    for (unsigned b = 0; b < f->chain.nbufs; b++) {
+        struct weft_t2_band own, border[4];
+        if (!f->buf[b].windowed || !w->ptr[b])
+            continue;
+        if (all)
+            fuse_tile_owned(f, b, t, &own);
+        else
+            fuse_split_owned(f, b, t, &own, border);
+        fuse_band_copy(f, b, &own, w->ptr[b], w->lo[b], NULL, COPY_OUT);
+    }
+    if (!all)
+        fuse_defer_border(f, w, t);
+}
+
 /* Writes back the deferred tiles whose neighbours have all filled their windows (all of them
  * when `all`). Which buffers a tile packed: those its stages touch, as when it ran. */
-static void flush_deferred(struct weft_fusion *f, bool all)
+void fuse_flush_deferred(struct weft_fusion *f, bool all)
 {
     struct pending *ready = NULL;
     pthread_mutex_lock(&f->lock);
     for (struct pending **pp = &f->deferred; *pp;) {
         struct pending *p = *pp;
-        if (all || neighbours_copied(f, p->tile)) {
+        if (all || fuse_neighbours_copied(f, p->tile)) {
             *pp = p->next;
             p->next = ready;
             ready = p;
@@ -772,9 +751,9 @@ static void flush_deferred(struct weft_fusion *f, bool all)
             struct weft_t2_band core, border[4];
             if (!f->buf[b].windowed || !(p->mask >> b & 1))
                 continue;
-            unsigned n = split_owned(f, b, p->tile, &core, border);
+            unsigned n = fuse_split_owned(f, b, p->tile, &core, border);
             for (unsigned i = 0; i < n; i++)
-                off += band_copy(f, b, &border[i], NULL, 0, p->data + off, UNPACK);
+                off += fuse_band_copy(f, b, &border[i], NULL, 0, p->data + off, UNPACK);
         }
     }
     if (!ready)
@@ -789,14 +768,25 @@ static void flush_deferred(struct weft_fusion *f, bool all)
     pthread_mutex_unlock(&f->lock);
 }
 
-/* One stage's region of a tile: rows [a, b) x columns [u, v) (all columns without 2-D tiles). */
-struct piece {
-    uint64_t a, b, u, v;
-};
+
+/* Stage k's argument block into `args` (f->args_max bytes), its buffer arguments pointed at
+ * the windows of w. */
+void fuse_stage_args(const struct weft_fusion *f, const struct wset *w, unsigned k, unsigned char *args)
+{
+    const struct fstage *st = &f->st[k];
+    memcpy(args, st->s.block, st->s.meta->args_size ? st->s.meta->args_size : 8);
+    for (unsigned i = 0; i < st->npatch; i++) {
+        unsigned b = st->patch[i].buf;
+        /* the kernel adds its own offsets to the buffer's start: point that start where byte 0
+         * of the buffer would be if the window were the buffer */
+        uintptr_t start = w->ptr[b] ? (uintptr_t)w->ptr[b] - (uintptr_t)w->lo[b] : (uintptr_t)f->base[b];
+        memcpy(args + st->patch[i].offset, &start, sizeof start);
+    }
+}
 
 /* The pieces each stage runs for tile t and the bands of the windows, per windowed buffer
  * (has[b] false: the tile touches none of it). */
-static void plan_tile(const struct weft_fusion *f, uint64_t t, struct piece (*piece)[2], unsigned *npiece,
+void fuse_plan_tile(const struct weft_fusion *f, uint64_t t, struct piece (*piece)[2], unsigned *npiece,
                       struct weft_t2_band *win, bool *has)
 {
     const unsigned K = f->chain.nstages;
@@ -834,8 +824,8 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
     unsigned npiece[MAX_STAGES];
     struct weft_t2_band win[MAX_BUFS];
     bool has[MAX_BUFS];
-    plan_tile(f, t, piece, npiece, win, has);
-    struct wset *w = wset_get();
+    fuse_plan_tile(f, t, piece, npiece, win, has);
+    struct wset *w = fuse_wset_get();
     if (!w) {
         atomic_store(&f->failed, true);
         atomic_store_explicit(&f->copied[t], 1, memory_order_release);
@@ -855,18 +845,18 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
         w->ptr[b] = NULL;
         if (!has[b] || !weft_t2_band_range(&win[b], f->buf[b].stride, f->buf[b].size, &lo, &hi))
             continue;
-        char *p = wset_room(w, b, hi - lo, (uintptr_t)(f->base[b] + lo));
+        char *p = fuse_wset_room(w, b, hi - lo, (uintptr_t)(f->base[b] + lo));
         if (!p) {
             atomic_store(&f->failed, true);
             break;
         }
-        band_copy(f, b, &win[b], p, lo, NULL, COPY_IN);
+        fuse_band_copy(f, b, &win[b], p, lo, NULL, COPY_IN);
         w->ptr[b] = p;
         w->lo[b] = lo;
     }
     atomic_store_explicit(&f->copied[t], 1, memory_order_release);
     if (atomic_load(&f->failed)) {
-        wset_put(w);
+        fuse_wset_put(w);
         return;
     }
     uint64_t items = 0;
@@ -875,23 +865,16 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
         if (!npiece[k])
             continue;
         const struct fstage *st = &f->st[k];
-        memcpy(args, st->s.block, st->s.meta->args_size ? st->s.meta->args_size : 8);
-        for (unsigned i = 0; i < st->npatch; i++) {
-            unsigned b = st->patch[i].buf;
-            /* the kernel adds its own offsets to the buffer's start: point that start where
-             * byte 0 of the buffer would be if the window were the buffer */
-            uintptr_t start = w->ptr[b] ? (uintptr_t)w->ptr[b] - (uintptr_t)w->lo[b] : (uintptr_t)f->base[b];
-            memcpy(args + st->patch[i].offset, &start, sizeof start);
-        }
+        fuse_stage_args(f, w, k, args);
         for (unsigned i = 0; i < npiece[k]; i++) {
             const struct piece *p = &piece[k][i];
-            run_region(st, args, wctx, p->a, p->b, f->cols, p->u, p->v);
+            fuse_run_region(st, args, wctx, p->a, p->b, f->cols, p->u, p->v);
             items += (p->b - p->a) * (f->cols ? p->v - p->u : f->row_items);
         }
     }
     atomic_fetch_add(&f->items_run, items);
     write_back(f, w, t);
-    wset_put(w);
+    fuse_wset_put(w);
 }
 
 /* The pool's work-group function of a fused run: one "group" per tile. Deferred write-backs
@@ -902,7 +885,7 @@ static void run_tiles(const void *arg, const struct weft_wg_ctx *wctx, uint64_t 
     struct weft_fusion *f = (struct weft_fusion *)arg;
     for (uint64_t t = first; t < first + count; t++) {
         run_tile(f, wctx, t);
-        flush_deferred(f, false);
+        fuse_flush_deferred(f, false);
     }
 }
 
@@ -911,7 +894,7 @@ cl_int weft_fuse_run(struct weft_fusion *f)
     const struct weft_fuse_stage *s0 = &f->st[0].s;
     struct weft_launch launch;
     memset(&launch, 0, sizeof launch);
-    launch.fn = run_tiles;
+    launch.fn = f->teams ? fuse_hot_worker : run_tiles;
     launch.args = f;
     launch.ctx.work_dim = s0->work_dim;
     for (int d = 0; d < 3; d++) {
@@ -921,12 +904,13 @@ cl_int weft_fuse_run(struct weft_fusion *f)
         launch.ctx.num_groups[d] = 1;
     }
     weft_wg_ctx_set_uniform(&launch.ctx);
-    launch.total_groups = f->tiles;
+    /* with teams, every thread joins once and claims tiles for its team */
+    launch.total_groups = f->teams ? weft_pool_concurrency() : f->tiles;
     launch.max_chunk = 1;
     launch.scratch_size = f->scratch;
     uint64_t t0 = weft_now_ns();
     int rc = weft_pool_run(&launch);
-    flush_deferred(f, true);
+    fuse_flush_deferred(f, true);
     uint64_t ns = weft_now_ns() - t0;
     if (rc != 0 || atomic_load(&f->failed))
         return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
@@ -939,10 +923,13 @@ cl_int weft_fuse_run(struct weft_fusion *f)
         weft_cost_note(WEFT_COST_FUSED, &f->key, (double)ns / run);
     }
     if (weft_log_level() >= WEFT_LOG_INFO) {
-        char shape[64];
+        char shape[96];
         if (f->cols)
             snprintf(shape, sizeof shape, "%llu rows x %llu columns", (unsigned long long)f->tile,
                      (unsigned long long)f->ctile);
+        else if (f->teams)
+            snprintf(shape, sizeof shape, "%llu rows, each run by a team (%u teams)", (unsigned long long)f->tile,
+                     f->teams);
         else
             snprintf(shape, sizeof shape, "%llu rows", (unsigned long long)f->tile);
         const bool two = f->st[1].s.meta != s0->meta;

@@ -104,14 +104,23 @@ static int teardown(void **state)
     return harness_close();
 }
 
+/* The teams of hierarchical overlapped tiling force() asks for: 0 for one level. */
+static unsigned forced_teams;
+
 static void force(unsigned depth, unsigned tile)
 {
-    char d[16], t[16];
+    char d[16], t[16], n[16];
     snprintf(d, sizeof d, "%u", depth);
     snprintf(t, sizeof t, "%u", tile);
+    snprintf(n, sizeof n, "%u", forced_teams);
     setenv("WEFT_FUSE_DEPTH", d, 1);
     setenv("WEFT_FUSE_TILE", t, 1);
     unsetenv("WEFT_FUSE_COLS");
+    setenv("WEFT_FUSE_LEVELS", forced_teams ? "2" : "1", 1);
+    if (forced_teams)
+        setenv("WEFT_FUSE_DOMAINS", n, 1);
+    else
+        unsetenv("WEFT_FUSE_DOMAINS");
 }
 
 /* 2-D tiles of `cols` columns (0: row tiles), after force(). */
@@ -771,6 +780,23 @@ static void test_held_launch_callback_and_poll(void **state)
     free(init);
 }
 
+/* Two levels (runtime/fuse_hot.c): the same chains, each level-1 tile run by a team of threads
+ * with a barrier between stages; one team of every thread, then two teams. (2-D tile cases
+ * run one level: two levels take row tiles only.) */
+static void test_two_levels_bit_identical(void **state)
+{
+    for (forced_teams = 1; forced_teams <= 2; forced_teams++) {
+        test_jacobi1d_bit_identical(state);
+        test_jacobi2d_bit_identical(state);
+        test_poisson_bit_identical(state);
+        test_pathfinder_exact(state);
+        test_fdtd2d_bit_identical(state);
+        test_hotspot_bit_identical(state);
+        test_chain_interrupted_by_read(state);
+    }
+    forced_teams = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -785,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_chain_interrupted_by_read),
         cmocka_unit_test(test_two_queues),
         cmocka_unit_test(test_held_launch_callback_and_poll),
+        cmocka_unit_test(test_two_levels_bit_identical),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
