@@ -332,6 +332,7 @@ int weft_cli_explain_chain(const struct weft_image *img, const struct weft_expla
 
     /* depth and tile: forced, or equation 6 at --ratio */
     const uint64_t rows = weft_fp_rows(&chain);
+    const unsigned teams = weft_fuse_teams();
     unsigned K;
     uint64_t tile;
     const char *how;
@@ -347,12 +348,15 @@ int weft_cli_explain_chain(const struct weft_image *img, const struct weft_expla
                  (unsigned long long)tile);
         how = howbuf;
     } else {
-        uint64_t budget = weft_fuse_tile_budget(), row_bytes = weft_fp_row_bytes(&chain);
-        unsigned threads = a->threads ? a->threads : weft_pool_concurrency();
+        /* two levels: the runtime's tiles are a team's, from a share of a last-level cache */
+        uint64_t budget = teams ? weft_fuse_team_budget(teams) : weft_fuse_tile_budget();
+        uint64_t row_bytes = weft_fp_row_bytes(&chain);
+        unsigned threads = teams ? teams : a->threads ? a->threads : weft_pool_concurrency();
         weft_fp_choose(&chain, row_bytes, budget, threads, a->ratio, &K, &tile);
         snprintf(howbuf, sizeof howbuf,
-                 "equation 6 at t_s/t_c - 1 = %.3g; tiles from a %llu KiB cache budget, %llu bytes a row, %u threads",
-                 a->ratio, (unsigned long long)(budget >> 10), (unsigned long long)row_bytes, threads);
+                 "equation 6 at t_s/t_c - 1 = %.3g; tiles from a %llu KiB cache budget, %llu bytes a row, %u %s",
+                 a->ratio, (unsigned long long)(budget >> 10), (unsigned long long)row_bytes, threads,
+                 teams ? "teams" : "threads");
         how = howbuf;
     }
     tile = (tile + chain.align - 1) / chain.align * chain.align;
@@ -392,6 +396,12 @@ int weft_cli_explain_chain(const struct weft_image *img, const struct weft_expla
     printf("fuse: %u launches (%s) fused into %llu tiles of %llu rows: K=%u, redundant rows %llu of %llu (%.1f%%)\n",
            K, c->st[0].km->name, (unsigned long long)tiles, (unsigned long long)tile, K,
            (unsigned long long)redundant, (unsigned long long)useful, 100.0 * (double)redundant / (double)useful);
+    if (teams)
+        printf("levels: 2 (hierarchical overlapped tiling): teams: %u (the threads of a last-level cache domain "
+               "each); a tile is run by one team, with a barrier between launches\n",
+               teams);
+    else
+        printf("levels: 1: each tile is run by one thread\n");
     if (!a->depth && (K < WEFT_FUSE_MIN_DEPTH || a->ratio < WEFT_FUSE_MIN_RATIO))
         printf("the runtime would not fuse it: it needs K >= %u and t_s/t_c - 1 >= %.2f\n", WEFT_FUSE_MIN_DEPTH,
                WEFT_FUSE_MIN_RATIO);

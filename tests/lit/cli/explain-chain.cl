@@ -8,6 +8,8 @@
 // RUN: %weft explain %s --chain 'jacobi1d(A,B,1000),jacobi1d(B,A,1000)' --repeat 3 --global 1000 --local 1 --ratio 0.05 --tile 100 | FileCheck %s --check-prefix=EQ6
 // RUN: %weft explain %s --chain 'hotspot(P, T0, T1, 64, 80), hotspot(P, T1, T0, 64, 80)' --repeat 3 --global 80,64 --depth 6 --tile 8 | FileCheck %s --check-prefix=HOTSPOT
 // RUN: %weft explain %s --chain 'scale(A,100),jacobi1d(B,C,100)' --global 100 | FileCheck %s --check-prefix=NOFEED
+// RUN: env WEFT_FUSE_LEVELS=1 %weft explain %s --chain 'jacobi1d(A,B,1000),jacobi1d(B,A,1000)' --repeat 3 --global 1000 --local 1 --depth 5 --tile 100 | FileCheck %s --check-prefix=ONELEVEL
+// RUN: env WEFT_FUSE_DOMAINS=1 %weft explain %s --chain 'jacobi1d(A,B,1000),jacobi1d(B,A,1000)' --repeat 3 --global 1000 --local 1 --depth 5 --tile 100 | FileCheck %s --check-prefix=TWOLEVELS
 // RUN: not %weft explain %s --chain 'jacobi1d(A,B)' --global 100 2>&1 | FileCheck %s --check-prefix=ARITY
 // RUN: not %weft explain %s --chain 'jacobi1d(A,B,100)' 2>&1 | FileCheck %s --check-prefix=GLOBAL
 
@@ -70,3 +72,7 @@ kernel void scale(global float *x, int n)
 // NOFEED: not fused: no launch reads what an earlier one wrote
 // ARITY:  weft explain: jacobi1d takes 3 arguments, the chain gives 2
 // GLOBAL: weft explain: --chain needs --global
+
+// ONELEVEL: levels: 1: each tile is run by one thread
+// TWOLEVELS: rows run:
+// TWOLEVELS: levels: 2 (hierarchical overlapped tiling): teams: 1 (the threads of a last-level cache domain each)
