@@ -103,12 +103,12 @@ uint64_t weft_fuse_team_budget(unsigned teams)
     const uint64_t core = weft_fuse_tile_budget();
     unsigned threads = weft_pool_concurrency() / (teams ? teams : 1);
     threads = threads ? threads : 1;
-    /* half the team's share of the last-level caches, but no less than a core's budget per
-     * thread and no more than four: virtual machines report last-level caches of any size
-     * (508 MB per core seen here) */
-    uint64_t llc = t->l3_size * (t->llc_domains ? t->llc_domains : 1) / (teams ? teams : 1) / 2;
-    const uint64_t lo = core * threads, hi = 4 * core * threads;
-    return llc < lo ? lo : llc > hi ? hi : llc;
+    /* Zhou's level 2 keeps each core's part of a tile in its private cache: a core's budget
+     * per thread of the team (each thread keeps to its share of the stages' rows,
+     * fuse_team.h), within half the team's share of the last-level caches */
+    const uint64_t want = core * threads;
+    const uint64_t llc = t->l3_size * (t->llc_domains ? t->llc_domains : 1) / (teams ? teams : 1) / 2;
+    return llc >= core && llc < want ? llc : want;
 }
 
 uint64_t weft_fuse_align(unsigned work_dim, const uint64_t local[3])

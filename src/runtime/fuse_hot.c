@@ -223,7 +223,7 @@ bool fuse_hot_init(struct weft_fusion *f)
         return false;
     const unsigned threads = weft_pool_concurrency() / f->teams;
     for (unsigned i = 0; i < f->teams; i++) {
-        weft_team_init(&f->team[i].team);
+        weft_team_init(&f->team[i].team, threads ? threads : 1);
         f->team[i].f = f;
         f->team[i].threads = threads ? threads : 1;
     }

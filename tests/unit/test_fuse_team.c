@@ -59,7 +59,7 @@ static void unit(void *ctx, unsigned u, void *arg)
 
 static void run_init(struct run *r)
 {
-    weft_team_init(&r->team);
+    weft_team_init(&r->team, 3);
     for (unsigned p = 0; p < PHASES; p++)
         r->units[p] = 1 + (p * 13) % MAX_UNITS;
 }
@@ -139,7 +139,7 @@ static void test_team_without_phases_finishes_at_once(void **state)
     (void)state;
     struct weft_team t;
     atomic_uint calls = 0;
-    weft_team_init(&t);
+    weft_team_init(&t, 1);
     weft_team_work(&t, &calls, no_phase, never, NULL);
     weft_team_work(&t, &calls, no_phase, never, NULL);
     assert_int_equal(atomic_load(&calls), 1);
