@@ -87,10 +87,11 @@ unsigned weft_fuse_teams(void)
 {
     const struct weft_topology *t = weft_topology_get();
     const unsigned threads = weft_pool_concurrency();
-    unsigned levels = env_unsigned("WEFT_FUSE_LEVELS", 0), domains = env_unsigned("WEFT_FUSE_DOMAINS", 0);
-    if (levels == 0)   /* auto */
-        levels = domains || (t->llc_domains > 1 && t->llc_domain_cores > 1) ? 2 : 1;
-    if (levels < 2)
+    unsigned levels = env_unsigned("WEFT_FUSE_LEVELS", 1), domains = env_unsigned("WEFT_FUSE_DOMAINS", 0);
+    /* one level unless asked for: a team of two cores ran 1.2-1.5x slower than a tile per core
+     * on the machine it was measured on, whose cores hwloc reports on separate L3s (so the
+     * faithful teams were of one core, which is one level); docs/PERFORMANCE.md */
+    if (levels < 2 && !domains)
         return 0;
     if (!domains)
         domains = t->llc_domains;

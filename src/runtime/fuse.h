@@ -61,8 +61,8 @@ uint64_t weft_fuse_tile_budget(void);
 /* Hierarchical overlapped tiling (Zhou's HOT; runtime/fuse_hot.c): the number of teams, one
  * per last-level cache domain, that run level-1 tiles of weft_fuse_team_budget bytes each
  * together; 0 for plain overlapped tiling (one tile per thread, of weft_fuse_tile_budget).
- * WEFT_FUSE_LEVELS=1|2 chooses; WEFT_FUSE_DOMAINS=N forces N teams (and two levels). By
- * default two levels where the machine has several domains of several cores. */
+ * WEFT_FUSE_LEVELS=2 asks for it (default 1); WEFT_FUSE_DOMAINS=N forces N teams (and two
+ * levels). */
 unsigned weft_fuse_teams(void);
 uint64_t weft_fuse_team_budget(unsigned teams);
 /* Rows a stage's region rounds out to: 1-D regions start and end on work-groups of the local
