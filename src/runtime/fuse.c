@@ -135,7 +135,6 @@ void weft_fuse_note_unfused(const struct weft_fuse_stage *s, uint64_t ns)
 
 /* ---- window sets: a tile's private copies, recycled across tiles and runs ------------------ */
 
-
 #define WSET_CACHE_MAX 8u
 static pthread_mutex_t wset_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct wset *wset_cache;

@@ -1,9 +1,9 @@
 /* runtime/fuse_hot.c — the second level of hierarchical overlapped tiling (Zhou et al., HOT,
  * seed-notes 003-004 B.2.4 and Part C's option (b)).
  *
- * Level 1 is fuse.c's overlapped tiling with tiles sized for a share of a last-level cache
- * (weft_fuse_team_budget) instead of one core's L2, one team of threads per cache domain
- * (weft_fuse_teams). A team runs its level-1 tile together, in phases separated by a team
+ * Level 1 is fuse.c's overlapped tiling with tiles of a core's L2 per thread of a team
+ * (weft_fuse_team_budget) instead of one core's, one team of threads per last-level cache
+ * domain (weft_fuse_teams; opt-in: WEFT_FUSE_LEVELS=2 or WEFT_FUSE_DOMAINS=N). A team runs its level-1 tile together, in phases separated by a team
  * barrier (runtime/fuse_team.h): fill the tile's windows, then each stage over the tile's
  * region split into units of rows, then write back what the tile owns. Level 2 is thus
  * Zhou's K' = 1: the cores of a domain share each stage of the tile through the cache they
