@@ -194,11 +194,18 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
  * (unless WEFT_VECTORIZE says WxU); fused chains' in-cache code (runtime/fuse.c) spreads the
  * packet loop's border tests over twice the lanes. */
 #define WEFT_VARIANT_INTERLEAVE2 0x200
+/* ... or WEFT_VARIANT_WIDE_IDS: global ids may reach WEFT_NARROW_ID_LIMIT (compiler/narrowids.h);
+ * every other variant assumes they stay below it, and the launch must ask for this one when its
+ * offset + global size passes the limit in some dimension (weft_variant_ids_flag). */
+#define WEFT_VARIANT_WIDE_IDS 0x400
 /* ... and optionally a sub-group cap c (1..64: the sub-group size of the launch's full
  * work-groups, for the variant of a remainder group; transform/wgfunction.h sub_group_cap)
  * as c << WEFT_VARIANT_SG_CAP_SHIFT. */
 #define WEFT_VARIANT_SG_CAP_SHIFT 12
 #define WEFT_VARIANT_SG_CAP_MASK (0xffu << WEFT_VARIANT_SG_CAP_SHIFT)
+/* WEFT_VARIANT_WIDE_IDS when some dimension's offset + global size passes WEFT_NARROW_ID_LIMIT,
+ * else 0. */
+int weft_variant_ids_flag(unsigned work_dim, const uint64_t offset[3], const uint64_t global[3]);
 cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
                                         int schedule, struct weft_compiled_variant *out, struct weft_diag *diag);
 

@@ -35,6 +35,7 @@
 #include "compiler/analysis/shape.h"
 #include "compiler/codegen.h"
 #include "compiler/metadata.h"
+#include "compiler/narrowids.h"
 #include "compiler/specialize.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
@@ -520,6 +521,8 @@ static cl_int explain_decisions(const struct weft_bitcode *exe, const char *kern
     if (!tm)
         goto done;
     weft_codegen_set_host(m, tm);
+    /* as the runtime's variants see it: ids below 2^31 (compiler/narrowids.h) */
+    weft_narrow_ids(m);
     /* the order of weft_build_wg_function_until (wgfunction.c) */
     if (!weft_workfn_create(&wf, m, k, local, diag))
         goto done;
@@ -793,6 +796,7 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
     }
     wopts.schedule = out->schedule_mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (enum weft_schedule_mode)out->schedule_mode;
     struct weft_wg_result res = {0};
+    weft_narrow_ids(m);
     if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
         weft_wg_result_dispose(&res);
         goto done;

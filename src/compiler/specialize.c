@@ -20,6 +20,7 @@
 #include "compiler/codegen.h"
 #include "compiler/globals.h"
 #include "compiler/metadata.h"
+#include "compiler/narrowids.h"
 #include "compiler/printf.h"
 #include "compiler/safediv.h"
 #include "runtime/log.h"
@@ -136,6 +137,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         n += snprintf(tag + n, sizeof tag - (size_t)n, ".scalar");
     if ((schedule & WEFT_VARIANT_INTERLEAVE2) && n > 0 && (size_t)n < sizeof tag)
         n += snprintf(tag + n, sizeof tag - (size_t)n, ".x2");
+    if ((schedule & WEFT_VARIANT_WIDE_IDS) && n > 0 && (size_t)n < sizeof tag)
+        n += snprintf(tag + n, sizeof tag - (size_t)n, ".wide");
     if (cap && n > 0 && (size_t)n < sizeof tag)
         snprintf(tag + n, sizeof tag - (size_t)n, ".sg%u", cap);
 
@@ -161,7 +164,9 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         wopts.interleave = 2;
     wopts.sub_group_cap = ((unsigned)schedule & WEFT_VARIANT_SG_CAP_MASK) >> WEFT_VARIANT_SG_CAP_SHIFT;
     wopts.schedule = (enum weft_schedule_mode)(schedule & ~(WEFT_VARIANT_SCALAR | WEFT_VARIANT_INTERLEAVE2 |
-                                                            (int)WEFT_VARIANT_SG_CAP_MASK));
+                                                            WEFT_VARIANT_WIDE_IDS | (int)WEFT_VARIANT_SG_CAP_MASK));
+    if (!(schedule & WEFT_VARIANT_WIDE_IDS))
+        weft_narrow_ids(m);
     struct weft_wg_result res = {0};
     struct weft_diag vdiag;
     weft_diag_init(&vdiag);
@@ -405,6 +410,14 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
                               struct weft_compiled_variant *out, struct weft_diag *diag)
 {
     return weft_image_get_variant_scheduled(img, k, local_size, (int)weft_schedule_setting(), out, diag);
+}
+
+int weft_variant_ids_flag(unsigned work_dim, const uint64_t offset[3], const uint64_t global[3])
+{
+    for (unsigned d = 0; d < work_dim && d < 3; d++)
+        if (offset[d] > WEFT_NARROW_ID_LIMIT || global[d] > WEFT_NARROW_ID_LIMIT - offset[d])
+            return WEFT_VARIANT_WIDE_IDS;
+    return 0;
 }
 
 cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const uint64_t local_size[3],

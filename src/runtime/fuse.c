@@ -341,7 +341,8 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_
     /* two packets side by side: the stages run in cache, where the packet loop's border tests
      * cost as much as the stencil (2-core EPYC, size large, two A/B rounds: 1-D Jacobi K=64
      * 409-465 -> 350-404 ms, 2-D Jacobi K=10 133-171 -> 113-157 ms) */
-    int schedule = (mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode) | WEFT_VARIANT_INTERLEAVE2;
+    int schedule = (mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode) | WEFT_VARIANT_INTERLEAVE2 |
+                   weft_variant_ids_flag(s->work_dim, s->offset, s->global);
     for (unsigned mask = 0; mask < (1u << s->work_dim); mask++) {
         size_t local[3] = {1, 1, 1};
         bool exists = true;

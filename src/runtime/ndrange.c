@@ -324,24 +324,24 @@ struct geometry {
  * ran divergent code under lane masks (its cost can exceed the lanes' gain: spmv_csr_scalar).
  * Depth-first and vectorized come first: they won on most kernels measured
  * (docs/PERFORMANCE.md). */
-static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3], struct weft_variant *v,
-                              struct weft_variant *alt)
+static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3], int ids,
+                              struct weft_variant *v, struct weft_variant *alt)
 {
     enum weft_schedule_mode mode = weft_schedule_setting();
     memset(alt, 0, sizeof *alt);
     cl_int err = weft_kernel_get_variant_scheduled(kernel, work_dim, local,
-                                                   mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : mode, v);
+                                                   (mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode) | ids, v);
     /* a kernel with sub-groups keeps the variant whose sub-group size clGetKernelSubGroupInfo
      * reported (the scalar variant's is 1) */
     if (err != CL_SUCCESS || mode != WEFT_SCHEDULE_AUTO || weft_profile_setting() == WEFT_PROFILE_OFF ||
         weft_kernel_uses_sub_groups(kernel))
         return err;
     if (v->votes_bfo > 0 &&
-        (weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_AUTO, alt) != CL_SUCCESS ||
+        (weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_AUTO | ids, alt) != CL_SUCCESS ||
          alt->bfo_loops == 0))
         memset(alt, 0, sizeof *alt);
     if (!alt->fn && v->vec_linearized > 0 &&
-        weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_DFO | WEFT_VARIANT_SCALAR, alt) !=
+        weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_DFO | WEFT_VARIANT_SCALAR | ids, alt) !=
             CL_SUCCESS)
         memset(alt, 0, sizeof *alt);   /* then the first variant alone */
     return CL_SUCCESS;
@@ -517,10 +517,11 @@ static unsigned split_regions(const size_t global[3], const size_t offset[3], co
  * *key0 is then part 0's cache key. */
 static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim, const size_t enqueued_local[3],
                             struct weft_kernel_args *args, struct ndrange_part *parts, unsigned nparts,
-                            bool first_full, struct weft_launch *launch, struct weft_variant *alt, uint64_t *key0)
+                            bool first_full, int ids, struct weft_launch *launch, struct weft_variant *alt,
+                            uint64_t *key0)
 {
     enum weft_schedule_mode mode = weft_schedule_setting();
-    int plain = mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode;
+    int plain = (mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode) | ids;
     struct weft_variant v[MAX_PARTS];
     /* Sub-groups: a remainder group's variant may not have larger sub-groups than the full
      * groups' (get_max_sub_group_size is one value for the whole dispatch), which it is told
@@ -541,9 +542,10 @@ static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim
             size_t l[3] = {parts[i].local[0], parts[i].local[1], parts[i].local[2]};
             int part_cap = i == 0 && first_full ? 0 : cap;
             cl_int err = i == 0 && first_full && !dfo_only
-                             ? choose_variants(kernel, work_dim, l, &v[0], alt)
+                             ? choose_variants(kernel, work_dim, l, ids, &v[0], alt)
                              : weft_kernel_get_variant_scheduled(kernel, work_dim, l,
-                                                                 (dfo_only ? WEFT_SCHEDULE_DFO : plain) | part_cap, &v[i]);
+                                                                 (dfo_only ? WEFT_SCHEDULE_DFO | ids : plain) | part_cap,
+                                                                 &v[i]);
             if (err != CL_SUCCESS)
                 return err;
             breadth_first = breadth_first || v[i].bfo_loops;
@@ -668,7 +670,10 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
         bool first_full = false;
         nparts = split_regions(global, offset, local, parts, &first_full);
         uint64_t parts_key = 0;
-        err = prepare_parts(kernel, dev, work_dim, local, args, parts, nparts, first_full, &launch, &alt, &parts_key);
+        /* variants assume global ids below 2^31 unless this launch reaches them (narrowids.h) */
+        const int ids = weft_variant_ids_flag(work_dim, launch.ctx.global_offset, launch.ctx.global_size);
+        err = prepare_parts(kernel, dev, work_dim, local, args, parts, nparts, first_full, ids, &launch, &alt,
+                            &parts_key);
         if (err != CL_SUCCESS) {
             weft_kernel_args_free(args);
             return err;

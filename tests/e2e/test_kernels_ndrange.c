@@ -45,6 +45,13 @@ static const char *source =
     "kernel void sighted(global uint *out) {\n"
     "  out[get_global_id(0)] = (uint)(get_local_size(0) * 1000 + get_local_id(0));\n"
     "}\n"
+    "kernel void ints(global long *out) {\n"
+    "  int i = get_global_id(0);\n"
+    "  size_t f = get_global_id(0) - get_global_offset(0);\n"
+    "  out[3 * f] = (long)i;\n"
+    "  out[3 * f + 1] = (long)(i + 1);\n"
+    "  out[3 * f + 2] = (long)(i - 5);\n"
+    "}\n"
     "kernel void task(global int *out, int n) {\n"
     "  int s = 0;\n"
     "  for (int i = 0; i < n; i++) { s += i * i; out[i] = s; }\n"
@@ -250,6 +257,44 @@ static void test_group_blind_kernel(void **state)
     clReleaseKernel(k);
 }
 
+/* `int i = get_global_id(0)` wraps past 2^31 - 1, and so does i + k: variants assume ids below
+ * 2^31 - 2^24 and fold (long)(i + k) into id + k (compiler/narrowids.h) only for launches whose
+ * ids stay there; launches past it get the variant that keeps the wrap. */
+static void test_int_ids_wrap_past_2_31(void **state)
+{
+    (void)state;
+    static const struct { size_t offset, global; } cases[] = {
+        {5, 100},
+        {(1ull << 31) - (1ull << 24) - 70, 70},   /* the last ids the assumption covers */
+        {(1ull << 31) - 64, 62},                  /* past it, below 2^31 */
+        {(1ull << 31) + 8, 64},                   /* i negative */
+        {(1ull << 32) + 3, 40},                   /* i small again */
+    };
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, "ints", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t n = cases[c].global, l = 2;
+        cl_long *out = malloc(3 * n * sizeof *out);
+        cl_mem bo = buf_poisoned(3 * n * sizeof *out);
+        assert_int_equal(clSetKernelArg(k, 0, sizeof bo, &bo), CL_SUCCESS);
+        assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, &cases[c].offset, &n, &l, 0, NULL, NULL),
+                         CL_SUCCESS);
+        buf_read(bo, 3 * n * sizeof *out, out);
+        for (size_t f = 0; f < n; f++) {
+            const int32_t i = (int32_t)(uint32_t)(cases[c].offset + f);
+            const cl_long want[3] = {i, (cl_long)i + 1, (cl_long)i - 5};
+            for (int j = 0; j < 3; j++)
+                if (out[3 * f + j] != want[j])
+                    fail_msg("offset %zu item %zu value %d: %lld, want %lld", cases[c].offset, f, j,
+                             (long long)out[3 * f + j], (long long)want[j]);
+        }
+        free(out);
+        clReleaseMemObject(bo);
+    }
+    clReleaseKernel(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_reqd_work_group_size_with_null_local),
         cmocka_unit_test(test_enqueue_task),
         cmocka_unit_test(test_group_blind_kernel),
+        cmocka_unit_test(test_int_ids_wrap_past_2_31),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -41,6 +41,7 @@
 
 #include "compiler/analysis/print.h"
 #include "compiler/diag.h"
+#include "compiler/narrowids.h"
 #include "compiler/safediv.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
@@ -49,7 +50,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
                     "passes: canonicalize-barriers work-function lower-workitem layout-locals form-subcfgs\n"
-                    "        privatize wg-loops wg-function drop-kernels guard-divisions llvm:<pipeline>\n"
+                    "        privatize wg-loops wg-function drop-kernels guard-divisions narrow-ids llvm:<pipeline>\n"
                     "        print-<analysis>\n"
                     "analyses: cfg dominators loops liveness shapes locality locality-precise access\n");
 }
@@ -220,6 +221,11 @@ int main(int argc, char **argv)
                     LLVMDeleteFunction(f);
             }
             nk = 0;
+            continue;
+        }
+        if (strcmp(p, "narrow-ids") == 0) {
+            /* what the driver does before building a variant that assumes ids below 2^31 */
+            fprintf(hs, "; weft: narrow-ids rewrote %u\n", weft_narrow_ids(m));
             continue;
         }
         if (strcmp(p, "guard-divisions") == 0) {
