@@ -22,6 +22,7 @@
 #include "runtime/log.h"
 #include "runtime/mem.h"
 
+_Static_assert(WEFT_FUSE_MAX_CHAIN <= WEFT_FP_MAX_STAGES, "fuse_plan.h takes the longest chain");
 /* Fusing needs a measured saving per row of at least this fraction (equation 6's t_s/t_c) and
  * at least this many stages (fuse.h) ... */
 #define FUSE_MIN_RATIO WEFT_FUSE_MIN_RATIO

@@ -257,32 +257,43 @@ static void rows_of(const struct weft_fp_chain *c, const struct weft_fp_buffer *
 void weft_fp_regions(const struct weft_fp_chain *c, unsigned K, uint64_t t_lo, uint64_t t_hi, uint64_t *rlo,
                      uint64_t *rhi)
 {
+    /* The rows each stage must run (nlo/nhi) grow from the rows later stages must run, not from
+     * the rows they run once rounded out to `align`: rounding each stage's successor again
+     * would add `align` rows per stage and side (1-D Jacobi, K=64, groups of 256: 16 % of
+     * redundant rows instead of 0.1 %). The rows a stage runs beyond those it must are
+     * computed from inputs nobody produced for them, and nobody reads what they write: every
+     * read of a row a stage must run is produced by a row its writers must run. */
     const uint64_t rows = weft_fp_rows(c);
+    uint64_t nlo[WEFT_FP_MAX_STAGES], nhi[WEFT_FP_MAX_STAGES];
     for (unsigned k = 0; k < K; k++)
-        rlo[k] = rhi[k] = 0;
-    rlo[K - 1] = t_lo;
-    rhi[K - 1] = t_hi;
+        nlo[k] = nhi[k] = 0;
+    nlo[K - 1] = t_lo;
+    nhi[K - 1] = t_hi;
     for (unsigned k = K; k-- > 0;) {
         if (k + 1 < K)
-            hull(&rlo[k], &rhi[k], rlo[k + 1], rhi[k + 1]);
-        rlo[k] = rlo[k] / c->align * c->align;
-        rhi[k] = (rhi[k] + c->align - 1) / c->align * c->align;
+            hull(&nlo[k], &nhi[k], nlo[k + 1], nhi[k + 1]);
+        if (nhi[k] > rows)
+            nhi[k] = rows;
+        rlo[k] = nlo[k] / c->align * c->align;
+        rhi[k] = (nhi[k] + c->align - 1) / c->align * c->align;
         if (rhi[k] > rows)
             rhi[k] = rows;
-        if (rlo[k] >= rhi[k])
+        if (nlo[k] >= nhi[k]) {
+            rlo[k] = rhi[k] = 0;
             continue;
+        }
         for (unsigned i = 0; i < c->stage[k].nacc; i++) {
             const struct weft_fp_access *x = &c->stage[k].acc[i];
             const struct weft_fp_buffer *B = &c->buf[x->buf];
             if (!B->windowed || !(x->kind & WEFT_FP_READ))
                 continue;
             int64_t lo, hi;
-            access_range(c, x->buf, x, rlo[k], rhi[k], &lo, &hi);
+            access_range(c, x->buf, x, nlo[k], nhi[k], &lo, &hi);
             uint64_t a, z;
             rows_of(c, B, lo, hi, &a, &z);
             for (unsigned j = 0; j < k; j++)
                 if (weft_fp_stage_writes(c, j, x->buf))
-                    hull(&rlo[j], &rhi[j], a, z);
+                    hull(&nlo[j], &nhi[j], a, z);
         }
     }
 }

@@ -121,8 +121,11 @@ static inline uint64_t weft_fp_rows(const struct weft_fp_chain *c) { return c->g
  * to gain and is refused too. */
 bool weft_fp_analyze(struct weft_fp_chain *c, char *why, size_t why_size);
 
-/* The rows [rlo[k], rhi[k]) each of the first `nstages` stages runs for the tile of rows
- * [t_lo, t_hi) of the last of them. */
+/* The most stages the functions below take. */
+#define WEFT_FP_MAX_STAGES 64u
+
+/* The rows [rlo[k], rhi[k]) each of the first `nstages` (<= WEFT_FP_MAX_STAGES) stages runs for
+ * the tile of rows [t_lo, t_hi) of the last of them. */
 void weft_fp_regions(const struct weft_fp_chain *c, unsigned nstages, uint64_t t_lo, uint64_t t_hi,
                      uint64_t *rlo, uint64_t *rhi);
 /* The bytes [*lo, *hi) of windowed buffer b the stages touch in those regions (clamped to the
