@@ -31,6 +31,10 @@ _Static_assert(WEFT_FUSE_MAX_CHAIN <= WEFT_FP_MAX_STAGES, "fuse_plan.h takes the
 #define FUSE_MIN_GAIN 0.10
 /* The work-group size of 1-D fused regions (at most; what the launch chose when smaller). */
 #define FUSED_GROUP_1D 256u
+/* ... but a 1-D region runs groups of this many work-items from its start first: the kernel
+ * cannot tell its groups apart, and a group costs a few ns of overhead (1-D Jacobi K=64 at 64M
+ * points, two A/B rounds at size large: groups of 256 271-285 ms, of 1024 236-254 ms). */
+#define FUSED_WIDE_1D 1024u
 /* The columns of a work-group in 2-D tiles (runtime/fuse_tile2d.h), four 16-lane packets: a
  * stage's piece is whole groups from its first column, so a group wastes up to its width per
  * stage, and 16 cost about 3 ns of overhead per group (2-D tiles 1.5x slower on an EPYC). */
@@ -364,6 +368,19 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_
         if (v.scratch_size > *scratch)
             *scratch = v.scratch_size;
     }
+    /* wide groups where they fit whole regions' starts (a kernel that cannot take them, e.g.
+     * one with a required work-group size, keeps its groups) */
+    struct weft_variant v;
+    size_t wide[3] = {FUSED_WIDE_1D, 1, 1};
+    if (s->work_dim == 1 && !col_local && FUSED_WIDE_1D % outer_local == 0 && outer_local < FUSED_WIDE_1D &&
+        s->global[0] >= FUSED_WIDE_1D &&
+        weft_kernel_get_variant_scheduled(s->kernel, 1, wide, schedule, &v) == CL_SUCCESS && !v.static_local_size) {
+        st->wide.fn = v.fn;
+        st->wide.local[0] = FUSED_WIDE_1D;
+        st->wide.local[1] = st->wide.local[2] = 1;
+        if (v.scratch_size > *scratch)
+            *scratch = v.scratch_size;
+    }
     return true;
 }
 
@@ -545,6 +562,25 @@ void fuse_run_region(const struct fstage *st, const void *args, const struct wef
         c.global_offset[d] = s->offset[d];
         c.enqueued_local_size[d] = st->flocal[d];
         c.num_groups[d] = (s->global[d] + st->flocal[d] - 1) / st->flocal[d];
+    }
+    if (st->wide.fn && !cols && D == 0 && b - a >= FUSED_WIDE_1D) {
+        /* groups of FUSED_WIDE_1D from a, numbered from 0 (the kernel cannot tell) */
+        const uint64_t n = (b - a) / FUSED_WIDE_1D;
+        struct weft_wg_ctx w = c;
+        w.local_size[0] = w.enqueued_local_size[0] = FUSED_WIDE_1D;
+        w.group_base[0] = 0;
+        w.launch_groups[0] = n;
+        w.global_id_base[0] = s->offset[0] + a;
+        for (unsigned d = 1; d < 3; d++) {
+            w.local_size[d] = 1;
+            w.group_base[d] = 0;
+            w.launch_groups[d] = 1;
+            w.global_id_base[d] = s->offset[d];
+        }
+        st->wide.fn(args, &w, 0, n);
+        a += n * FUSED_WIDE_1D;
+        if (a >= b)
+            return;
     }
     for (unsigned mask = 0; mask < 8; mask++) {
         const struct fpart *p = &st->part[mask];

@@ -45,6 +45,8 @@ struct fstage {
     struct { size_t offset; unsigned buf; } patch[MAX_PATCHES];   /* pointer args into windows */
     uint64_t flocal[3];                /* the enqueued local size the fused run uses */
     struct fpart part[8];              /* by mask of remainder dimensions; fn NULL: none */
+    struct fpart wide;                 /* 1-D: groups of FUSED_WIDE_1D that run first from the
+                                        * start of a region (fn NULL: none) */
 };
 
 /* A tile's results whose write-back waits for a neighbour to fill its windows: what the tile
