@@ -551,7 +551,7 @@ no:
  * other dimension, or with 2-D tiles (`cols`) columns [u, v) of dimension 0 (a whole number of
  * its groups). */
 void fuse_run_region(const struct fstage *st, const void *args, const struct weft_wg_ctx *wctx, uint64_t a,
-                       uint64_t b, bool cols, uint64_t u, uint64_t v)
+                     uint64_t b, bool cols, uint64_t u, uint64_t v)
 {
     const struct weft_fuse_stage *s = &st->s;
     const unsigned D = s->work_dim - 1;
@@ -628,7 +628,7 @@ bool fuse_neighbours_copied(struct weft_fusion *f, uint64_t t)
  * the window `win` (which holds byte `wlo` of the buffer at its start) or out of it, out of it
  * into `packed` or from `packed` into the buffer. Returns the bytes. */
 size_t fuse_band_copy(const struct weft_fusion *f, unsigned b, const struct weft_t2_band *band, char *win,
-                        uint64_t wlo, char *packed, enum fuse_copy how)
+                      uint64_t wlo, char *packed, enum fuse_copy how)
 {
     const int64_t stride = f->buf[b].stride, size = (int64_t)f->buf[b].size;
     char *buf = f->base[b];
@@ -673,7 +673,7 @@ void fuse_tile_owned(const struct weft_fusion *f, unsigned b, uint64_t t, struct
 /* Tile t's owned bytes of buffer b, split into what no other tile's window reads (*core, maybe
  * empty) and the rest (border[0..n), returned), which must wait for the neighbours' copies. */
 unsigned fuse_split_owned(const struct weft_fusion *f, unsigned b, uint64_t t, struct weft_t2_band *core,
-                            struct weft_t2_band border[4])
+                          struct weft_t2_band border[4])
 {
     struct weft_t2_band o;
     fuse_tile_owned(f, b, t, &o);
@@ -825,7 +825,7 @@ void fuse_stage_args(const struct weft_fusion *f, const struct wset *w, unsigned
 /* The pieces each stage runs for tile t and the bands of the windows, per windowed buffer
  * (has[b] false: the tile touches none of it). */
 void fuse_plan_tile(const struct weft_fusion *f, uint64_t t, struct piece (*piece)[2], unsigned *npiece,
-                      struct weft_t2_band *win, bool *has)
+                    struct weft_t2_band *win, bool *has)
 {
     const unsigned K = f->chain.nstages;
     if (f->cols) {

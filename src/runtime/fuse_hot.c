@@ -3,9 +3,11 @@
  *
  * Level 1 is fuse.c's overlapped tiling with tiles of a core's L2 per thread of a team
  * (weft_fuse_team_budget) instead of one core's, one team of threads per last-level cache
- * domain (weft_fuse_teams; opt-in: WEFT_FUSE_LEVELS=2 or WEFT_FUSE_DOMAINS=N). A team runs its level-1 tile together, in phases separated by a team
- * barrier (runtime/fuse_team.h): fill the tile's windows, then each stage over the tile's
- * region split into units of rows, then write back what the tile owns. Level 2 is thus
+ * domain (weft_fuse_teams; opt-in: WEFT_FUSE_LEVELS=2 or WEFT_FUSE_DOMAINS=N). A team runs
+ * its level-1 tile together, in phases separated by a team barrier (runtime/fuse_team.h): fill
+ * the tile's windows, then each stage over the tile's region split into units of rows, then
+ * write back what the tile owns. Each thread keeps to its own share of a stage's rows (a
+ * core's L2 budget). Level 2 is thus
  * Zhou's K' = 1: the cores of a domain share each stage of the tile through the cache they
  * share, with no redundant work among them and one barrier per stage, against OT's copy of the
  * whole window set per core. Level-1 tiles are claimed in order from one counter by whichever
