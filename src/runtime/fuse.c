@@ -107,13 +107,14 @@ uint64_t weft_fuse_team_budget(unsigned teams)
 {
     const struct weft_topology *t = weft_topology_get();
     const uint64_t core = weft_fuse_tile_budget();
-    unsigned threads = weft_pool_concurrency() / (teams ? teams : 1);
+    teams = teams ? teams : 1;
+    unsigned threads = weft_pool_concurrency() / teams;
     threads = threads ? threads : 1;
     /* Zhou's level 2 keeps each core's part of a tile in its private cache: a core's budget
      * per thread of the team (each thread keeps to its share of the stages' rows,
      * fuse_team.h), within half the team's share of the last-level caches */
     const uint64_t want = core * threads;
-    const uint64_t llc = t->l3_size * (t->llc_domains ? t->llc_domains : 1) / (teams ? teams : 1) / 2;
+    const uint64_t llc = t->l3_size * t->llc_domains / teams / 2;
     return llc >= core && llc < want ? llc : want;
 }
 
@@ -188,6 +189,39 @@ char *fuse_wset_room(struct wset *w, unsigned b, size_t bytes, uintptr_t phase_o
             return NULL;
     }
     return w->mem[b] + (phase_of & 63);
+}
+
+struct wset *fuse_open_windows(const struct weft_fusion *f, const struct weft_t2_band *win, const bool *has,
+                               uint64_t *hi_out)
+{
+    struct wset *w = fuse_wset_get();
+    if (!w)
+        return NULL;
+    if (w->args_cap < f->args_max) {
+        free(w->args);
+        w->args_cap = (f->args_max + 63) / 64 * 64;
+        w->args = aligned_alloc(64, w->args_cap);
+        if (!w->args) {
+            w->args_cap = 0;
+            fuse_wset_put(w);
+            return NULL;
+        }
+    }
+    for (unsigned b = 0; b < f->chain.nbufs; b++) {
+        uint64_t lo = 0, hi = 0;
+        w->ptr[b] = NULL;
+        w->lo[b] = 0;
+        if (has[b] && weft_t2_band_range(&win[b], f->buf[b].stride, f->buf[b].size, &lo, &hi)) {
+            if (!(w->ptr[b] = fuse_wset_room(w, b, hi - lo, (uintptr_t)(f->base[b] + lo)))) {
+                fuse_wset_put(w);
+                return NULL;
+            }
+            w->lo[b] = lo;
+        }
+        if (hi_out)
+            hi_out[b] = w->ptr[b] ? hi : 0;
+    }
+    return w;
 }
 
 /* ---- a planned fused run ---------------------------------------------------------------------- */
@@ -746,23 +780,33 @@ void fuse_defer_border(struct weft_fusion *f, const struct wset *w, uint64_t t)
     pthread_mutex_unlock(&f->lock);
 }
 
+bool fuse_write_now(struct weft_fusion *f, const struct wset *w, uint64_t t, struct weft_t2_band *now)
+{
+    const bool all = fuse_neighbours_copied(f, t);
+    for (unsigned b = 0; b < f->chain.nbufs; b++) {
+        struct weft_t2_band border[4];
+        now[b] = (struct weft_t2_band){0, 0, 0, 0};
+        if (!f->buf[b].windowed || !w->ptr[b])
+            continue;
+        if (all)
+            fuse_tile_owned(f, b, t, &now[b]);
+        else
+            fuse_split_owned(f, b, t, &now[b], border);
+    }
+    return !all;
+}
+
 /* Writes tile t's owned bytes from its windows into the buffers: all of them once its
  * neighbours have filled their windows; else what they do not read now, and the rest packed to
  * be written when they have. */
 static void write_back(struct weft_fusion *f, struct wset *w, uint64_t t)
 {
-    const bool all = fuse_neighbours_copied(f, t);
-    for (unsigned b = 0; b < f->chain.nbufs; b++) {
-        struct weft_t2_band own, border[4];
-        if (!f->buf[b].windowed || !w->ptr[b])
-            continue;
-        if (all)
-            fuse_tile_owned(f, b, t, &own);
-        else
-            fuse_split_owned(f, b, t, &own, border);
-        fuse_band_copy(f, b, &own, w->ptr[b], w->lo[b], NULL, COPY_OUT);
-    }
-    if (!all)
+    struct weft_t2_band now[MAX_BUFS];
+    const bool wait = fuse_write_now(f, w, t, now);
+    for (unsigned b = 0; b < f->chain.nbufs; b++)
+        if (w->ptr[b])
+            fuse_band_copy(f, b, &now[b], w->ptr[b], w->lo[b], NULL, COPY_OUT);
+    if (wait)
         fuse_defer_border(f, w, t);
 }
 
@@ -863,38 +907,16 @@ static void run_tile(struct weft_fusion *f, const struct weft_wg_ctx *wctx, uint
     struct weft_t2_band win[MAX_BUFS];
     bool has[MAX_BUFS];
     fuse_plan_tile(f, t, piece, npiece, win, has);
-    struct wset *w = fuse_wset_get();
-    if (!w) {
+    struct wset *w = fuse_open_windows(f, win, has, NULL);
+    if (!w)
         atomic_store(&f->failed, true);
-        atomic_store_explicit(&f->copied[t], 1, memory_order_release);
-        return;
-    }
-    if (w->args_cap < f->args_max) {
-        free(w->args);
-        w->args_cap = (f->args_max + 63) / 64 * 64;
-        w->args = aligned_alloc(64, w->args_cap);
-        if (!w->args) {
-            w->args_cap = 0;
-            atomic_store(&f->failed, true);
-        }
-    }
-    for (unsigned b = 0; b < f->chain.nbufs && !atomic_load(&f->failed); b++) {
-        uint64_t lo, hi;
-        w->ptr[b] = NULL;
-        if (!has[b] || !weft_t2_band_range(&win[b], f->buf[b].stride, f->buf[b].size, &lo, &hi))
-            continue;
-        char *p = fuse_wset_room(w, b, hi - lo, (uintptr_t)(f->base[b] + lo));
-        if (!p) {
-            atomic_store(&f->failed, true);
-            break;
-        }
-        fuse_band_copy(f, b, &win[b], p, lo, NULL, COPY_IN);
-        w->ptr[b] = p;
-        w->lo[b] = lo;
-    }
+    for (unsigned b = 0; w && b < f->chain.nbufs; b++)
+        if (w->ptr[b])
+            fuse_band_copy(f, b, &win[b], w->ptr[b], w->lo[b], NULL, COPY_IN);
     atomic_store_explicit(&f->copied[t], 1, memory_order_release);
-    if (atomic_load(&f->failed)) {
-        fuse_wset_put(w);
+    if (!w || atomic_load(&f->failed)) {
+        if (w)
+            fuse_wset_put(w);
         return;
     }
     uint64_t items = 0;

@@ -52,7 +52,6 @@ struct fuse_team {
     uint64_t chunk;
     bool border;                          /* write back: the last unit packs the border */
     uint64_t a, z, unit_rows;
-    unsigned char *args;
 };
 
 /* ---- phases ----------------------------------------------------------------------------------- */
@@ -97,29 +96,15 @@ static bool claim_tile(struct fuse_team *tm)
             return false;
         tm->tile = t;
         fuse_plan_tile(f, t, tm->piece, tm->npiece, tm->win, tm->has);
-        struct wset *w = fuse_wset_get();
-        bool ok = w != NULL;
-        for (unsigned b = 0; ok && b < f->chain.nbufs; b++) {
-            uint64_t lo, hi;
-            w->ptr[b] = NULL;
-            tm->band[b] = (struct weft_t2_band){0, 1, 0, 0};
-            if (!tm->has[b] || !weft_t2_band_range(&tm->win[b], f->buf[b].stride, f->buf[b].size, &lo, &hi))
-                continue;
-            char *p = fuse_wset_room(w, b, hi - lo, (uintptr_t)(f->base[b] + lo));
-            ok = p != NULL;
-            w->ptr[b] = p;
-            w->lo[b] = lo;
-            tm->band[b] = (struct weft_t2_band){0, 1, (int64_t)lo, (int64_t)hi};
-        }
-        if (ok && (tm->args || (tm->args = aligned_alloc(64, (f->args_max + 63) / 64 * 64)))) {
-            tm->w = w;
+        uint64_t hi[MAX_BUFS];
+        if ((tm->w = fuse_open_windows(f, tm->win, tm->has, hi))) {
+            for (unsigned b = 0; b < f->chain.nbufs; b++)
+                tm->band[b] = (struct weft_t2_band){0, 1, (int64_t)tm->w->lo[b], (int64_t)hi[b]};
             return true;
         }
         /* out of memory: the run fails; the neighbours need not wait for this tile */
         atomic_store(&f->failed, true);
         atomic_store_explicit(&f->copied[t], 1, memory_order_release);
-        if (w)
-            fuse_wset_put(w);
     }
 }
 
@@ -136,7 +121,7 @@ static unsigned stage_units(struct fuse_team *tm, unsigned k)
     if (per < rows / (WEFT_TEAM_MAX_UNITS - 1) + 1)
         per = rows / (WEFT_TEAM_MAX_UNITS - 1) + 1;
     tm->unit_rows = (per + align - 1) / align * align;
-    fuse_stage_args(f, tm->w, k, tm->args);
+    fuse_stage_args(f, tm->w, k, tm->w->args);
     return (unsigned)((rows + tm->unit_rows - 1) / tm->unit_rows);
 }
 
@@ -144,21 +129,7 @@ static unsigned stage_units(struct fuse_team *tm, unsigned k)
  * has to fill its windows (the border then packed by the last unit). */
 static unsigned write_back_units(struct fuse_team *tm)
 {
-    struct weft_fusion *f = tm->f;
-    const bool all = fuse_neighbours_copied(f, tm->tile);
-    for (unsigned b = 0; b < f->chain.nbufs; b++) {
-        struct weft_t2_band border[4];
-        tm->band[b] = (struct weft_t2_band){0, 1, 0, 0};
-        if (!f->buf[b].windowed || !tm->w->ptr[b])
-            continue;
-        if (all)
-            fuse_tile_owned(f, b, tm->tile, &tm->band[b]);
-        else
-            fuse_split_owned(f, b, tm->tile, &tm->band[b], border);
-        if (tm->band[b].r1 <= tm->band[b].r0 || tm->band[b].hi < tm->band[b].lo)
-            tm->band[b] = (struct weft_t2_band){0, 1, 0, 0};
-    }
-    tm->border = !all;
+    tm->border = fuse_write_now(tm->f, tm->w, tm->tile, tm->band);
     return copy_units(tm, tm->border);
 }
 
@@ -207,7 +178,7 @@ static void run_unit(void *ctx, unsigned u, void *thread_arg)
         copy_unit(tm, u, COPY_IN);
     } else if (tm->phase <= K) {
         const uint64_t a = tm->a + u * tm->unit_rows, z = a + tm->unit_rows < tm->z ? a + tm->unit_rows : tm->z;
-        fuse_run_region(&f->st[tm->phase - 1], tm->args, thread_arg, a, z, false, 0, 0);
+        fuse_run_region(&f->st[tm->phase - 1], tm->w->args, thread_arg, a, z, false, 0, 0);
         atomic_fetch_add_explicit(&f->items_run, (z - a) * f->row_items, memory_order_relaxed);
     } else if (tm->border && u == tm->first_unit[f->chain.nbufs]) {
         fuse_defer_border(f, tm->w, tm->tile);
@@ -237,11 +208,9 @@ void fuse_hot_free(struct weft_fusion *f)
 {
     if (!f->team)
         return;
-    for (unsigned i = 0; i < f->teams; i++) {
+    for (unsigned i = 0; i < f->teams; i++)
         if (f->team[i].w)
             fuse_wset_put(f->team[i].w);
-        free(f->team[i].args);
-    }
     free(f->team);
     f->team = NULL;
 }
@@ -253,7 +222,7 @@ static unsigned own_team(const struct weft_fusion *f)
     if (f->teams == t->llc_domains)
         return weft_topology_current_llc_domain() % f->teams;
     int cpu = sched_getcpu();
-    return cpu > 0 ? (unsigned)cpu % f->teams : 0;
+    return cpu >= 0 ? (unsigned)cpu % f->teams : 0;
 }
 
 void fuse_hot_worker(const void *arg, const struct weft_wg_ctx *wctx, uint64_t first, uint64_t count)

@@ -102,6 +102,11 @@ struct wset *fuse_wset_get(void);
 void fuse_wset_put(struct wset *w);
 /* Room for `bytes` of buffer b whose first byte has the 64-byte phase of `phase_of`. */
 char *fuse_wset_room(struct wset *w, unsigned b, size_t bytes, uintptr_t phase_of);
+/* A window set with room for a tile's windows win[] (has[b]: buffer b has one; w->ptr[b] and
+ * w->lo[b] set, the windows not filled; hi_out[b], when given, the end of buffer b's window, 0
+ * without one) and for a stage's argument block (w->args); NULL when out of memory. */
+struct wset *fuse_open_windows(const struct weft_fusion *f, const struct weft_t2_band *win, const bool *has,
+                               uint64_t *hi_out);
 
 /* The pieces each stage runs for tile t and the bands of its windows per windowed buffer. */
 void fuse_plan_tile(const struct weft_fusion *f, uint64_t t, struct piece (*piece)[2], unsigned *npiece,
@@ -123,6 +128,10 @@ bool fuse_neighbours_copied(struct weft_fusion *f, uint64_t t);
 void fuse_tile_owned(const struct weft_fusion *f, unsigned b, uint64_t t, struct weft_t2_band *o);
 unsigned fuse_split_owned(const struct weft_fusion *f, unsigned b, uint64_t t, struct weft_t2_band *core,
                           struct weft_t2_band border[4]);
+/* What tile t writes back of each windowed buffer now (now[b]; empty without a window): all it
+ * owns once the neighbours whose windows reach it have filled them, else the part no other
+ * window reads. True when the rest must wait (fuse_defer_border). */
+bool fuse_write_now(struct weft_fusion *f, const struct wset *w, uint64_t t, struct weft_t2_band *now);
 /* Packs tile t's border and queues it; writes back the queued borders whose neighbours have
  * filled their windows (all when `all`). */
 void fuse_defer_border(struct weft_fusion *f, const struct wset *w, uint64_t t);

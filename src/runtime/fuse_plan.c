@@ -2,7 +2,6 @@
 #include "runtime/fuse_plan.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static void hull(uint64_t *lo, uint64_t *hi, uint64_t a, uint64_t z)
@@ -350,15 +349,12 @@ void weft_fp_owned(const struct weft_fp_chain *c, unsigned b, uint64_t t_lo, uin
 uint64_t weft_fp_rows_run(const struct weft_fp_chain *c, unsigned K, uint64_t tile)
 {
     const uint64_t rows = weft_fp_rows(c);
-    uint64_t *rlo = malloc(2 * K * sizeof *rlo), *rhi = rlo + K, total = 0;
-    if (!rlo)
-        return 0;
+    uint64_t rlo[WEFT_FP_MAX_STAGES], rhi[WEFT_FP_MAX_STAGES], total = 0;
     for (uint64_t t = 0; t < rows; t += tile) {
         weft_fp_regions(c, K, t, t + tile < rows ? t + tile : rows, rlo, rhi);
         for (unsigned k = 0; k < K; k++)
             total += rhi[k] > rlo[k] ? rhi[k] - rlo[k] : 0;
     }
-    free(rlo);
     return total;
 }
 
@@ -393,27 +389,21 @@ static void probe_tiles(const struct weft_fp_chain *c, uint64_t tile, uint64_t p
 
 uint64_t weft_fp_reach(const struct weft_fp_chain *c, unsigned K, uint64_t tile)
 {
-    const uint64_t rows = weft_fp_rows(c);
-    uint64_t *rlo = malloc(2 * K * sizeof *rlo), *rhi = rlo + K, reach = 0, probe[3];
-    if (!rlo)
-        return rows;
+    uint64_t rlo[WEFT_FP_MAX_STAGES], rhi[WEFT_FP_MAX_STAGES], reach = 0, probe[3];
     probe_tiles(c, tile, probe);
     for (int i = 0; i < 3; i++) {
         uint64_t r = tile_reach(c, K, probe[i] * tile, tile, rlo, rhi);
         if (r > reach)
             reach = r;
     }
-    free(rlo);
     return reach;
 }
 
 int64_t weft_fp_margin(const struct weft_fp_chain *c, unsigned K, uint64_t tile, unsigned b)
 {
     const uint64_t rows = weft_fp_rows(c);
-    uint64_t *rlo = malloc(2 * K * sizeof *rlo), *rhi = rlo + K, probe[3];
+    uint64_t rlo[WEFT_FP_MAX_STAGES], rhi[WEFT_FP_MAX_STAGES], probe[3];
     int64_t margin = 0;
-    if (!rlo)
-        return (int64_t)c->buf[b].size;
     probe_tiles(c, tile, probe);
     for (int i = 0; i < 3; i++) {
         uint64_t t = probe[i] * tile, end = t + tile < rows ? t + tile : rows, lo, hi, olo, ohi;
@@ -421,12 +411,11 @@ int64_t weft_fp_margin(const struct weft_fp_chain *c, unsigned K, uint64_t tile,
         if (!weft_fp_window(c, K, rlo, rhi, b, &lo, &hi))
             continue;
         weft_fp_owned(c, b, t, end, &olo, &ohi);
-        if ((int64_t)(olo - lo) > margin && olo > lo)
+        if (olo > lo && (int64_t)(olo - lo) > margin)
             margin = (int64_t)(olo - lo);
         if (hi > ohi && (int64_t)(hi - ohi) > margin)
             margin = (int64_t)(hi - ohi);
     }
-    free(rlo);
     return margin;
 }
 
@@ -445,12 +434,10 @@ static uint64_t tile_redundancy(const struct weft_fp_chain *c, unsigned K, uint6
 
 unsigned weft_fp_depth(const struct weft_fp_chain *c, uint64_t tile, double ratio)
 {
-    uint64_t *rlo = malloc(2 * c->nstages * sizeof *rlo), *rhi = rlo + c->nstages;
-    if (!rlo)
-        return 1;
+    uint64_t rlo[WEFT_FP_MAX_STAGES], rhi[WEFT_FP_MAX_STAGES];
     unsigned best = 1;
     uint64_t prev = 0;
-    for (unsigned k = 2; k <= c->nstages; k++) {
+    for (unsigned k = 2; k <= c->nstages && k <= WEFT_FP_MAX_STAGES; k++) {
         uint64_t rc = tile_redundancy(c, k, tile, rlo, rhi);
         double delta = (double)(rc > prev ? rc - prev : 0);
         if (delta >= (double)tile * ratio)
@@ -458,7 +445,6 @@ unsigned weft_fp_depth(const struct weft_fp_chain *c, uint64_t tile, double rati
         best = k;
         prev = rc;
     }
-    free(rlo);
     return best;
 }
 
