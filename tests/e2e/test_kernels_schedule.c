@@ -73,6 +73,22 @@ static const char *source =
     "    t[((r + 1) & 1) * ls + l] = acc[r & 3];\n"
     "    if (r == n - 1) out[get_global_id(0)] = acc[0] + 2 * acc[1] + 3 * acc[2] + 4 * acc[3];\n"
     "  }\n"
+    "}\n"
+    /* a loop that votes breadth-first inside a divergent loop that votes depth-first, with a
+     * data-dependent break (shared/repros/variant-bfo): the inner loop must stay depth-first
+     * unless the outer one is scheduled too, or work-items wait at different barriers and the
+     * final store of some is lost. The variable index into an int2 keeps the vectorizer out. */
+    "kernel void nested_break(global const int *in, global int *out, int n) {\n"
+    "  int i = get_global_id(0);\n"
+    "  int acc = 0;\n"
+    "  int2 v = (int2)(in[i], 1);\n"
+    "  for (int a = 0; a < (in[i] & 7); a++) {\n"
+    "    for (int b = 0; b < 8; b++) {\n"
+    "      if (in[(i + a * b) % n] < -40) break;\n"
+    "      acc += a * b + v[b & 1];\n"
+    "    }\n"
+    "  }\n"
+    "  out[i] = acc;\n"
     "}\n";
 
 static char cache_dir[] = "/tmp/weft-schedule-test-XXXXXX";
@@ -390,6 +406,51 @@ static void test_private_array_around_barrier(void **state)
     restore_env();
 }
 
+static void test_nested_divergent_loops(void **state)
+{
+    (void)state;
+    const size_t locals[] = {16, 64};
+    for (size_t li = 0; li < 2; li++) {
+        size_t local = locals[li], global = local * 25;   /* enough groups to profile */
+        int n = (int)global;
+        int *in = malloc(sizeof(int) * global), *want = malloc(sizeof(int) * global), *got = malloc(sizeof(int) * global);
+        for (size_t i = 0; i < global; i++)
+            in[i] = (int)(rng_next() % 101) - 50;
+        for (int i = 0; i < n; i++) {
+            int acc = 0, v[2] = {in[i], 1};
+            for (int a = 0; a < (in[i] & 7); a++)
+                for (int b = 0; b < 8; b++) {
+                    if (in[(i + a * b) % n] < -40)
+                        break;
+                    acc += a * b + v[b & 1];
+                }
+            want[i] = acc;
+        }
+        cl_mem bi = buf_new(sizeof(int) * global, in), bo = buf_new(sizeof(int) * global, NULL);
+        for (size_t s = 0; s < NSETTINGS; s++) {
+            use_setting(s);
+            for (int rep = 0; rep < 3; rep++) {
+                memset(got, 0x7f, sizeof(int) * global);
+                assert_int_equal(clEnqueueWriteBuffer(env.queue, bo, CL_TRUE, 0, sizeof(int) * global, got, 0, NULL, NULL),
+                                 CL_SUCCESS);
+                assert_int_equal(launch("nested_break", 1, NULL, &global, &local, KARGS(KARG(bi), KARG(bo), KARG(n))),
+                                 CL_SUCCESS);
+                buf_read(bo, sizeof(int) * global, got);
+                for (size_t i = 0; i < global; i++)
+                    if (got[i] != want[i])
+                        fail_msg("%s/%s local %zu rep %d: out[%zu] = %d, want %d", settings[s][0], settings[s][1],
+                                 local, rep, i, got[i], want[i]);
+            }
+        }
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+        free(in);
+        free(want);
+        free(got);
+    }
+    restore_env();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_jds),
         cmocka_unit_test(test_counter_around_barrier),
         cmocka_unit_test(test_private_array_around_barrier),
+        cmocka_unit_test(test_nested_divergent_loops),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -416,6 +416,31 @@ static void analyse_loop(struct weft_locality *L, int li, const struct weft_shap
         r->not_schedulable = "it is nested in more than one divergent branch";
 }
 
+/* A scheduled loop puts a barrier in its body, which every work-item of the group must reach
+ * the same number of times. That holds only while every loop around it runs the same
+ * iterations for all work-items: an enclosing loop with a divergent trip count that stays
+ * depth-first (a scheduled one becomes a uniform skeleton and is no longer divergent), or a
+ * divergent guard outside an enclosing loop (the guard's other side would join the skeleton
+ * once while the loop runs it many times), makes work-items wait at different barriers:
+ * their stores were lost (shared/repros/variant-bfo). */
+static void check_enclosing_loops(struct weft_locality *L, int li)
+{
+    struct weft_loop_locality *r = &L->loop[li];
+    if (r->not_schedulable)
+        return;
+    int guard = r->guards ? weft_cfg_index(L->cfg, r->guard) : -1;
+    for (int p = L->loops->loops[li].parent; p >= 0; p = L->loops->loops[p].parent) {
+        if (L->loop[p].divergent) {
+            r->not_schedulable = "it is nested in a divergent loop that runs depth-first";
+            return;
+        }
+        if (guard >= 0 && !weft_loop_contains(L->loops, p, guard)) {
+            r->not_schedulable = "the divergent branch around it is outside a loop that encloses it";
+            return;
+        }
+    }
+}
+
 struct weft_locality *weft_locality_compute(LLVMValueRef fn, const uint64_t local_size[3], bool approximate)
 {
     struct weft_cfg *cfg = weft_cfg_build(fn);
@@ -446,6 +471,8 @@ struct weft_locality *weft_locality_compute(LLVMValueRef fn, const uint64_t loca
         LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
         for (size_t i = 0; i < L->count; i++)
             analyse_loop(L, (int)i, shapes, pdom, approximate, td);
+        for (size_t i = 0; i < L->count; i++)
+            check_enclosing_loops(L, (int)i);
         weft_dom_free(pdom);
         weft_shapes_free(shapes);
     }
