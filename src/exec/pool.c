@@ -19,6 +19,13 @@
  *     launch context with local_mem/scratch pointing at that slot's areas. The calling
  *     thread uses slot 0 (shared by all callers, which is safe because launches are
  *     serialized); pool worker i uses slot i.
+ *   - Every call of the launch's function runs on a stack with at least WEFT_POOL_BASE_STACK +
+ *     stack_size bytes free below it, and ctx->stack_lo/stack_hi bound that stack: the
+ *     thread's own when it has that much to spare below the frame that decides (less
+ *     STACK_RESERVE), else its slot's own stack (mapped with a guard below it, at least
+ *     ALT_STACK_MIN, kept for later launches), switched to once per launch with
+ *     makecontext/swapcontext. A thread that cannot map one fails the launch (the caller) or
+ *     sits it out (a worker), as with its arenas.
  *   - Launches of one work-group (or on a one-thread pool) run entirely on the calling thread
  *     without touching any worker: no cross-thread hand-off on the latency-critical path.
  *   - Idle workers spin for WORKER_SPIN_NS after their last launch, then sleep on a futex and
@@ -55,9 +62,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
+
+/* AddressSanitizer must be told when a thread moves to another stack (and back), or it takes
+ * the other stack's frames for overflows of this one. */
+#if defined(__SANITIZE_ADDRESS__)
+#define POOL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define POOL_ASAN 1
+#endif
+#endif
+#ifdef POOL_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include "exec/topology.h"
 #include "runtime/device.h"
@@ -72,10 +94,29 @@
  * not reallocate every launch. */
 #define AREA_GRANULE 4096u
 #define CACHE_LINE 128
+/* Stack a thread keeps unused below the frame that decides where a launch runs: the pool's
+ * own frames, signal handlers of the application's threads, and the gap Linux leaves below
+ * a main thread's stack (stack_guard_gap, 1 MiB), which pthread_getattr_np counts as stack. */
+#define STACK_RESERVE ((size_t)1 << 20)
+/* A slot's own stack is at least what a thread usually has, so that a thread with a small
+ * stack of its own gets as much as any other for ordinary launches; mapped without
+ * reserving memory, so untouched pages cost nothing. */
+#define ALT_STACK_MIN ((size_t)8 << 20)
+#define ALT_STACK_GRANULE ((size_t)1 << 20)
+/* Inaccessible pages below a slot's stack: a frame that runs past the end faults instead of
+ * writing into whatever is mapped below. */
+#define ALT_STACK_GUARD ((size_t)256 << 10)
+#define DEFAULT_STACK_MAX_MB 256u
 
 struct area {
     char *ptr;                   /* WEFT_LOCAL_ALIGN-aligned, never NULL once the slot is ready */
     size_t cap;
+};
+
+/* A stack of a slot's own: [map + ALT_STACK_GUARD, map + map_size), the guard below it. */
+struct alt_stack {
+    char *map;
+    size_t map_size;             /* guard included; 0 while none is mapped */
 };
 
 /* One per thread that runs work-groups, on cache lines of its own. The mailbox (written by
@@ -86,6 +127,8 @@ struct slot {
     atomic_uint sleeping;                      /* 1 while the worker is (about to be) in FUTEX_WAIT */
     alignas(CACHE_LINE) struct area local;
     struct area scratch;
+    struct alt_stack alt;
+    bool on_alt;                               /* this launch runs on `alt` (slot_prepare) */
     struct weft_wg_ctx ctx;                    /* this slot's copy of the launch context */
     unsigned index;
     pthread_t thread;
@@ -187,10 +230,60 @@ static void thread_stack(char **lo, char **hi)
     *hi = stack_hi;
 }
 
+/* Makes `a` a stack of at least `need` usable bytes. Returns false when it cannot be mapped;
+ * the old stack is then kept as it was. Only between launches: nothing runs on it now. */
+static bool alt_reserve(struct alt_stack *a, size_t need)
+{
+    if (a->map_size && a->map_size - ALT_STACK_GUARD >= need)
+        return true;
+    if (need > SIZE_MAX / 2)
+        return false;
+    size_t size = need < ALT_STACK_MIN ? ALT_STACK_MIN : (size_t)weft_round_up(need, ALT_STACK_GRANULE);
+    size_t map_size = size + ALT_STACK_GUARD;
+    char *p = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                   -1, 0);
+    if (p == MAP_FAILED)
+        return false;
+    if (mprotect(p, ALT_STACK_GUARD, PROT_NONE) != 0) {
+        munmap(p, map_size);
+        return false;
+    }
+    if (a->map_size)
+        munmap(a->map, a->map_size);
+    a->map = p;
+    a->map_size = map_size;
+    return true;
+}
+
+/* Where slot `s` runs `launch`'s calls (on the thread that will run them): on this thread's
+ * stack when it has WEFT_POOL_BASE_STACK + stack_size to spare below this frame (the calls
+ * run a few frames below), else on the slot's own stack. */
+static bool slot_choose_stack(struct slot *s, const struct weft_launch *launch)
+{
+    size_t need = WEFT_POOL_BASE_STACK + launch->stack_size;
+    char *lo, *hi;
+    thread_stack(&lo, &hi);
+    char *here = __builtin_frame_address(0);
+    size_t room = here > lo && (size_t)(here - lo) > STACK_RESERVE ? (size_t)(here - lo) - STACK_RESERVE : 0;
+    s->on_alt = need > room;
+    if (!s->on_alt) {
+        s->ctx.stack_lo = lo;
+        s->ctx.stack_hi = hi;
+        return true;
+    }
+    if (!alt_reserve(&s->alt, need + STACK_RESERVE))
+        return false;
+    s->ctx.stack_lo = s->alt.map + ALT_STACK_GUARD;
+    s->ctx.stack_hi = s->alt.map + s->alt.map_size;
+    return true;
+}
+
 /* Prepares slot `s` for `launch` (called on the thread that will run it): areas large enough,
- * ctx copied with this slot's areas and this thread's stack. */
+ * ctx copied with this slot's areas and the stack its calls run on. */
 static bool slot_prepare(struct slot *s, const struct weft_launch *launch)
 {
+    if (launch->stack_size > weft_pool_stack_limit())
+        return false;
     if (!area_reserve(&s->local, launch->local_mem_size) || !area_reserve(&s->scratch, launch->scratch_size))
         return false;
     s->ctx = launch->ctx;
@@ -198,8 +291,58 @@ static bool slot_prepare(struct slot *s, const struct weft_launch *launch)
     s->ctx.scratch = s->scratch.ptr;
     s->ctx.local_mem_size = launch->local_mem_size;
     s->ctx.scratch_size = launch->scratch_size;
-    thread_stack(&s->ctx.stack_lo, &s->ctx.stack_hi);
-    return true;
+    return slot_choose_stack(s, launch);
+}
+
+/* ---- running on a slot's own stack -------------------------------------------------------- */
+
+struct alt_call {
+    void (*body)(void *);
+    void *arg;
+    ucontext_t back;             /* where alt_entry returns to (uc_link) */
+    const void *from_bottom;     /* the thread's own stack, for AddressSanitizer */
+    size_t from_size;
+};
+
+/* The call alt_entry makes: makecontext passes only int arguments. */
+static _Thread_local struct alt_call *alt_current;
+
+static void alt_entry(void)
+{
+    struct alt_call *c = alt_current;
+#ifdef POOL_ASAN
+    __sanitizer_finish_switch_fiber(NULL, &c->from_bottom, &c->from_size);
+#endif
+    c->body(c->arg);
+#ifdef POOL_ASAN
+    __sanitizer_start_switch_fiber(NULL, c->from_bottom, c->from_size);   /* NULL: not coming back */
+#endif
+}
+
+/* Runs body(arg) on the stack slot_prepare chose for `s`. */
+static void slot_run(struct slot *s, void (*body)(void *), void *arg)
+{
+    if (!s->on_alt) {
+        body(arg);
+        return;
+    }
+    struct alt_call c = {.body = body, .arg = arg};
+    ucontext_t uc;
+    getcontext(&uc);
+    uc.uc_stack.ss_sp = s->alt.map + ALT_STACK_GUARD;
+    uc.uc_stack.ss_size = s->alt.map_size - ALT_STACK_GUARD;
+    uc.uc_link = &c.back;
+    makecontext(&uc, alt_entry, 0);
+    alt_current = &c;
+#ifdef POOL_ASAN
+    void *fake_stack = NULL;
+    __sanitizer_start_switch_fiber(&fake_stack, uc.uc_stack.ss_sp, uc.uc_stack.ss_size);
+#endif
+    swapcontext(&c.back, &uc);
+#ifdef POOL_ASAN
+    __sanitizer_finish_switch_fiber(fake_stack, NULL, NULL);
+#endif
+    alt_current = NULL;
 }
 
 /* Claims guided chunks of the current launch and runs them with slot `s`'s context. */
@@ -222,6 +365,25 @@ static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigne
         launch->fn(launch->args, &s->ctx, launch->first_group + first, chunk);
         first = atomic_load_explicit(&pool.next_group, memory_order_relaxed);
     }
+}
+
+struct chunks_call {
+    struct slot *s;
+    const struct weft_launch *launch;
+    unsigned threads;
+};
+
+static void chunks_body(void *arg)
+{
+    const struct chunks_call *c = arg;
+    run_chunks(c->s, c->launch, c->threads);
+}
+
+/* The whole launch in one call (the caller alone). */
+static void whole_body(void *arg)
+{
+    const struct chunks_call *c = arg;
+    c->launch->fn(c->launch->args, &c->s->ctx, c->launch->first_group, c->launch->total_groups);
 }
 
 /* ---- workers ------------------------------------------------------------------------------ */
@@ -282,11 +444,14 @@ static void *worker_main(void *arg)
             continue; /* the launch we were called for is over already */
         const struct weft_launch *launch = pool.job.launch;
         unsigned threads = pool.job.threads;
-        if (slot_prepare(s, launch))
-            run_chunks(s, launch, threads);
-        else
-            weft_log(WEFT_LOG_INFO, "worker %u could not grow its arenas to %zu+%zu bytes; "
-                     "it sits this launch out", s->index, launch->local_mem_size, launch->scratch_size);
+        if (slot_prepare(s, launch)) {
+            struct chunks_call c = {s, launch, threads};
+            slot_run(s, chunks_body, &c);
+        } else {
+            weft_log(WEFT_LOG_INFO, "worker %u could not grow its arenas to %zu+%zu bytes or get a stack of "
+                     "%zu; it sits this launch out", s->index, launch->local_mem_size, launch->scratch_size,
+                     WEFT_POOL_BASE_STACK + launch->stack_size);
+        }
         helper_leave();
     }
     return NULL;
@@ -334,6 +499,27 @@ static void pool_init(void)
 
 /* ---- API ---------------------------------------------------------------------------------- */
 
+size_t weft_pool_stack_limit(void)
+{
+    static _Atomic size_t limit;
+    size_t l = atomic_load_explicit(&limit, memory_order_relaxed);
+    if (l)
+        return l;
+    unsigned long long mb = DEFAULT_STACK_MAX_MB;
+    const char *e = getenv("WEFT_STACK_MAX_MB");
+    if (e && *e) {
+        char *end;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (*end == 0 && v >= 1 && v <= ((size_t)SIZE_MAX >> 21))
+            mb = v;
+        else
+            weft_log(WEFT_LOG_INFO, "WEFT_STACK_MAX_MB=%s is not a number of MiB; using %u", e, DEFAULT_STACK_MAX_MB);
+    }
+    l = (size_t)mb << 20;
+    atomic_store_explicit(&limit, l, memory_order_relaxed);
+    return l;
+}
+
 unsigned weft_pool_concurrency(void)
 {
     pthread_once(&pool_once, pool_init);
@@ -359,8 +545,9 @@ int weft_pool_run(const struct weft_launch *launch)
     if (want < helpers)
         helpers = (unsigned)want;
 
+    struct chunks_call mine = {me, launch, helpers + 1};
     if (helpers == 0) {
-        launch->fn(launch->args, &me->ctx, launch->first_group, launch->total_groups);
+        slot_run(me, whole_body, &mine);
         pthread_mutex_unlock(&pool.launch_lock);
         return 0;
     }
@@ -376,7 +563,7 @@ int weft_pool_run(const struct weft_launch *launch)
             futex_wake(&s->seq, 1);
     }
 
-    run_chunks(me, launch, helpers + 1);
+    slot_run(me, chunks_body, &mine);
 
     /* Every group is claimed. Close the launch and wait for the helpers that joined: they
      * may still be running the chunks they claimed. */

@@ -17,6 +17,8 @@
 
 #include "compiler/codegen.h"
 #include "compiler/compiler.h"
+#include "compiler/specialize.h"
+#include "exec/pool.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/info.h"
@@ -692,12 +694,66 @@ const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_
     return a->block;
 }
 
+/* ---- stack ------------------------------------------------------------------------------- */
+
+/* The most work-items a variant for local size `ls` runs side by side, each lane with its own
+ * copy of the kernel's private arrays on the stack: 1 for scalar work-item loops; else a packet
+ * of P = W x U lanes (transform/vectorize.c, choose_packet): W the target's SIMD width (at most
+ * 16) or WEFT_VECTORIZE's, U at most 16 packets and P at most W times the largest power of two
+ * of W-lane groups that the x extent holds. The rules are the compiler's; the compiled variant
+ * does not report its stack frame, so the runtime bounds it from them. */
+static uint64_t lanes_bound(int schedule, const uint64_t ls[3])
+{
+    if (schedule & WEFT_VARIANT_SCALAR)
+        return 1;
+    const char *e = getenv("WEFT_VECTORIZE");
+    if (e && (!strcmp(e, "off") || !strcmp(e, "0") || !strcmp(e, "1")))
+        return 1;
+    unsigned w = 0, u = 0;
+    weft_vector_setting(NULL, &w, &u);   /* w = 0: the target's width, which is at most 16 */
+    uint64_t W = w >= 2 ? w : 16, packets = 1;
+    while (packets < 16 && packets * 2 <= ls[0] / W)
+        packets *= 2;
+    return W * packets;
+}
+
+/* Chooses the variant's schedule for the stack its private arrays need (kernel.h) and sets
+ * *stack to that need; CL_OUT_OF_RESOURCES when even one copy per thread does not fit. */
+static cl_int fit_stack(cl_kernel k, const uint64_t ls[3], int *schedule, size_t *stack)
+{
+    const uint64_t limit = weft_pool_stack_limit(), priv = k->meta->private_size;
+    *stack = 0;
+    if (priv == 0)
+        return CL_SUCCESS;
+    uint64_t lanes = lanes_bound(*schedule, ls);
+    if (lanes > 1 && priv > limit / lanes && priv <= limit && !k->meta->uses_sub_groups) {
+        weft_log(WEFT_LOG_INFO, "kernel '%s': %llu vector lanes of %llu bytes of private memory each would "
+                 "need more than %llu bytes of stack; running its scalar work-item loops",
+                 k->meta->name, (unsigned long long)lanes, (unsigned long long)priv, (unsigned long long)limit);
+        *schedule |= WEFT_VARIANT_SCALAR;
+        lanes = 1;
+    }
+    if (priv > limit / lanes)
+        return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
+                          "kernel '%s' needs %llu bytes of private memory per work-item%s, more than the "
+                          "%llu bytes of stack a thread gives a launch (WEFT_STACK_MAX_MB)",
+                          k->meta->name, (unsigned long long)priv,
+                          lanes > 1 ? " in each of its vector lanes (it uses sub-groups)" : "",
+                          (unsigned long long)limit);
+    *stack = (size_t)(priv * lanes);
+    return CL_SUCCESS;
+}
+
 cl_int weft_kernel_get_variant_scheduled(cl_kernel k, cl_uint work_dim, const size_t local[3], int schedule,
                                          struct weft_variant *out)
 {
     uint64_t ls[3] = {1, 1, 1};
     for (cl_uint d = 0; d < work_dim && d < 3; d++)
         ls[d] = local[d] ? local[d] : 1;
+    size_t stack = 0;
+    cl_int serr = fit_stack(k, ls, &schedule, &stack);
+    if (serr != CL_SUCCESS)
+        return serr;
     struct weft_diag diag;
     weft_diag_init(&diag);
     struct weft_compiled_variant cv;
@@ -719,6 +775,7 @@ cl_int weft_kernel_get_variant_scheduled(cl_kernel k, cl_uint work_dim, const si
     out->votes_bfo = cv.votes_bfo;
     out->vec_linearized = cv.vec_linearized;
     out->sub_group_width = cv.sub_group_width ? cv.sub_group_width : 1;
+    out->stack_size = stack;
     return CL_SUCCESS;
 }
 

@@ -18,6 +18,9 @@ struct weft_variant {
     unsigned votes_bfo;         /* loops whose locality votes for breadth-first order */
     unsigned vec_linearized;    /* sub-CFGs the vectorizer ran under lane masks */
     unsigned sub_group_width;   /* its sub-group size (compiler/transform/subgroup.h) */
+    size_t stack_size;          /* bytes of stack a call may take for the kernel's private
+                                   arrays, beyond WEFT_POOL_BASE_STACK (exec/pool.h): an upper
+                                   bound, at most weft_pool_stack_limit() */
 };
 
 /* Launch-relevant facts of a kernel (from its compiled metadata). */
@@ -34,7 +37,11 @@ void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out);
  * values that holds every memory object it refers to (for the command's lifetime). */
 cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out);
 /* The compiled variant for this local size and work dimension (compiled on first use and
- * cached). Errors: CL_OUT_OF_RESOURCES / CL_OUT_OF_HOST_MEMORY / CL_INVALID_PROGRAM_EXECUTABLE. */
+ * cached). Errors: CL_OUT_OF_RESOURCES / CL_OUT_OF_HOST_MEMORY / CL_INVALID_PROGRAM_EXECUTABLE.
+ * CL_OUT_OF_RESOURCES, before compiling, also when the kernel's private arrays need more stack
+ * than weft_pool_stack_limit(); a variant whose vector lanes' copies of them would need more
+ * is replaced by the scalar work-item loops (WEFT_VARIANT_SCALAR), unless the kernel uses
+ * sub-groups (their size must stay what clGetKernelSubGroupInfo reported). */
 cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
                                struct weft_variant *out);
 /* The same for one work-item schedule (enum weft_schedule_mode: DFO 0, AUTO 1, BFO 2). */

@@ -152,8 +152,9 @@ static cl_int run_ndrange(struct weft_command *cmd)
         weft_printf_buffer_finish(pb);
     if (rc != 0)
         return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
-                          "could not allocate %zu bytes of local memory and %zu of scratch per worker",
-                          p->launch.local_mem_size, p->launch.scratch_size);
+                          "could not allocate %zu bytes of local memory, %zu of scratch and a stack of %zu "
+                          "per worker", p->launch.local_mem_size, p->launch.scratch_size,
+                          WEFT_POOL_BASE_STACK + p->launch.stack_size);
     return CL_SUCCESS;
 }
 
@@ -559,6 +560,8 @@ static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim
                 all.static_local_size = o->static_local_size;
             if (o->scratch_size > all.scratch_size)
                 all.scratch_size = o->scratch_size;
+            if (o->stack_size > all.stack_size)
+                all.stack_size = o->stack_size;
         }
         size_t local_total = 0;
         launch->args = weft_kernel_args_pack(args, &all, &local_total);
@@ -573,6 +576,7 @@ static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim
         launch->fn = v[0].fn;
         launch->local_mem_size = local_total;
         launch->scratch_size = all.scratch_size;
+        launch->stack_size = all.stack_size;
         *key0 = v[0].key;
         return CL_SUCCESS;
     }
@@ -706,7 +710,10 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     p->select_key = select_key;
     snprintf(p->name, sizeof p->name, "%s", empty ? "" : weft_kernel_name(kernel));
     p->kernel = kernel;
-    if (fusable(q, kernel, empty, p->uses_printf))
+    /* a fused run (fuse.c) asks the pool for no stack beyond WEFT_POOL_BASE_STACK for the
+     * stages it calls: launches whose private arrays may need more than half of that run
+     * unfused, on the stack their own launch asks for (exec/pool.h) */
+    if (fusable(q, kernel, empty, p->uses_printf) && launch.stack_size <= WEFT_POOL_BASE_STACK / 2)
         cmd->flags |= WEFT_COMMAND_FUSABLE;
     cmd->run = run_ndrange;
     cmd->release = release_ndrange;

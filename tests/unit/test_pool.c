@@ -1,8 +1,9 @@
 /* tests/unit/test_pool.c — the worker pool (exec/pool.h) with hand-written work-group
  * functions that record what ran where: every group runs exactly once for many launch sizes
  * and group costs, each thread has its own aligned local arena and scratch (reused across
- * launches, grown when a launch needs more), launches from two threads never mix,
- * WEFT_NUM_THREADS sets the concurrency, idle workers sleep. Prints the per-launch overhead
+ * launches, grown when a launch needs more), launches from two threads never mix, a launch's
+ * calls get the stack it asks for on every thread (a thread whose own stack is small included)
+ * and one over the limit is refused, WEFT_NUM_THREADS sets the concurrency, idle workers sleep. Prints the per-launch overhead
  * (never asserted). The process runs with WEFT_NUM_THREADS=4 (set before the pool starts). */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -384,6 +385,110 @@ static void test_idle_workers_sleep(void **state)
     assert_true(all_asleep);
 }
 
+/* ---- stacks: a launch gets the stack it asks for, on every thread ------------------------- */
+
+struct stack_record {
+    size_t use;                          /* bytes each call takes on its stack */
+    uint64_t spin_deadline;              /* 0, or calls wait for every thread until then */
+    _Atomic uint64_t calls;
+    atomic_bool outside;                 /* a frame outside [ctx->stack_lo, ctx->stack_hi) */
+    atomic_uint threads_seen_mask;
+};
+
+/* Takes `use` bytes of stack below its frame and touches every page of them (from the top,
+ * as a frame grows), checking that they lie on the stack the context names. */
+static void stack_fn(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
+{
+    struct stack_record *r = (struct stack_record *)args;
+    int t = tid();
+    atomic_fetch_or(&r->threads_seen_mask, 1u << (t < MAX_THREADS ? t : MAX_THREADS - 1));
+    volatile char *buf = __builtin_alloca(r->use);
+    for (size_t i = r->use; i >= 4096; i -= 4096)
+        buf[i - 1] = (char)i;
+    buf[0] = 1;
+    if ((const char *)buf < ctx->stack_lo || (const char *)buf + r->use > ctx->stack_hi)
+        atomic_store(&r->outside, true);
+    atomic_fetch_add(&r->calls, 1);
+    /* a launch of many groups waits (bounded) until every thread took part */
+    while (r->spin_deadline && (unsigned)__builtin_popcount(atomic_load(&r->threads_seen_mask)) < NUM_THREADS &&
+           now_ns() < r->spin_deadline)
+        sched_yield();
+}
+
+static struct weft_launch stack_launch(struct stack_record *r, size_t use, size_t stack_size, uint64_t groups)
+{
+    memset(r, 0, sizeof *r);
+    r->use = use;
+    struct weft_launch l;
+    memset(&l, 0, sizeof l);
+    l.fn = stack_fn;
+    l.args = r;
+    l.ctx.work_dim = 1;
+    for (int d = 0; d < 3; d++)
+        l.ctx.global_size[d] = l.ctx.local_size[d] = l.ctx.num_groups[d] = 1;
+    l.ctx.num_groups[0] = l.ctx.global_size[0] = groups;
+    l.total_groups = groups;
+    l.stack_size = stack_size;
+    return l;
+}
+
+/* 24 MiB a call: three times a thread's usual 8 MiB, one group (the caller alone) and many
+ * (every thread), twice (the stacks are kept and reused). */
+static void test_large_stack_launches(void **state)
+{
+    const size_t use = (size_t)24 << 20;
+    for (int round = 0; round < 2; round++) {
+        static const uint64_t groups[] = {1, 64};
+        for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+            struct stack_record r;
+            struct weft_launch l = stack_launch(&r, use, use, groups[i]);
+            r.spin_deadline = groups[i] > 1 ? now_ns() + 5000000000u : 0;
+            assert_int_equal(weft_pool_run(&l), 0);
+            assert_int_equal(atomic_load(&r.calls) >= 1, 1);
+            assert_false(atomic_load(&r.outside));
+            if (groups[i] > 1)
+                assert_int_equal(__builtin_popcount(atomic_load(&r.threads_seen_mask)), NUM_THREADS);
+        }
+    }
+}
+
+/* A launch from a thread whose own stack is 128 KiB: its calls still get WEFT_POOL_BASE_STACK,
+ * and the 24 MiB of the test above. */
+static void *small_stack_launcher(void *arg)
+{
+    atomic_bool *failed = arg;
+    struct stack_record r;
+    struct weft_launch l = stack_launch(&r, WEFT_POOL_BASE_STACK - 16384, 0, 1);
+    if (weft_pool_run(&l) != 0 || atomic_load(&r.outside) || atomic_load(&r.calls) != 1)
+        atomic_store(failed, true);
+    l = stack_launch(&r, (size_t)24 << 20, (size_t)24 << 20, 8);
+    if (weft_pool_run(&l) != 0 || atomic_load(&r.outside) || atomic_load(&r.calls) < 1)
+        atomic_store(failed, true);
+    return NULL;
+}
+
+static void test_small_stack_caller(void **state)
+{
+    atomic_bool failed = false;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    assert_int_equal(pthread_attr_setstacksize(&attr, 128 * 1024), 0);
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, &attr, small_stack_launcher, &failed), 0);
+    pthread_attr_destroy(&attr);
+    pthread_join(t, NULL);
+    assert_false(atomic_load(&failed));
+}
+
+/* More than weft_pool_stack_limit(): refused, nothing runs. */
+static void test_stack_over_limit_refused(void **state)
+{
+    struct stack_record r;
+    struct weft_launch l = stack_launch(&r, 4096, weft_pool_stack_limit() + 1, 4);
+    assert_int_equal(weft_pool_run(&l), -1);
+    assert_int_equal(atomic_load(&r.calls), 0);
+}
+
 /* ---- overhead (printed, never asserted) --------------------------------------------------- */
 
 static void empty_fn(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count) {}
@@ -422,6 +527,9 @@ int main(void)
         cmocka_unit_test(test_zero_groups_runs_nothing),
         cmocka_unit_test(test_arenas_distinct_aligned_and_reused),
         cmocka_unit_test(test_concurrent_launches_serialize),
+        cmocka_unit_test(test_large_stack_launches),
+        cmocka_unit_test(test_small_stack_caller),
+        cmocka_unit_test(test_stack_over_limit_refused),
         cmocka_unit_test(test_idle_workers_sleep),
         cmocka_unit_test(test_print_launch_overhead),
     };
