@@ -6,6 +6,14 @@
  * a miss, and the caller rebuilds and overwrites the entry. Entries are written to a unique
  * temporary file in the same directory and renamed, so concurrent writers (threads or
  * processes) and readers never see partial files.
+ *
+ * The entries are native code that the JIT maps and runs, so only what this user wrote is
+ * trusted: the directory must be ours and writable by no one else (else the disk cache is
+ * off, and WEFT_LOG=info says why), and an entry must be a regular file of ours that no one
+ * else may write, no larger than WEFT_CACHE_ENTRY_MAX (or the size limit), whatever its
+ * header claims. Entries are opened relative to the checked directory, never through a
+ * symbolic link, and never in a way that blocks (a FIFO put in an entry's place is a miss,
+ * not a hang).
  */
 #define _GNU_SOURCE
 #include "compiler/cache.h"
@@ -25,6 +33,7 @@
 #include <unistd.h>
 
 #include "compiler/compiler.h"
+#include "runtime/log.h"
 #include "weft/abi.h"
 
 #define CACHE_MAGIC "WEFTOBJ\x01"
@@ -171,6 +180,8 @@ char *weft_cache_dir(void)
     return strdup(buf);
 }
 
+/* Creates the directories of `dir` that are missing, private to this user: what Weft
+ * creates, no one else may list or fill. Existing ones are left as they are. */
 static bool mkdir_p(const char *dir)
 {
     char tmp[4096];
@@ -178,12 +189,64 @@ static bool mkdir_p(const char *dir)
     for (char *p = tmp + 1; *p; p++) {
         if (*p == '/') {
             *p = 0;
-            if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
                 return false;
             *p = '/';
         }
     }
-    return mkdir(tmp, 0755) == 0 || errno == EEXIST;
+    return mkdir(tmp, 0700) == 0 || errno == EEXIST;
+}
+
+/* The last refusal logged, so that a process says why once, not at every load. */
+static pthread_mutex_t refused_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *refused_line;
+
+static void refuse(const char *dir, const char *why)
+{
+    char line[4400];
+    snprintf(line, sizeof line, "disk cache off: %s %s", dir, why);
+    pthread_mutex_lock(&refused_lock);
+    if (!refused_line || strcmp(refused_line, line)) {
+        weft_log(WEFT_LOG_INFO, "%s", line);
+        free(refused_line);
+        refused_line = strdup(line);
+    }
+    pthread_mutex_unlock(&refused_lock);
+}
+
+/* Opens the cache directory (created first when `create`) and checks that it is a directory
+ * of this user that no one else may write: another user who can put files there could put
+ * code there that this process would run. Returns its descriptor, or -1 (a miss). A symbolic
+ * link to such a directory is fine (a cache moved to another disk); what counts is the
+ * directory reached, and everything after goes through its descriptor. */
+static int open_cache_dir(const char *dir, bool create)
+{
+    if (create && !mkdir_p(dir))
+        return -1;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(dfd, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        close(dfd);
+        return -1;
+    }
+    char why[128];
+    if (st.st_uid != geteuid())
+        snprintf(why, sizeof why, "is owned by uid %u, not by this user (uid %u)", (unsigned)st.st_uid,
+                 (unsigned)geteuid());
+    else if (st.st_mode & (S_IWGRP | S_IWOTH))
+        snprintf(why, sizeof why, "is writable by its group or by others (mode %03o)", (unsigned)(st.st_mode & 07777));
+    else
+        return dfd;
+    refuse(dir, why);
+    close(dfd);
+    return -1;
+}
+
+static void entry_name(uint64_t key, char *name, size_t cap)
+{
+    snprintf(name, cap, "%016llx.wobj", (unsigned long long)key);
 }
 
 bool weft_cache_entry_path(uint64_t key, char *path, size_t cap)
@@ -228,20 +291,49 @@ static bool write_all(int fd, const void *buf, size_t n)
     return true;
 }
 
+/* The largest payload an entry may hold: WEFT_CACHE_ENTRY_MAX, or less when the whole
+ * cache is limited to less (an entry the limit cannot hold is not kept). */
+static uint64_t entry_max(void)
+{
+    uint64_t limit = weft_cache_max_bytes();
+    return limit < WEFT_CACHE_ENTRY_MAX ? limit : WEFT_CACHE_ENTRY_MAX;
+}
+
+/* Whether `st` is an entry this process may trust: a regular file of this user that no one
+ * else may write, with room for a header and a payload of at most entry_max(). */
+static bool trusted_entry(const struct stat *st)
+{
+    return S_ISREG(st->st_mode) && st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH)) &&
+           (uint64_t)st->st_size > sizeof(struct entry_header) &&
+           (uint64_t)st->st_size - sizeof(struct entry_header) <= entry_max();
+}
+
 bool weft_cache_load(uint64_t key, void **payload, size_t *size)
 {
-    char path[4200];
-    if (!weft_cache_entry_path(key, path, sizeof path))
+    char *dir = weft_cache_dir();
+    if (!dir)
         return false;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int dfd = open_cache_dir(dir, false);
+    free(dir);
+    if (dfd < 0)
+        return false;
+    char name[64];
+    entry_name(key, name, sizeof name);
+    /* Checked before opening, so that a FIFO or a device is never opened at all, and again on
+     * the descriptor, which is what is read: the name may have changed in between. O_NONBLOCK
+     * keeps an open of a FIFO swapped in meanwhile from waiting for a writer. */
+    struct stat st;
+    int fd = -1;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && trusted_entry(&st))
+        fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    close(dfd);
     if (fd < 0)
         return false;
     struct entry_header h;
-    struct stat st;
-    bool ok = fstat(fd, &st) == 0 && read_all(fd, &h, sizeof h) &&
+    bool ok = fstat(fd, &st) == 0 && trusted_entry(&st) && read_all(fd, &h, sizeof h) &&
               !memcmp(h.magic, CACHE_MAGIC, 8) && h.format == CACHE_FORMAT &&
               h.abi == WEFT_ABI_VERSION && h.key == key &&
-              (uint64_t)st.st_size == sizeof h + h.length && h.length > 0 && h.length < (1ull << 34);
+              h.length > 0 && (uint64_t)st.st_size - sizeof h == h.length;
     void *data = NULL;
     if (ok) {
         data = malloc((size_t)h.length);
@@ -289,14 +381,20 @@ static int by_age(const void *a, const void *b)
     return (x->nsec > y->nsec) - (x->nsec < y->nsec);
 }
 
-/* When the entries exceed the limit, removes the least recently used down to 3/4 of it
- * (never `keep`, the entry just written). Returns the bytes left. */
-static uint64_t prune(const char *dir, const char *keep)
+/* When the entries of directory `dfd` exceed the limit, removes the least recently used down
+ * to 3/4 of it (never `keep`, the entry just written). Returns the bytes left. Names are
+ * looked at, never followed: a link counts as itself and is what gets removed. */
+static uint64_t prune(int dfd, const char *keep)
 {
     uint64_t max = weft_cache_max_bytes(), total = 0;
-    DIR *d = opendir(dir);
-    if (!d)
+    int fd = dup(dfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
         return 0;
+    }
+    rewinddir(d);
     struct entry_age *v = NULL;
     size_t n = 0, cap = 0;
     struct dirent *de;
@@ -305,7 +403,7 @@ static uint64_t prune(const char *dir, const char *keep)
         if (len < 6 || len >= sizeof v->name || strcmp(de->d_name + len - 5, ".wobj"))
             continue;
         struct stat st;
-        if (fstatat(dirfd(d), de->d_name, &st, 0) != 0)
+        if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
@@ -343,36 +441,57 @@ static pthread_mutex_t tally_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *tally_dir;
 static uint64_t tally_bytes;
 
-static void account_store(const char *dir, uint64_t key, uint64_t bytes)
+static void account_store(const char *dir, int dfd, const char *name, uint64_t bytes)
 {
     pthread_mutex_lock(&tally_lock);
     if (!tally_dir || strcmp(tally_dir, dir) || tally_bytes + bytes > weft_cache_max_bytes()) {
-        char keep[64];
-        snprintf(keep, sizeof keep, "%016llx.wobj", (unsigned long long)key);
         free(tally_dir);
         tally_dir = strdup(dir);
-        tally_bytes = prune(dir, keep);
+        tally_bytes = prune(dfd, name);
     } else {
         tally_bytes += bytes;
     }
     pthread_mutex_unlock(&tally_lock);
 }
 
+/* Creates a new temporary file in `dfd` (its name in `tmp`), private to this user. Names
+ * start with '.', so that neither pruning nor a reader takes them for entries. */
+static int create_temporary(int dfd, uint64_t key, char *tmp, size_t cap)
+{
+    static _Atomic uint64_t counter;
+    for (int attempt = 0; attempt < 64; attempt++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t v[4] = {(uint64_t)getpid(), (uint64_t)ts.tv_nsec, (uint64_t)ts.tv_sec, counter++};
+        snprintf(tmp, cap, ".%016llx.%08llx", (unsigned long long)key,
+                 (unsigned long long)(weft_hash64(v, sizeof v, key) & 0xffffffffu));
+        int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
 bool weft_cache_store(uint64_t key, const void *payload, size_t size)
 {
+    if (size == 0 || size > entry_max())
+        return false;   /* a load would refuse it */
     char *dir = weft_cache_dir();
     if (!dir)
         return false;
-    bool ok = mkdir_p(dir);
-    char path[4200], tmp[4300];
-    snprintf(path, sizeof path, "%s/%016llx.wobj", dir, (unsigned long long)key);
-    snprintf(tmp, sizeof tmp, "%s/.%016llx.XXXXXX", dir, (unsigned long long)key);
-    free(dir);
-    if (!ok)
+    int dfd = open_cache_dir(dir, true);
+    if (dfd < 0) {
+        free(dir);
         return false;
-    int fd = mkstemp(tmp);
-    if (fd < 0)
+    }
+    char name[64], tmp[64];
+    entry_name(key, name, sizeof name);
+    int fd = create_temporary(dfd, key, tmp, sizeof tmp);
+    if (fd < 0) {
+        close(dfd);
+        free(dir);
         return false;
+    }
     struct entry_header h;
     memset(&h, 0, sizeof h);   /* the padding too: the bytes go to disk */
     memcpy(h.magic, CACHE_MAGIC, 8);
@@ -381,20 +500,19 @@ bool weft_cache_store(uint64_t key, const void *payload, size_t size)
     h.key = key;
     h.length = size;
     h.checksum = weft_hash64(payload, size, key);
-    ok = write_all(fd, &h, sizeof h) && write_all(fd, payload, size);
+    bool ok = write_all(fd, &h, sizeof h) && write_all(fd, payload, size);
     ok = (close(fd) == 0) && ok;
+    /* rename replaces whatever has the entry's name (a link, a FIFO, a foreign file) without
+     * following it */
     if (ok)
-        ok = rename(tmp, path) == 0;
-    if (!ok) {
-        unlink(tmp);
-        return false;
-    }
-    char *dir2 = weft_cache_dir();
-    if (dir2) {
-        account_store(dir2, key, sizeof h + size);
-        free(dir2);
-    }
-    return true;
+        ok = renameat(dfd, tmp, dfd, name) == 0;
+    if (!ok)
+        unlinkat(dfd, tmp, 0);
+    else
+        account_store(dir, dfd, name, sizeof h + size);
+    close(dfd);
+    free(dir);
+    return ok;
 }
 
 /* ---- built programs ------------------------------------------------------------------------ */

@@ -6,10 +6,16 @@
  * A missing, foreign, truncated or corrupt entry reads as a miss; writes go to a temporary
  * file renamed into place, so a reader never sees a partial entry. The directory is
  * WEFT_CACHE_DIR, else $XDG_CACHE_HOME/weft, else ~/.cache/weft; WEFT_CACHE_DIR=off (or
- * an empty value) disables the disk cache. Failures to write are silent: the cache is an
- * optimization, never a requirement. The directory is kept under WEFT_CACHE_MAX_MB
+ * an empty value) disables the disk cache. Weft creates it (and missing parents) mode 0700;
+ * one owned by another user or writable by its group or others disables the disk cache
+ * (WEFT_LOG=info says so once). Entries hold code this process runs, so an entry that is not
+ * a regular file owned by this user and writable by no one else (a link, a FIFO, another
+ * user's file, mode 0666), or whose payload would exceed WEFT_CACHE_ENTRY_MAX or the size
+ * limit below, is a miss, found without blocking and without reading it. Failures to write are silent: the cache is
+ * an optimization, never a requirement. The directory is kept under WEFT_CACHE_MAX_MB
  * (default 1024): a store that takes it over the limit removes the least recently used
- * entries (a load counts as a use) down to 3/4 of it.
+ * entries (a load counts as a use) down to 3/4 of it; an entry larger than the limit is
+ * not written.
  */
 #ifndef WEFT_COMPILER_CACHE_H
 #define WEFT_COMPILER_CACHE_H
@@ -18,11 +24,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The cache directory (malloc'd) or NULL when disabled. */
+/* The largest payload an entry may hold (1 GiB; less when WEFT_CACHE_MAX_MB is less): far
+ * above any object or bitcode Weft writes, and a bound on what a load allocates whatever a
+ * header claims. */
+#define WEFT_CACHE_ENTRY_MAX ((uint64_t)1 << 30)
+
+/* The cache directory (malloc'd) or NULL when disabled by the environment. */
 char *weft_cache_dir(void);
 /* Reads entry `key` into a malloc'd payload; false on a miss (any kind). */
 bool weft_cache_load(uint64_t key, void **payload, size_t *size);
-/* Stores entry `key` atomically; false when it could not be written. */
+/* Stores entry `key` atomically; false when it could not be written (or the directory is
+ * refused, or the payload is empty or over WEFT_CACHE_ENTRY_MAX). */
 bool weft_cache_store(uint64_t key, const void *payload, size_t size);
 /* A hash identifying this build of Weft's code (the GNU build-id of the object that contains
  * the compiler, else its file's size and modification time): part of every key, so that a

@@ -1,6 +1,8 @@
 /* tests/unit/test_cache.c — the disk cache of compiled variants: entries round-trip, and
  * every kind of bad entry (corrupt payload, truncated, foreign file, another key's entry,
- * wrong header version) reads as a miss and is replaced by the next store. */
+ * wrong header version, a FIFO, a symbolic link, another user's or a world-writable file, a
+ * header claiming 8 GiB) reads as a miss, without blocking, and is replaced by the next
+ * store; a cache directory others can write is refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +16,11 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "compiler/cache.h"
 #include "compiler/compiler.h"
@@ -36,6 +42,15 @@ static int teardown(void **state)
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     return system(cmd) == 0 ? 0 : -1;
+}
+
+/* After a test that changes the environment: a failure midway must not leave the next tests
+ * another directory or limit. */
+static int reset_env(void **state)
+{
+    setenv("WEFT_CACHE_DIR", dir, 1);
+    unsetenv("WEFT_CACHE_MAX_MB");
+    return 0;
 }
 
 static void write_raw(const char *path, const void *data, size_t n)
@@ -280,6 +295,283 @@ static void test_disabled_and_unwritable(void **state)
     free(d);
 }
 
+/* ---- entries and directories that must not be trusted ------------------------------------ */
+
+/* The header as cache.c writes it: magic[8], format, abi (u32), key, length, checksum (u64). */
+enum { HDR_SIZE = 40, HDR_KEY = 16, HDR_LENGTH = 24, HDR_CHECKSUM = 32 };
+
+static void put_u64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }
+
+/* Stores a valid entry for `key` and returns its path; checks the header layout above. */
+static void store_valid(uint64_t key, const char *payload, char *path, size_t cap)
+{
+    assert_true(weft_cache_entry_path(key, path, cap));
+    assert_true(weft_cache_store(key, payload, strlen(payload)));
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, HDR_SIZE + strlen(payload));
+    expect_hit(key, payload);
+}
+
+/* weft_cache_load(key) in a child process, which the parent kills if it has not finished in
+ * 10 s: a load that blocks fails the test instead of hanging it. True on a hit. */
+static bool load_in_child(uint64_t key)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        void *p = NULL;
+        size_t n = 0;
+        _exit(weft_cache_load(key, &p, &n) ? 1 : 0);
+    }
+    int status = 0;
+    for (int waited_ms = 0;; waited_ms += 10) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        assert_true(r >= 0);
+        if (r == pid)
+            break;
+        if (waited_ms >= 10000) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            fail_msg("weft_cache_load of key %llx blocked for 10 s", (unsigned long long)key);
+        }
+        struct timespec ms = {0, 10 * 1000 * 1000};
+        nanosleep(&ms, NULL);
+    }
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status) == 1;
+}
+
+/* A FIFO in an entry's place: opening it for reading would wait for a writer forever. */
+static void test_fifo_entry_is_a_miss(void **state)
+{
+    const uint64_t key = 0xf1f0;
+    char path[512];
+    assert_true(weft_cache_entry_path(key, path, sizeof path));
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_false(load_in_child(key));
+    expect_miss(key);   /* and in this process too */
+    /* the next store replaces the FIFO */
+    assert_true(weft_cache_store(key, "after the fifo", 14));
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    expect_hit(key, "after the fifo");
+}
+
+/* A symbolic link to a valid entry (which would hit if the link were followed) is a miss; a
+ * store replaces the link, not the file it points to. */
+static void test_symlink_entry_is_a_miss(void **state)
+{
+    const uint64_t key = 0x5311;
+    char path[512], target[600];
+    store_valid(key, "the real entry", path, sizeof path);
+    snprintf(target, sizeof target, "%s.target", path);
+    assert_int_equal(rename(path, target), 0);
+    assert_int_equal(symlink(target, path), 0);
+    expect_miss(key);
+    assert_false(load_in_child(key));
+    assert_true(weft_cache_store(key, "written over the link", 21));
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    expect_hit(key, "written over the link");
+    size_t n;
+    char *t = read_raw(target, &n);
+    assert_int_equal(n, HDR_SIZE + 14);   /* the link's target is untouched */
+    assert_memory_equal(t + HDR_SIZE, "the real entry", 14);
+    free(t);
+    unlink(target);
+}
+
+/* An entry others may write is a miss (anyone could have put code in it); one they may only
+ * read is fine. */
+static void test_entry_writable_by_others_is_a_miss(void **state)
+{
+    const uint64_t key = 0x0666;
+    char path[512];
+    store_valid(key, "mode bits", path, sizeof path);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);   /* what a store creates */
+    static const mode_t refused[] = {0666, 0622, 0620, 0602};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(chmod(path, refused[i]), 0);
+        void *p = NULL;
+        size_t n = 0;
+        if (weft_cache_load(key, &p, &n))
+            fail_msg("an entry of mode %03o was trusted", (unsigned)refused[i]);
+    }
+    assert_int_equal(chmod(path, 0644), 0);
+    expect_hit(key, "mode bits");
+    assert_int_equal(chmod(path, 0666), 0);
+    assert_true(weft_cache_store(key, "rewritten", 9));
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    expect_hit(key, "rewritten");
+}
+
+/* An entry owned by another user (uid 65534, "nobody") is a miss. Only root can give a file
+ * away, so the test needs root. */
+static void test_entry_of_another_user_is_a_miss(void **state)
+{
+    if (geteuid() != 0)
+        skip();
+    const uint64_t key = 0x0e4e;
+    char path[512];
+    store_valid(key, "not yours", path, sizeof path);
+    assert_int_equal(chown(path, 65534, 65534), 0);
+    expect_miss(key);
+    assert_true(weft_cache_store(key, "yours again", 11));
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_uid, 0);
+    expect_hit(key, "yours again");
+}
+
+/* Headers that claim more than there is, or more than any entry may hold, are misses found
+ * without allocating or reading the claimed bytes; so is every truncation of a valid entry. */
+static void test_oversized_and_truncated_entries_are_misses(void **state)
+{
+    const uint64_t key = 0x8000;
+    const char *payload = "eight gigabytes, it says";
+    char path[512];
+    store_valid(key, payload, path, sizeof path);
+    size_t n;
+    unsigned char *good = read_raw(path, &n);
+
+    /* a small file whose header claims an 8 GiB payload */
+    unsigned char *bad = malloc(n);
+    memcpy(bad, good, n);
+    put_u64(bad + HDR_LENGTH, (uint64_t)8 << 30);
+    write_raw(path, bad, n);
+    expect_miss(key);
+
+    /* the same header on a (sparse) file that really is that large: the length matches the
+     * file, but exceeds what an entry may hold */
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    assert_true(fd >= 0);
+    assert_int_equal(pwrite(fd, bad, HDR_SIZE, 0), HDR_SIZE);
+    assert_int_equal(ftruncate(fd, HDR_SIZE + ((off_t)8 << 30)), 0);
+    close(fd);
+    assert_false(load_in_child(key));
+
+    /* a payload one byte over the bound, with everything else valid, checksum included: it
+     * would load but for the bound (which WEFT_CACHE_MAX_MB lowers, so that this test need not
+     * write a gigabyte) */
+    setenv("WEFT_CACHE_MAX_MB", "1", 1);
+    size_t big = ((size_t)1 << 20) + 1;
+    unsigned char *blob = malloc(HDR_SIZE + big);
+    assert_non_null(blob);
+    memcpy(blob, bad, HDR_SIZE);
+    memset(blob + HDR_SIZE, 'g', big);
+    put_u64(blob + HDR_LENGTH, big);
+    put_u64(blob + HDR_CHECKSUM, weft_hash64(blob + HDR_SIZE, big, key));
+    write_raw(path, blob, HDR_SIZE + big);
+    expect_miss(key);
+    assert_false(weft_cache_store(key + 1, blob + HDR_SIZE, big));   /* stores obey the bound */
+    put_u64(blob + HDR_LENGTH, big - 1);                              /* at the bound: a hit */
+    put_u64(blob + HDR_CHECKSUM, weft_hash64(blob + HDR_SIZE, big - 1, key));
+    write_raw(path, blob, HDR_SIZE + big - 1);
+    void *p = NULL;
+    size_t sz = 0;
+    assert_true(weft_cache_load(key, &p, &sz));
+    assert_int_equal(sz, big - 1);
+    free(p);
+    free(blob);
+    unsetenv("WEFT_CACHE_MAX_MB");
+    assert_false(weft_cache_store(key + 1, "", 0));
+
+    /* every truncation of the valid entry */
+    for (size_t len = 0; len < n; len++) {
+        write_raw(path, good, len);
+        if (weft_cache_load(key, &p, &sz))
+            fail_msg("an entry truncated to %zu of %zu bytes was trusted", len, n);
+    }
+    assert_true(weft_cache_store(key, payload, strlen(payload)));
+    expect_hit(key, payload);
+    free(bad);
+    free(good);
+}
+
+/* Runs fn with stderr going to a file; returns what was written (malloc'd). */
+static char *capture_stderr(void (*fn)(void *), void *arg)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/stderr.txt", dir);
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    fn(arg);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    size_t n;
+    char *text = read_raw(path, &n);
+    char *s = realloc(text, n + 1);
+    s[n] = 0;
+    unlink(path);
+    return s;
+}
+
+static void store_and_expect_refused(void *arg)
+{
+    uint64_t key = *(const uint64_t *)arg;
+    assert_false(weft_cache_store(key + 1, "refused", 7));
+    expect_miss(key);
+}
+
+/* The directory: created 0700 (whatever the umask); refused, with one WEFT_LOG line, when it
+ * is writable by its group or others, or belongs to another user. */
+static void test_cache_dir_private_or_refused(void **state)
+{
+    char sub[300], parent[300];
+    snprintf(parent, sizeof parent, "%s/made", dir);
+    snprintf(sub, sizeof sub, "%s/made/weft", dir);
+    setenv("WEFT_CACHE_DIR", sub, 1);
+    mode_t old_mask = umask(0);
+    const uint64_t key = 0xd1d1;
+    assert_true(weft_cache_store(key, "in a private dir", 16));
+    umask(old_mask);
+    struct stat st;
+    assert_int_equal(stat(sub, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    assert_int_equal(stat(parent, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    expect_hit(key, "in a private dir");
+
+    static const mode_t refused[] = {0777, 0770, 0702, 01777};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(chmod(sub, refused[i]), 0);
+        uint64_t k = key;
+        char *err = capture_stderr(store_and_expect_refused, &k);
+        if (!strstr(err, "disk cache off") || !strstr(err, sub) || !strstr(err, "writable by its group or by others"))
+            fail_msg("mode %03o: no WEFT_LOG line for the refused directory: '%s'", (unsigned)refused[i], err);
+        free(err);
+        err = capture_stderr(store_and_expect_refused, &k);   /* said once, not at every access */
+        if (strstr(err, "disk cache off"))
+            fail_msg("mode %03o: the refusal was logged again: '%s'", (unsigned)refused[i], err);
+        free(err);
+    }
+    assert_int_equal(chmod(sub, 0755), 0);   /* readable by others is fine */
+    expect_hit(key, "in a private dir");
+
+    if (geteuid() == 0) {   /* another user's directory: only root can make one */
+        assert_int_equal(chown(sub, 65534, 65534), 0);
+        uint64_t k = key;
+        char *err = capture_stderr(store_and_expect_refused, &k);
+        if (!strstr(err, "owned by uid 65534"))
+            fail_msg("no WEFT_LOG line for another user's directory: '%s'", err);
+        free(err);
+        assert_int_equal(chown(sub, 0, 0), 0);
+        expect_hit(key, "in a private dir");
+    }
+    setenv("WEFT_CACHE_DIR", dir, 1);
+}
+
 /* ---- a compiled variant through the cache ---------------------------------------------- */
 
 static struct weft_image *build_saxpy(void)
@@ -490,6 +782,8 @@ static void test_concurrent_compiles(void **state)
 
 int main(void)
 {
+    /* read once per process: the refused-directory test checks the line it prints */
+    setenv("WEFT_LOG", "info", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hash),
         cmocka_unit_test(test_build_identity),
@@ -498,6 +792,12 @@ int main(void)
         cmocka_unit_test(test_size_limit_prunes_least_recently_used),
         cmocka_unit_test(test_size_limit_holds_over_many_stores),
         cmocka_unit_test(test_disabled_and_unwritable),
+        cmocka_unit_test_teardown(test_fifo_entry_is_a_miss, reset_env),
+        cmocka_unit_test_teardown(test_symlink_entry_is_a_miss, reset_env),
+        cmocka_unit_test_teardown(test_entry_writable_by_others_is_a_miss, reset_env),
+        cmocka_unit_test_teardown(test_entry_of_another_user_is_a_miss, reset_env),
+        cmocka_unit_test_teardown(test_oversized_and_truncated_entries_are_misses, reset_env),
+        cmocka_unit_test_teardown(test_cache_dir_private_or_refused, reset_env),
         cmocka_unit_test(test_variant_corrupt_entry_rebuilt),
         cmocka_unit_test(test_dump_stages),
         cmocka_unit_test(test_concurrent_compiles),
