@@ -545,6 +545,18 @@ cl_int weft_frontend_compile(const char *source, const struct weft_build_options
      * explicit -D/-U of theirs still wins. */
     if (ok)
         ok = strvec_push(&argv, "-D__OPENCL_VERSION__=300");
+    /* clang defines __IMAGE_SUPPORT__ for SPIR targets only; OpenCL C (6.12) wants it 1 whenever
+     * CL_DEVICE_IMAGE_SUPPORT is true, which it always is here (runtime/device.c). */
+    if (ok)
+        ok = strvec_push(&argv, "-D__IMAGE_SUPPORT__=1");
+    /* FP_FAST_FMAF/FP_FAST_FMA promise that fma is about as fast as a multiply and an add: true
+     * for float and double where the CPU has FMA instructions (the builtins lower fma to
+     * llvm.fma and codegen targets the host CPU), and not for half, whose correctly rounded fma
+     * is a sequence in double (builtins/math_half.cl), so FP_FAST_FMA_HALF stays undefined.
+     * clang would define __FP_FAST_FMA(F) itself only for a target CPU, which the frontend does
+     * not name. */
+    if (ok && __builtin_cpu_supports("fma"))
+        ok = strvec_push(&argv, "-DFP_FAST_FMAF=1") && strvec_push(&argv, "-DFP_FAST_FMA=1");
     for (size_t i = 0; i < opts->num_clang_args && ok; i++)
         ok = strvec_push(&argv, opts->clang_args[i]);
 

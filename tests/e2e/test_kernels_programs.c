@@ -3,7 +3,8 @@
  * compiled from another source, both linked (clLinkProgram); the linked program's binary
  * reloaded with clCreateProgramWithBinary; each launched at several local sizes and checked
  * against a host reference. Also kernel attributes that must compile and be reported
- * (work_group_size_hint, vec_type_hint, reqd_work_group_size). */
+ * (work_group_size_hint, vec_type_hint, reqd_work_group_size), and the predefined macros of
+ * OpenCL C 6.12 and the math section agreeing with what the device reports. */
 #include "test_kernels_harness.h"
 
 static const char *lib_source =
@@ -158,12 +159,98 @@ static void test_attributes(void **state)
     }
 }
 
+/* The predefined macros a kernel sees, under each -cl-std, against the device queries:
+ * __IMAGE_SUPPORT__ is 1 exactly when CL_DEVICE_IMAGE_SUPPORT (clang defines it for SPIR targets
+ * only, so `#ifdef __IMAGE_SUPPORT__` used to take a kernel's fallback), __ENDIAN_LITTLE__
+ * follows CL_DEVICE_ENDIAN_LITTLE, __OPENCL_VERSION__ is CL_DEVICE_VERSION's, and
+ * __OPENCL_C_VERSION__ the -cl-std's; FP_FAST_FMAF/FP_FAST_FMA are defined where the CPU has FMA
+ * instructions and FP_FAST_FMA_HALF never (half fma is a sequence in double);
+ * __FAST_RELAXED_MATH__ comes with -cl-fast-relaxed-math only. */
+static const char *macros_source =
+    "#ifdef __IMAGE_SUPPORT__\n#define IMG __IMAGE_SUPPORT__\n#else\n#define IMG -1\n#endif\n"
+    "#ifdef __ENDIAN_LITTLE__\n#define LE __ENDIAN_LITTLE__\n#else\n#define LE -1\n#endif\n"
+    "#ifdef FP_FAST_FMAF\n#define FMAF FP_FAST_FMAF\n#else\n#define FMAF -1\n#endif\n"
+    "#ifdef FP_FAST_FMA\n#define FMAD FP_FAST_FMA\n#else\n#define FMAD -1\n#endif\n"
+    "#ifdef FP_FAST_FMA_HALF\n#define FMAH 1\n#else\n#define FMAH -1\n#endif\n"
+    "#ifdef __FAST_RELAXED_MATH__\n#define FRM 1\n#else\n#define FRM -1\n#endif\n"
+    "#if defined(__IMAGE_SUPPORT__)\n"
+    "kernel void imgpath(read_only image2d_t im, global int *out) { out[0] = get_image_width(im); }\n"
+    "#endif\n"
+    "__kernel_exec(8, float4) void k(global int *out) {\n"
+    "  out[0] = IMG; out[1] = LE; out[2] = __OPENCL_VERSION__; out[3] = __OPENCL_C_VERSION__;\n"
+    "  out[4] = CL_VERSION_1_0; out[5] = CL_VERSION_1_1; out[6] = CL_VERSION_1_2;\n"
+    "  out[7] = CL_VERSION_2_0; out[8] = CL_VERSION_3_0;\n"
+    "  out[9] = FMAF; out[10] = FMAD; out[11] = FMAH; out[12] = FRM;\n"
+    "}\n";
+
+/* "OpenCL <major>.<minor> ..." as major * 100 + minor * 10 */
+static int version_of(const char *s, const char *prefix)
+{
+    int major = 0, minor = 0;
+    assert_int_equal(strncmp(s, prefix, strlen(prefix)), 0);
+    assert_int_equal(sscanf(s + strlen(prefix), "%d.%d", &major, &minor), 2);
+    return major * 100 + minor * 10;
+}
+
+static void test_predefined_macros(void **state)
+{
+    (void)state;
+    cl_bool images = CL_FALSE, little = CL_FALSE;
+    char version[256] = {0};
+    assert_int_equal(clGetDeviceInfo(env.device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL), CL_SUCCESS);
+    assert_int_equal(clGetDeviceInfo(env.device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL), CL_SUCCESS);
+    assert_int_equal(clGetDeviceInfo(env.device, CL_DEVICE_VERSION, sizeof version - 1, version, NULL), CL_SUCCESS);
+    const int device_version = version_of(version, "OpenCL ");
+    /* the host's own view of the CPU, not the runtime's */
+    __builtin_cpu_init();
+    const int fma = __builtin_cpu_supports("fma") ? 1 : -1;
+    static const struct {
+        const char *options;
+        int c_version, relaxed;
+    } builds[] = {
+        {NULL, 120, -1},
+        {"-cl-std=CL1.1", 110, -1},
+        {"-cl-std=CL1.2", 120, -1},
+        {"-cl-std=CL3.0", 300, -1},
+        {"-cl-std=CL3.0 -cl-fast-relaxed-math", 300, 1},
+    };
+    for (size_t b = 0; b < ARRAY_LEN(builds); b++) {
+        const char *opts = builds[b].options ? builds[b].options : "(none)";
+        prog = weft_test_build(&env, macros_source, builds[b].options);
+        assert_non_null(prog);
+        int out[13];
+        cl_mem m = buf_poisoned(sizeof out);
+        assert_int_equal(launch("k", 1, NULL, (size_t[]){8}, (size_t[]){8}, KARGS(KARG(m))), CL_SUCCESS);
+        buf_read(m, sizeof out, out);
+        clReleaseMemObject(m);
+        const int want[13] = {images ? 1 : -1, little ? 1 : -1, device_version, builds[b].c_version,
+                              100, 110, 120, 200, 300, fma, fma, -1, builds[b].relaxed};
+        static const char *const names[13] = {
+            "__IMAGE_SUPPORT__", "__ENDIAN_LITTLE__", "__OPENCL_VERSION__", "__OPENCL_C_VERSION__",
+            "CL_VERSION_1_0", "CL_VERSION_1_1", "CL_VERSION_1_2", "CL_VERSION_2_0", "CL_VERSION_3_0",
+            "FP_FAST_FMAF", "FP_FAST_FMA", "FP_FAST_FMA_HALF", "__FAST_RELAXED_MATH__"};
+        for (int i = 0; i < 13; i++)
+            if (out[i] != want[i])
+                fail_msg("options %s: %s is %d, want %d (-1: undefined)", opts, names[i], out[i], want[i]);
+        /* the kernel behind #if defined(__IMAGE_SUPPORT__) exists exactly when images do */
+        cl_int err;
+        cl_kernel k = clCreateKernel(prog, "imgpath", &err);
+        if (images && err != CL_SUCCESS)
+            fail_msg("options %s: the image kernel under __IMAGE_SUPPORT__ is missing (%d)", opts, err);
+        if (k)
+            clReleaseKernel(k);
+        clReleaseProgram(prog);
+        prog = NULL;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_linked_program),
         cmocka_unit_test(test_program_from_binary),
         cmocka_unit_test(test_attributes),
+        cmocka_unit_test(test_predefined_macros),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
