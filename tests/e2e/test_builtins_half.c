@@ -1,7 +1,7 @@
 /* tests/e2e/test_builtins_half.c — cl_khr_fp16 end to end: half arithmetic, conversions in
  * every rounding mode, the math, common, geometric and relational functions, vector loads
  * and stores of half vectors, half kernel arguments and half in __local memory across a
- * barrier.
+ * barrier, and half stores and loads through private pointers cast from another type.
  *
  * References are computed on the host with GCC's _Float16 (IEEE binary16, operations rounded
  * once from their exact value) and __float128 (a*b + c of halves is exact in it), never with
@@ -378,6 +378,85 @@ static void test_half_vectors_and_local(void **state)
     }
 }
 
+/* ---- stores through punned private pointers ------------------------------------------------------ */
+
+/* The library's loads and stores must alias whatever the kernel declared the storage as: piglit's
+ * vstore-half-private stores a half3 with vstore3 into a volatile private short array through a
+ * (private half *) cast and reads the shorts back; vstore_half[n]/vstorea_half[n] write halves
+ * into a half array the kernel reads as half, and vload_half[n] reads halves the kernel wrote as
+ * half. The library once carried type-based alias tags (its scalar accesses as half or ushort),
+ * and LLVM deleted such stores as dead or read the memory before them: 0 came back instead of
+ * 121, with the vectorizer on or off. */
+static void test_half_stores_through_punned_private_pointers(void **state)
+{
+    (void)state;
+    if (!have_fp16())
+        return;
+    static const char *src =
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "kernel void k(global const float4 *f, global ushort *o, global float *fo) {\n"
+        "  size_t i = get_global_id(0);\n"
+        "  float4 v = f[i];\n"
+        "  global ushort *r = o + 24 * i;\n"
+        "  volatile private short s[8];\n"
+        "  for (int j = 0; j < 8; j++) s[j] = 0;\n"
+        "  half3 h3 = convert_half3(v.xyz);\n"
+        "  vstore3(h3, 0, (private half *)s + 1);\n"
+        "  vstore3(h3, 1, (private half *)s + 1);\n"
+        "  for (int j = 0; j < 8; j++) r[j] = s[j];\n"
+        "  volatile private half h[16];\n"
+        "  for (int j = 0; j < 16; j++) h[j] = 0;\n"
+        "  vstore_half3(v.xyz, 0, (private half *)h + 1);\n"
+        "  vstore_half4_rtz(v, 1, (private half *)h);\n"
+        "  vstorea_half3_rtp(v.xyz, 2, (private half *)h);\n"
+        "  vstore_half_rtn(v.w, 11, (private half *)h);\n"
+        "  vstorea_half2_rte(v.zw, 6, (private half *)h);\n"
+        "  for (int j = 0; j < 16; j++) r[8 + j] = as_ushort(h[j]);\n"
+        "  private half p[8];\n"
+        "  for (int j = 0; j < 4; j++) { p[j] = convert_half(v[j]); p[4 + j] = convert_half_rtz(v[j]); }\n"
+        "  vstore4(vload_half4(0, p), 0, fo + 8 * i);\n"
+        "  vstore3(vloada_half3(1, p), 0, fo + 8 * i + 4);\n"
+        "  fo[8 * i + 7] = vload_half(7, p);\n"
+        "}\n";
+    enum { N = 64 };
+    float f[4 * N], fo[8 * N];
+    uint16_t o[24 * N];
+    uint64_t seed = 99;
+    for (int i = 0; i < 4 * N; i++) {
+        double u = (double)(bt_rand(&seed) >> 11) / 9007199254740992.0;
+        f[i] = (float)(((bt_rand(&seed) & 1) ? -1 : 1) * ldexp(1.0 + u, (int)(bt_rand(&seed) % 20) - 8));
+    }
+    f[0] = 121.0f, f[1] = 66.0f, f[2] = 189.0f; /* piglit's values */
+    struct bt_arg args[] = {BT_BUF(f, sizeof f), BT_BUF(o, sizeof o), BT_BUF(fo, sizeof fo)};
+    assert_int_equal(bt_run(src, "", "k", N, 0, args, 3), CL_SUCCESS);
+    for (int i = 0; i < N; i++) {
+        const float *v = f + 4 * i;
+        uint16_t rte[4], rtz[4], rtp[4], rtn[4];
+        for (int c = 0; c < 4; c++) {
+            rte[c] = host_to_half(v[c], 0);
+            rtz[c] = host_to_half(v[c], 1);
+            rtp[c] = host_to_half(v[c], 2);
+            rtn[c] = host_to_half(v[c], 3);
+        }
+        const uint16_t want_s[8] = {0, rte[0], rte[1], rte[2], rte[0], rte[1], rte[2], 0};
+        const uint16_t want_h[16] = {0,      rte[0], rte[1], rte[2], rtz[0], rtz[1], rtz[2], rtz[3],
+                                     rtp[0], rtp[1], rtp[2], rtn[3], rte[2], rte[3], 0,      0};
+        for (int j = 0; j < 8; j++)
+            if (o[24 * i + j] != want_s[j])
+                fail_msg("item %d: vstore3(half3) into a private short array, short %d = 0x%04x, want 0x%04x", i, j,
+                         o[24 * i + j], want_s[j]);
+        for (int j = 0; j < 16; j++)
+            if (o[24 * i + 8 + j] != want_h[j])
+                fail_msg("item %d: vstore(a)_half[n] into a private half array, half %d = 0x%04x, want 0x%04x", i, j,
+                         o[24 * i + 8 + j], want_h[j]);
+        const uint16_t want_p[8] = {rte[0], rte[1], rte[2], rte[3], rtz[0], rtz[1], rtz[2], rtz[3]};
+        for (int j = 0; j < 8; j++)
+            if (!bt_same_f(fo[8 * i + j], (float)h_of(want_p[j])))
+                fail_msg("item %d: vload_half[n] of private halves, element %d = %a, want %a", i, j, fo[8 * i + j],
+                         (double)h_of(want_p[j]));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_half_math),
         cmocka_unit_test(test_half_nextafter),
         cmocka_unit_test(test_half_vectors_and_local),
+        cmocka_unit_test(test_half_stores_through_punned_private_pointers),
     };
     return cmocka_run_group_tests(tests, bt_setup, bt_teardown);
 }
