@@ -148,8 +148,9 @@ struct weft_kernel_meta {
 /* A built executable: its bitcode, options, kernel metadata and compiled variants. */
 struct weft_image {
     struct weft_bitcode bitcode;
-    char *options;                             /* the build options string (cache key part) */
-    bool opt_disable;
+    char *options;                             /* the build options string */
+    bool opt_disable;                          /* -cl-opt-disable: the one option variants'
+                                                  code, and so their cache key, depends on */
     cl_uint num_kernels;
     struct weft_kernel_meta *kernels;
     uint64_t bitcode_hash;

@@ -3,10 +3,12 @@
  *
  * Guarantees: a variant is compiled at most once per image and local size (memory cache),
  * reused across processes through the disk cache (compiler/cache.h) when its key matches —
- * the key covers the executable bitcode, the build options, the kernel, the local size, the
- * host CPU and features, the Weft version and the ABI version — and otherwise compiled in a
- * private LLVMContext, so compiles of different programs run concurrently. WEFT_DUMP=dir gets
- * the IR after the work-group function is built and after optimization.
+ * the key covers the executable bitcode, -cl-opt-disable (the one build option variants
+ * depend on: a program built from source and the same program loaded from its binary share
+ * their variants), the kernel, the local size, the host CPU and features, the Weft version
+ * and the ABI version — and otherwise compiled in a private LLVMContext, so compiles of
+ * different programs run concurrently. WEFT_DUMP=dir gets the IR after the work-group
+ * function is built and after optimization.
  */
 #include "compiler/specialize.h"
 
@@ -383,7 +385,13 @@ static uint64_t variant_key(const struct weft_image *img, const char *kernel, co
     uint64_t h = img->bitcode_hash;
     int32_t sched = schedule;
     h = weft_hash64(&sched, sizeof sched, h);
-    h = weft_hash64(img->options, strlen(img->options), h);
+    /* Of the build options only -cl-opt-disable reaches the variant's compile (the others are in
+     * the bitcode already): the options' text would set apart the variants of one executable
+     * built from source and then loaded from its binary with other options (hashcat links with
+     * none, then builds the binary with its compile options), so a binary would never find
+     * the variants its source build left in the disk cache. */
+    uint8_t opt_disable = img->opt_disable;
+    h = weft_hash64(&opt_disable, sizeof opt_disable, h);
     h = weft_hash64(kernel, strlen(kernel) + 1, h);
     h = weft_hash64(local, 3 * sizeof local[0], h);
     const char *vec = vector_setting_key();

@@ -1,12 +1,16 @@
 /* tests/api/test_program.c — program objects through the ICD loader: creation from source
  * and binary, clBuildProgram / clCompileProgram / clLinkProgram with their options and
- * failures, the build log, and clGetProgramInfo / clGetProgramBuildInfo. */
+ * failures, the build log, and clGetProgramInfo / clGetProgramBuildInfo; a program loaded
+ * from its binary finds the kernel variants its source build left in the disk cache. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include "weft_test.h"
 
@@ -295,6 +299,11 @@ static void test_kernel_attached_blocks_rebuild(void **state)
     clReleaseProgram(p);
 }
 
+static int by_string(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static unsigned char *get_binary(cl_program p, size_t *size)
 {
     assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL), CL_SUCCESS);
@@ -371,6 +380,150 @@ static void test_binary_round_trip(void **state)
     free(bad);
     free(bin);
     clReleaseProgram(p);
+}
+
+/* ---- source and binary share the disk cache ---------------------------------------------- */
+
+/* The disk cache's entries as "name:inode" lines, sorted (malloc'd). A compile stores an entry
+ * by renaming a new file into place, so a variant compiled again shows as a new inode even
+ * under the same name; a load leaves the inode as it was. */
+static char *cache_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    char **lines = NULL;
+    size_t n = 0, total = 1;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len < 6 || strcmp(de->d_name + len - 5, ".wobj"))
+            continue;
+        struct stat st;
+        assert_int_equal(fstatat(dirfd(d), de->d_name, &st, 0), 0);
+        lines = realloc(lines, (n + 1) * sizeof *lines);
+        lines[n] = malloc(len + 32);
+        snprintf(lines[n], len + 32, "%s:%llu\n", de->d_name, (unsigned long long)st.st_ino);
+        total += strlen(lines[n]);
+        n++;
+    }
+    closedir(d);
+    qsort(lines, n, sizeof *lines, by_string);
+    char *all = calloc(total, 1);
+    for (size_t i = 0; i < n; i++) {
+        strcat(all, lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
+    return all;
+}
+
+/* Runs kernel "scale" of `p` (a[i] = a[i] * SCALE + 1) over 64 work-items in groups of 16
+ * and checks the results against `factor`. */
+static void run_scale(struct env *e, cl_program p, float factor)
+{
+    cl_int err;
+    cl_command_queue q = clCreateCommandQueueWithProperties(e->context, e->device, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "scale", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    float a[64];
+    for (int i = 0; i < 64; i++)
+        a[i] = (float)i;
+    cl_mem m = clCreateBuffer(e->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    size_t global = 64, local = 16;
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof a, a, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < 64; i++)
+        if (a[i] != (float)i * factor + 1.0f)
+            fail_msg("a[%d] = %g, expected %g", i, a[i], (float)i * factor + 1.0f);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseCommandQueue(q);
+}
+
+/* A fresh program from `bin`, built with `options`. */
+static cl_program from_binary(struct env *e, const unsigned char *bin, size_t size, const char *options)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithBinary(e->context, 1, &e->device, &size, &bin, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clBuildProgram(p, 0, NULL, options, NULL, NULL), CL_SUCCESS);
+    return p;
+}
+
+/* What an application that saves CL_PROGRAM_BINARIES does (hashcat: compile with its options,
+ * link with none, save the binary; the next run builds the binary with its compile options):
+ * the program loaded from the binary finds the variants its source build left in the disk
+ * cache, so its launch compiles nothing (no entry is added or rewritten). Within one process
+ * a new program has no variants in memory: only the disk cache can serve it. */
+static void test_binary_finds_variants_of_source_build(void **state)
+{
+    struct env *e = *state;
+    char dir[] = "/tmp/weft-binary-cache-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *old = getenv("WEFT_CACHE_DIR");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("WEFT_CACHE_DIR", dir, 1);
+    const char *src = "kernel void scale(global float *a) {\n"
+                      "  size_t i = get_global_id(0); a[i] = a[i] * SCALE + 1.0f; }\n";
+    cl_int err;
+
+    /* hashcat's way: clCompileProgram with options, clLinkProgram without */
+    cl_program obj = from_source(e, src);
+    assert_int_equal(clCompileProgram(obj, 0, NULL, "-D SCALE=3.0f -cl-mad-enable", 0, NULL, NULL, NULL, NULL),
+                     CL_SUCCESS);
+    cl_program linked = clLinkProgram(e->context, 0, NULL, NULL, 1, &obj, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    run_scale(e, linked, 3.0f);
+    char *after_source = cache_entries(dir);
+    assert_true(strlen(after_source) > 0);   /* the variant went to the disk cache */
+    size_t size;
+    unsigned char *bin = get_binary(linked, &size);
+    clReleaseProgram(linked);
+    clReleaseProgram(obj);
+    cl_program p = from_binary(e, bin, size, "-D SCALE=3.0f -cl-mad-enable");
+    run_scale(e, p, 3.0f);
+    char *after_binary = cache_entries(dir);
+    assert_string_equal(after_binary, after_source);
+    clReleaseProgram(p);
+    free(after_binary);
+    free(bin);
+
+    /* clBuildProgram from source with options; the binary built without any */
+    p = from_source(e, src);
+    assert_int_equal(clBuildProgram(p, 0, NULL, "-D SCALE=5.0f", NULL, NULL), CL_SUCCESS);
+    run_scale(e, p, 5.0f);
+    free(after_source);
+    after_source = cache_entries(dir);
+    bin = get_binary(p, &size);
+    clReleaseProgram(p);
+    p = from_binary(e, bin, size, NULL);
+    run_scale(e, p, 5.0f);
+    after_binary = cache_entries(dir);
+    assert_string_equal(after_binary, after_source);
+    clReleaseProgram(p);
+    free(after_binary);
+
+    /* -cl-opt-disable changes the code, so it still sets variants apart: compiled, stored */
+    p = from_binary(e, bin, size, "-cl-opt-disable");
+    run_scale(e, p, 5.0f);
+    after_binary = cache_entries(dir);
+    assert_true(strlen(after_binary) > strlen(after_source));
+    clReleaseProgram(p);
+    free(after_binary);
+    free(after_source);
+    free(bin);
+
+    if (saved)
+        setenv("WEFT_CACHE_DIR", saved, 1);
+    else
+        unsetenv("WEFT_CACHE_DIR");
+    free(saved);
+    char cmd[100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 static const char *helper_src = "#include \"inc/scale.h\"\n"
@@ -490,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_bad_programs),
         cmocka_unit_test(test_kernel_attached_blocks_rebuild),
         cmocka_unit_test(test_binary_round_trip),
+        cmocka_unit_test(test_binary_finds_variants_of_source_build),
         cmocka_unit_test(test_compile_and_link),
         cmocka_unit_test(test_misc_entry_points),
     };
