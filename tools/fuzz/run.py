@@ -60,6 +60,7 @@ MODES = [
     ("lc",           {"WEFT_VARIANT": "lc"},              {"WEFT_SCHEDULE": "bfo"}),
     ("lc.scalar",    {"WEFT_VARIANT": "lc.scalar"},       {"WEFT_SCHEDULE": "bfo", "WEFT_VECTORIZE": "off"}),
     ("bfo",          {"WEFT_VARIANT": "bfo"},             {"WEFT_SCHEDULE": "bfo"}),
+    ("bfo.x2",       {"WEFT_VARIANT": "bfo.x2"},          {"WEFT_SCHEDULE": "bfo", "WEFT_VECTORIZE": "%dx2" % simd_width()}),
     ("bfo.scalar",   {"WEFT_VARIANT": "bfo.scalar"},      {"WEFT_SCHEDULE": "bfo", "WEFT_VECTORIZE": "off"}),
     ("dfo.wide",     {"WEFT_VARIANT": "dfo.wide"},        {"WEFT_SCHEDULE": "dfo"}),
     ("profile-sync", {"WEFT_PROFILE": "sync"},            {"WEFT_PROFILE": "sync"}),
