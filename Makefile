@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps configure build run test install bench clean
+.PHONY: all deps configure build run test test-verify install bench clean
 
 all: build
 
@@ -24,6 +24,14 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The suite once more under WEFT_VERIFY=1 (README): every pair of variants the runtime profiles
+# is compared on a sample of groups; any mismatch lands in verify.log and fails the target.
+# The forced-variant runs (e2e-v/) are left out: a forced variant is never profiled.
+test-verify: build
+	rm -f $(BUILD)/verify.log
+	cd $(BUILD) && WEFT_VERIFY=1 WEFT_VERIFY_LOG=$(CURDIR)/$(BUILD)/verify.log ctest --output-on-failure -j $(JOBS) -E '^e2e-v/'
+	@if [ -s $(BUILD)/verify.log ]; then echo "WEFT_VERIFY found mismatches:"; cat $(BUILD)/verify.log; exit 1; fi
 
 bench: build
 	$(BUILD)/bin/weft bench

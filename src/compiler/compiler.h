@@ -24,6 +24,7 @@
 #include "compiler/analysis/access.h"
 #include "compiler/diag.h"
 #include "compiler/transform/wgfunction.h"
+#include "compiler/variant.h"
 
 /* ---- bitcode buffers -------------------------------------------------------------------- */
 
@@ -127,6 +128,9 @@ struct weft_kernel_meta {
     size_t private_size;                       /* estimate of private memory per work-item */
     bool has_arg_names;
     bool uses_printf;                          /* the kernel calls printf (after inlining) */
+    bool order_effects;                        /* atomics, or stores to program-scope
+                                                  variables: what it leaves may depend on the
+                                                  order its work-items run in */
     bool uses_sub_groups;                      /* ... or sub-group built-ins (transform/subgroup.h) */
     bool uniform_work_groups;                  /* OpenCL C 1.x or -cl-uniform-work-group-size:
                                                   the global size must be a multiple of the local */
@@ -183,32 +187,14 @@ struct weft_compiled_variant {
     uint64_t key;              /* the variant's cache key: names this code */
 };
 
-/* The variant of kernel `k` for `local_size` (compiled on first use: memory cache, disk
+/* The variant `spec` of kernel `k` for `local_size` (compiled on first use: memory cache, disk
  * cache, then JIT). CL_OUT_OF_RESOURCES with a log when compilation fails. */
 cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
-                              struct weft_compiled_variant *out, struct weft_diag *diag);
-/* The same for one work-item schedule (enum weft_schedule_mode of transform/schedule.h: DFO 0,
- * AUTO 1, BFO 2), optionally with WEFT_VARIANT_SCALAR (scalar work-item loops whatever
- * WEFT_VECTORIZE says); weft_image_get_variant uses WEFT_SCHEDULE's. */
-#define WEFT_VARIANT_SCALAR 0x100
-/* ... or WEFT_VARIANT_INTERLEAVE2: two packets side by side where the cost model would take one
- * (unless WEFT_VECTORIZE says WxU); fused chains' in-cache code (runtime/fuse.c) spreads the
- * packet loop's border tests over twice the lanes. */
-#define WEFT_VARIANT_INTERLEAVE2 0x200
-/* ... or WEFT_VARIANT_WIDE_IDS: global ids may reach WEFT_NARROW_ID_LIMIT (compiler/narrowids.h);
- * every other variant assumes they stay below it, and the launch must ask for this one when its
- * offset + global size passes the limit in some dimension (weft_variant_ids_flag). */
-#define WEFT_VARIANT_WIDE_IDS 0x400
-/* ... and optionally a sub-group cap c (1..64: the sub-group size of the launch's full
- * work-groups, for the variant of a remainder group; transform/wgfunction.h sub_group_cap)
- * as c << WEFT_VARIANT_SG_CAP_SHIFT. */
-#define WEFT_VARIANT_SG_CAP_SHIFT 12
-#define WEFT_VARIANT_SG_CAP_MASK (0xffu << WEFT_VARIANT_SG_CAP_SHIFT)
-/* WEFT_VARIANT_WIDE_IDS when some dimension's offset + global size passes WEFT_NARROW_ID_LIMIT,
- * else 0. */
-int weft_variant_ids_flag(unsigned work_dim, const uint64_t offset[3], const uint64_t global[3]);
-cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
-                                        int schedule, struct weft_compiled_variant *out, struct weft_diag *diag);
+                              const struct weft_variant_spec *spec, struct weft_compiled_variant *out,
+                              struct weft_diag *diag);
+/* Whether a launch's global ids may reach WEFT_NARROW_ID_LIMIT in some dimension (offset +
+ * global size past it): then only a ".wide" variant may run it. */
+bool weft_variant_needs_wide_ids(unsigned work_dim, const uint64_t offset[3], const uint64_t global[3]);
 
 /* ---- program binaries (specialize.c) --------------------------------------------------- */
 

@@ -794,9 +794,21 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
                 free(text);
         }
     }
-    wopts.schedule = out->schedule_mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (enum weft_schedule_mode)out->schedule_mode;
+    /* the variant a launch runs first (runtime/kernel.h weft_launch_variant) */
+    out->variant_forced = weft_variant_forced(&out->variant);
+    if (!out->variant_forced) {
+        memset(&out->variant, 0, sizeof out->variant);
+        out->variant.schedule =
+            out->schedule_mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (enum weft_schedule_mode)out->schedule_mode;
+    }
+    wopts.schedule = out->variant.schedule;
+    if (out->variant.code == WEFT_CODE_SCALAR)
+        wopts.vector_width = 0;
+    if (out->variant.code == WEFT_CODE_X2 && !wopts.interleave)
+        wopts.interleave = 2;
     struct weft_wg_result res = {0};
-    weft_narrow_ids(m);
+    if (!out->variant.wide_ids)
+        weft_narrow_ids(m);
     if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
         weft_wg_result_dispose(&res);
         goto done;
@@ -998,6 +1010,50 @@ static void print_mask(FILE *f, uint64_t mask)
         }
 }
 
+/* The variants a launch of this kernel can get (compiler/variant.h): the one it runs first,
+ * the one the runtime may profile against it (runtime/ndrange.c choose_variants), and the
+ * names WEFT_VARIANT takes. */
+static void print_variants(FILE *f, const struct weft_explain_kernel *k)
+{
+    char name[WEFT_VARIANT_NAME_MAX];
+    fprintf(f, "  Variants (WEFT_VARIANT=<name> forces one for every launch):\n");
+    fprintf(f, "    runs first: %s%s\n", weft_variant_name(&k->variant, name),
+            k->variant_forced ? " (forced by WEFT_VARIANT)" : "");
+    bool linearized = false;
+    for (unsigned i = 0; i < k->nvec; i++)
+        linearized |= k->vec[i].vectorized && k->vec[i].linearized;
+    struct weft_variant_spec alt = k->variant;
+    const char *why = NULL;
+    if (k->variant_forced || k->schedule_mode != WEFT_SCHEDULE_AUTO)
+        why = k->variant_forced ? "none: WEFT_VARIANT forces the variant" : "none: WEFT_SCHEDULE fixes the schedule";
+    else if (k->uses_sub_groups)
+        why = "none: the kernel uses sub-groups, whose size must stay what clGetKernelSubGroupInfo reported";
+    else if (k->schedule.votes_bfo) {
+        alt.schedule = WEFT_SCHEDULE_AUTO;
+        why = "some loop's locality votes breadth-first";
+    } else if (linearized && alt.code != WEFT_CODE_SCALAR) {
+        alt.code = WEFT_CODE_SCALAR;
+        why = "the vectorizer ran divergent code under lane masks";
+    } else
+        why = "none: no loop votes breadth-first and no code runs under lane masks";
+    if (weft_variant_equal(&alt, &k->variant))
+        fprintf(f, "    profiled against it: %s\n", why);
+    else
+        fprintf(f, "    profiled against it: %s (%s; WEFT_PROFILE)\n", weft_variant_name(&alt, name), why);
+    fprintf(f, "    in a fused chain (WEFT_FUSE): %s\n",
+            k->variant_forced ? weft_variant_name(&k->variant, name)
+                              : weft_variant_name(&(struct weft_variant_spec){k->variant.schedule, WEFT_CODE_X2,
+                                                                              k->variant.wide_ids, 0}, name));
+    fprintf(f, "    every name:");
+    for (unsigned i = 0; i < WEFT_VARIANT_CHOICES; i++) {
+        struct weft_variant_spec v;
+        weft_variant_choice(i, &v);
+        fprintf(f, " %s", weft_variant_name(&v, name));
+    }
+    fprintf(f, "; each also with .wide (global ids may pass 2^31 - 2^24; a launch that reaches them always "
+               "gets it)\n");
+}
+
 void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
 {
     static const char dn[] = "xyz";
@@ -1133,6 +1189,7 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
                        "also time the breadth-first variant on some of their groups, and the faster is kept "
                        "(WEFT_PROFILE; WEFT_LOG=info shows the choice)\n", WEFT_SELECT_MIN_GROUPS);
     }
+    print_variants(f, k);
     if (k->nvec) {
         fprintf(f, "  Weft's vectorizer (work-items of dimension x side by side, per sub-CFG):\n");
         for (unsigned i = 0; i < k->nvec; i++) {

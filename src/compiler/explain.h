@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "compiler/compiler.h"
+#include "compiler/variant.h"
 
 struct weft_explain_subcfg {
     int id;                      /* 0 = from the kernel entry, i = after barrier i */
@@ -92,6 +93,8 @@ struct weft_explain_kernel {
     struct weft_explain_loop *loops;
     struct weft_schedule_report schedule;   /* the loops' locality votes and schedule */
     int schedule_mode;           /* WEFT_SCHEDULE (enum weft_schedule_mode) */
+    struct weft_variant_spec variant;   /* the variant explained: what a launch runs first */
+    bool variant_forced;         /* ... because WEFT_VARIANT names it */
     char *locality;              /* analysis/print.h "locality" dump of the kernel: the stride
                                     classes of each loop's accesses (NULL without loops) */
     unsigned nvec;

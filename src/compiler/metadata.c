@@ -139,6 +139,31 @@ static bool calls_printf(LLVMValueRef fn)
     return false;
 }
 
+/* Whether work-items of the kernel (everything inlined) can see each other's effects in ways
+ * that depend on the order they run in: atomics (a returned old value, a counter's slots) or
+ * program-scope variables it writes (one storage for every launch). WEFT_VERIFY runs a
+ * sample of groups with two variants and compares what they wrote: only kernels without
+ * these give the same bytes whatever the order. */
+static bool has_order_effects(LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMOpcode op = LLVMIsAInstruction(i) ? LLVMGetInstructionOpcode(i) : LLVMRet;
+            if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
+                return true;
+            if (LLVMIsAStoreInst(i)) {
+                LLVMValueRef base = LLVMGetOperand(i, 1);   /* the address */
+                while (base && (LLVMIsAGetElementPtrInst(base) || LLVMIsABitCastInst(base) ||
+                                (LLVMIsAConstantExpr(base) && LLVMGetNumOperands(base) > 0)))
+                    base = LLVMGetOperand(base, 0);
+                if (base && LLVMIsAGlobalVariable(base) &&
+                    LLVMGetPointerAddressSpace(LLVMTypeOf(base)) != 3)
+                    return true;
+            }
+        }
+    return false;
+}
+
 /* Whether the kernel (everything inlined) observes its work-group: a work-item function that
  * depends on the local size or the group (get_local_id, get_group_id, get_local_size,
  * get_enqueued_local_size, get_num_groups, get_local_linear_id), a barrier (work-group
@@ -388,6 +413,7 @@ static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct
     k->static_local_size = static_local_bytes(m, fn, td);
     k->private_size = private_bytes(fn, td);
     k->uses_printf = calls_printf(fn);
+    k->order_effects = has_order_effects(fn);
     k->uses_sub_groups = weft_subgroup_used(fn);
     k->uniform_work_groups = requires_uniform_work_groups(fn);
     k->group_blind = !weft_observes_work_group(m, fn);

@@ -35,7 +35,7 @@
 struct weft_variant_entry {
     struct weft_variant_entry *next;
     cl_uint kernel;
-    int schedule;
+    struct weft_variant_spec spec;
     uint64_t local[3];
     struct weft_compiled_variant v;
 };
@@ -118,7 +118,8 @@ static const char *vector_setting_key(void)
 }
 
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
-                       bool opt_disable, int schedule, const char *symbol, struct weft_specialize_result *out,
+                       bool opt_disable, const struct weft_variant_spec *spec, const char *symbol,
+                       struct weft_specialize_result *out,
                        struct weft_diag *diag)
 {
     memset(out, 0, sizeof *out);
@@ -129,20 +130,9 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     /* WEFT_DUMP's name: kernel and local size, then what sets this variant apart from the
      * default one (so that the two variants a launch profiles do not overwrite each other) */
     char tag[300];
-    int n = snprintf(tag, sizeof tag, "%s.%llux%llux%llu", kernel, (unsigned long long)local_size[0],
-                     (unsigned long long)local_size[1], (unsigned long long)local_size[2]);
-    enum weft_schedule_mode mode = (enum weft_schedule_mode)(schedule & 0xff);
-    unsigned cap = ((unsigned)schedule & WEFT_VARIANT_SG_CAP_MASK) >> WEFT_VARIANT_SG_CAP_SHIFT;
-    if (mode != WEFT_SCHEDULE_AUTO && n > 0 && (size_t)n < sizeof tag)
-        n += snprintf(tag + n, sizeof tag - (size_t)n, ".%s", weft_schedule_mode_name(mode));
-    if ((schedule & WEFT_VARIANT_SCALAR) && n > 0 && (size_t)n < sizeof tag)
-        n += snprintf(tag + n, sizeof tag - (size_t)n, ".scalar");
-    if ((schedule & WEFT_VARIANT_INTERLEAVE2) && n > 0 && (size_t)n < sizeof tag)
-        n += snprintf(tag + n, sizeof tag - (size_t)n, ".x2");
-    if ((schedule & WEFT_VARIANT_WIDE_IDS) && n > 0 && (size_t)n < sizeof tag)
-        n += snprintf(tag + n, sizeof tag - (size_t)n, ".wide");
-    if (cap && n > 0 && (size_t)n < sizeof tag)
-        snprintf(tag + n, sizeof tag - (size_t)n, ".sg%u", cap);
+    char vname[WEFT_VARIANT_NAME_MAX];
+    snprintf(tag, sizeof tag, "%s.%llux%llux%llu.%s", kernel, (unsigned long long)local_size[0],
+             (unsigned long long)local_size[1], (unsigned long long)local_size[2], weft_variant_name(spec, vname));
 
     if (!weft_module_parse(ctx, exe->data, exe->size, &m, diag))
         goto done;
@@ -160,14 +150,13 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     struct weft_wg_options wopts = {0};
     memcpy(wopts.local_size, local_size, sizeof wopts.local_size);
     weft_vector_setting(k, &wopts.vector_width, &wopts.interleave);
-    if (schedule & WEFT_VARIANT_SCALAR)
+    if (spec->code == WEFT_CODE_SCALAR)
         wopts.vector_width = 0;
-    if ((schedule & WEFT_VARIANT_INTERLEAVE2) && !wopts.interleave)
+    if (spec->code == WEFT_CODE_X2 && !wopts.interleave)
         wopts.interleave = 2;
-    wopts.sub_group_cap = ((unsigned)schedule & WEFT_VARIANT_SG_CAP_MASK) >> WEFT_VARIANT_SG_CAP_SHIFT;
-    wopts.schedule = (enum weft_schedule_mode)(schedule & ~(WEFT_VARIANT_SCALAR | WEFT_VARIANT_INTERLEAVE2 |
-                                                            WEFT_VARIANT_WIDE_IDS | (int)WEFT_VARIANT_SG_CAP_MASK));
-    if (!(schedule & WEFT_VARIANT_WIDE_IDS))
+    wopts.sub_group_cap = spec->sub_group_cap;
+    wopts.schedule = spec->schedule;
+    if (!spec->wide_ids)
         weft_narrow_ids(m);
     struct weft_wg_result res = {0};
     struct weft_diag vdiag;
@@ -380,11 +369,13 @@ int weft_image_find_kernel(const struct weft_image *img, const char *name)
     return -1;
 }
 
-static uint64_t variant_key(const struct weft_image *img, const char *kernel, const uint64_t local[3], int schedule)
+static uint64_t variant_key(const struct weft_image *img, const char *kernel, const uint64_t local[3],
+                            const struct weft_variant_spec *spec)
 {
     uint64_t h = img->bitcode_hash;
-    int32_t sched = schedule;
-    h = weft_hash64(&sched, sizeof sched, h);
+    /* the fields one by one: the struct's padding is not part of the name */
+    uint32_t fields[4] = {(uint32_t)spec->schedule, (uint32_t)spec->code, spec->wide_ids, spec->sub_group_cap};
+    h = weft_hash64(fields, sizeof fields, h);
     /* Of the build options only -cl-opt-disable reaches the variant's compile (the others are in
      * the bitcode already): the options' text would set apart the variants of one executable
      * built from source and then loaded from its binary with other options (hashcat links with
@@ -414,35 +405,30 @@ struct payload_header {
     uint32_t bfo_loops, votes_bfo, vec_linearized, sub_group_width;
 };
 
-cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
-                              struct weft_compiled_variant *out, struct weft_diag *diag)
-{
-    return weft_image_get_variant_scheduled(img, k, local_size, (int)weft_schedule_setting(), out, diag);
-}
-
-int weft_variant_ids_flag(unsigned work_dim, const uint64_t offset[3], const uint64_t global[3])
+bool weft_variant_needs_wide_ids(unsigned work_dim, const uint64_t offset[3], const uint64_t global[3])
 {
     for (unsigned d = 0; d < work_dim && d < 3; d++)
         if (offset[d] > WEFT_NARROW_ID_LIMIT || global[d] > WEFT_NARROW_ID_LIMIT - offset[d])
-            return WEFT_VARIANT_WIDE_IDS;
-    return 0;
+            return true;
+    return false;
 }
 
-cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
-                                        int schedule, struct weft_compiled_variant *out, struct weft_diag *diag)
+cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
+                              const struct weft_variant_spec *spec, struct weft_compiled_variant *out,
+                              struct weft_diag *diag)
 {
     if (k >= img->num_kernels)
         return CL_INVALID_KERNEL;
     pthread_mutex_lock(&img->lock);
     for (struct weft_variant_entry *e = img->variants; e; e = e->next) {
-        if (e->kernel == k && e->schedule == schedule && !memcmp(e->local, local_size, sizeof e->local)) {
+        if (e->kernel == k && weft_variant_equal(&e->spec, spec) && !memcmp(e->local, local_size, sizeof e->local)) {
             *out = e->v;
             pthread_mutex_unlock(&img->lock);
             return CL_SUCCESS;
         }
     }
     const char *name = img->kernels[k].name;
-    uint64_t key = variant_key(img, name, local_size, schedule);
+    uint64_t key = variant_key(img, name, local_size, spec);
     char symbol[64];
     snprintf(symbol, sizeof symbol, "weft_wg_%016llx", (unsigned long long)key);
 
@@ -460,7 +446,7 @@ cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const
     } else {
         free(payload);
         payload = NULL;
-        err = weft_specialize(&img->bitcode, name, local_size, img->opt_disable, schedule, symbol, &sr, diag);
+        err = weft_specialize(&img->bitcode, name, local_size, img->opt_disable, spec, symbol, &sr, diag);
         if (err != CL_SUCCESS)
             goto done;
         memset(&ph, 0, sizeof ph);
@@ -490,7 +476,7 @@ cl_int weft_image_get_variant_scheduled(struct weft_image *img, cl_uint k, const
         goto done;
     }
     e->kernel = k;
-    e->schedule = schedule;
+    e->spec = *spec;
     memcpy(e->local, local_size, sizeof e->local);
     e->v.fn = (void (*)(const void *, const void *, uint64_t, uint64_t))addr;
     e->v.static_local_size = ph.static_local_size;

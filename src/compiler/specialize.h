@@ -17,11 +17,11 @@ struct weft_specialize_result {
 /* Clones nothing shared: parses `exe` into a private LLVMContext, builds the work-group
  * function of `kernel` for `local_size`, removes the other kernels, optimizes for the host
  * (default<O3>, or a minimal pipeline with `opt_disable`) and emits an object whose only
- * exported symbol is `symbol`. `schedule`: enum weft_schedule_mode (transform/schedule.h), with
- * WEFT_VARIANT_SCALAR for scalar work-item loops. CL_OUT_OF_RESOURCES with a log on failure. */
+ * exported symbol is `symbol`, as the variant `spec` (compiler/variant.h) says.
+ * CL_OUT_OF_RESOURCES with a log on failure. */
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
-                       bool opt_disable, int schedule, const char *symbol, struct weft_specialize_result *out,
-                       struct weft_diag *diag);
+                       bool opt_disable, const struct weft_variant_spec *spec, const char *symbol,
+                       struct weft_specialize_result *out, struct weft_diag *diag);
 
 /* The vectorizer setting for `kernel` (WEFT_VECTORIZE; see README): width 0 when off. */
 void weft_vector_setting(LLVMValueRef kernel, unsigned *width, unsigned *interleave);

@@ -376,12 +376,13 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_
     const unsigned D = s->work_dim - 1;
     for (unsigned d = 0; d < 3; d++)
         st->flocal[d] = d == 0 && D > 0 && col_local ? col_local : d < D ? s->local[d] : d == D ? outer_local : 1;
-    enum weft_schedule_mode mode = weft_schedule_setting();
     /* two packets side by side: the stages run in cache, where the packet loop's border tests
      * cost as much as the stencil (2-core EPYC, size large, two A/B rounds: 1-D Jacobi K=64
-     * 409-465 -> 350-404 ms, 2-D Jacobi K=10 133-171 -> 113-157 ms) */
-    int schedule = (mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode) | WEFT_VARIANT_INTERLEAVE2 |
-                   weft_variant_ids_flag(s->work_dim, s->offset, s->global);
+     * 409-465 -> 350-404 ms, 2-D Jacobi K=10 133-171 -> 113-157 ms); what WEFT_VARIANT forces,
+     * when it does */
+    struct weft_variant_spec spec;
+    if (!weft_launch_variant(weft_variant_needs_wide_ids(s->work_dim, s->offset, s->global), &spec))
+        spec.code = WEFT_CODE_X2;
     for (unsigned mask = 0; mask < (1u << s->work_dim); mask++) {
         size_t local[3] = {1, 1, 1};
         bool exists = true;
@@ -393,7 +394,7 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_
         if (!exists)
             continue;
         struct weft_variant v;
-        if (weft_kernel_get_variant_scheduled(s->kernel, s->work_dim, local, schedule, &v) != CL_SUCCESS ||
+        if (weft_kernel_get_variant(s->kernel, s->work_dim, local, &spec, &v) != CL_SUCCESS ||
             v.static_local_size)
             return false;
         st->part[mask].fn = v.fn;
@@ -408,7 +409,7 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_
     size_t wide[3] = {FUSED_WIDE_1D, 1, 1};
     if (s->work_dim == 1 && !col_local && FUSED_WIDE_1D % outer_local == 0 && outer_local < FUSED_WIDE_1D &&
         s->global[0] >= FUSED_WIDE_1D &&
-        weft_kernel_get_variant_scheduled(s->kernel, 1, wide, schedule, &v) == CL_SUCCESS && !v.static_local_size) {
+        weft_kernel_get_variant(s->kernel, 1, wide, &spec, &v) == CL_SUCCESS && !v.static_local_size) {
         st->wide.fn = v.fn;
         st->wide.local[0] = FUSED_WIDE_1D;
         st->wide.local[1] = st->wide.local[2] = 1;

@@ -702,9 +702,9 @@ const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_
  * 16) or WEFT_VECTORIZE's, U at most 16 packets and P at most W times the largest power of two
  * of W-lane groups that the x extent holds. The rules are the compiler's; the compiled variant
  * does not report its stack frame, so the runtime bounds it from them. */
-static uint64_t lanes_bound(int schedule, const uint64_t ls[3])
+static uint64_t lanes_bound(const struct weft_variant_spec *spec, const uint64_t ls[3])
 {
-    if (schedule & WEFT_VARIANT_SCALAR)
+    if (spec->code == WEFT_CODE_SCALAR)
         return 1;
     const char *e = getenv("WEFT_VECTORIZE");
     if (e && (!strcmp(e, "off") || !strcmp(e, "0") || !strcmp(e, "1")))
@@ -719,18 +719,18 @@ static uint64_t lanes_bound(int schedule, const uint64_t ls[3])
 
 /* Chooses the variant's schedule for the stack its private arrays need (kernel.h) and sets
  * *stack to that need; CL_OUT_OF_RESOURCES when even one copy per thread does not fit. */
-static cl_int fit_stack(cl_kernel k, const uint64_t ls[3], int *schedule, size_t *stack)
+static cl_int fit_stack(cl_kernel k, const uint64_t ls[3], struct weft_variant_spec *spec, size_t *stack)
 {
     const uint64_t limit = weft_pool_stack_limit(), priv = k->meta->private_size;
     *stack = 0;
     if (priv == 0)
         return CL_SUCCESS;
-    uint64_t lanes = lanes_bound(*schedule, ls);
+    uint64_t lanes = lanes_bound(spec, ls);
     if (lanes > 1 && priv > limit / lanes && priv <= limit && !k->meta->uses_sub_groups) {
         weft_log(WEFT_LOG_INFO, "kernel '%s': %llu vector lanes of %llu bytes of private memory each would "
                  "need more than %llu bytes of stack; running its scalar work-item loops",
                  k->meta->name, (unsigned long long)lanes, (unsigned long long)priv, (unsigned long long)limit);
-        *schedule |= WEFT_VARIANT_SCALAR;
+        spec->code = WEFT_CODE_SCALAR;
         lanes = 1;
     }
     if (priv > limit / lanes)
@@ -744,20 +744,33 @@ static cl_int fit_stack(cl_kernel k, const uint64_t ls[3], int *schedule, size_t
     return CL_SUCCESS;
 }
 
-cl_int weft_kernel_get_variant_scheduled(cl_kernel k, cl_uint work_dim, const size_t local[3], int schedule,
-                                         struct weft_variant *out)
+bool weft_launch_variant(bool wide_ids, struct weft_variant_spec *out)
+{
+    bool forced = weft_variant_forced(out);
+    if (!forced) {
+        enum weft_schedule_mode mode = weft_schedule_setting();
+        memset(out, 0, sizeof *out);
+        out->schedule = mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : mode;
+    }
+    out->wide_ids = out->wide_ids || wide_ids;
+    return forced;
+}
+
+cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
+                               const struct weft_variant_spec *want, struct weft_variant *out)
 {
     uint64_t ls[3] = {1, 1, 1};
     for (cl_uint d = 0; d < work_dim && d < 3; d++)
         ls[d] = local[d] ? local[d] : 1;
+    struct weft_variant_spec spec = *want;
     size_t stack = 0;
-    cl_int serr = fit_stack(k, ls, &schedule, &stack);
+    cl_int serr = fit_stack(k, ls, &spec, &stack);
     if (serr != CL_SUCCESS)
         return serr;
     struct weft_diag diag;
     weft_diag_init(&diag);
     struct weft_compiled_variant cv;
-    cl_int err = weft_image_get_variant_scheduled(k->image, k->index, ls, schedule, &cv, &diag);
+    cl_int err = weft_image_get_variant(k->image, k->index, ls, &spec, &cv, &diag);
     if (err != CL_SUCCESS) {
         char *log = weft_diag_take(&diag);
         weft_error("clEnqueueNDRangeKernel", err, "compiling kernel '%s' for local size %llux%llux%llu "
@@ -776,6 +789,7 @@ cl_int weft_kernel_get_variant_scheduled(cl_kernel k, cl_uint work_dim, const si
     out->vec_linearized = cv.vec_linearized;
     out->sub_group_width = cv.sub_group_width ? cv.sub_group_width : 1;
     out->stack_size = stack;
+    out->spec = spec;
     return CL_SUCCESS;
 }
 
@@ -784,22 +798,18 @@ bool weft_kernel_uses_sub_groups(cl_kernel k)
     return k->meta->uses_sub_groups;
 }
 
-/* The variant of the full work-groups is the one runtime/ndrange.c runs first: the schedule
- * WEFT_SCHEDULE asks for (depth-first under auto, which a kernel with sub-groups never leaves). */
+/* The variant of the full work-groups is the one runtime/ndrange.c runs first
+ * (weft_launch_variant: depth-first under WEFT_SCHEDULE=auto, which a kernel with sub-groups
+ * never leaves, or what WEFT_VARIANT forces). */
 cl_int weft_kernel_sub_group_width(cl_kernel k, cl_uint work_dim, const size_t local[3], unsigned *width)
 {
-    enum weft_schedule_mode mode = weft_schedule_setting();
+    struct weft_variant_spec spec;
+    weft_launch_variant(false, &spec);
     struct weft_variant v;
-    cl_int err = weft_kernel_get_variant_scheduled(k, work_dim, local,
-                                                   mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode, &v);
+    cl_int err = weft_kernel_get_variant(k, work_dim, local, &spec, &v);
     if (err == CL_SUCCESS)
         *width = v.sub_group_width;
     return err;
-}
-
-cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3], struct weft_variant *out)
-{
-    return weft_kernel_get_variant_scheduled(k, work_dim, local, (int)weft_schedule_setting(), out);
 }
 
 const char *weft_kernel_name(cl_kernel k)

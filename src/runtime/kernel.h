@@ -3,6 +3,7 @@
 #define WEFT_RUNTIME_KERNEL_H
 
 #include <stdbool.h>
+#include "compiler/variant.h"
 #include "runtime/object.h"
 #include "weft/abi.h"
 
@@ -21,6 +22,7 @@ struct weft_variant {
     size_t stack_size;          /* bytes of stack a call may take for the kernel's private
                                    arrays, beyond WEFT_POOL_BASE_STACK (exec/pool.h): an upper
                                    bound, at most weft_pool_stack_limit() */
+    struct weft_variant_spec spec;   /* what it is (compiler/variant.h) */
 };
 
 /* Launch-relevant facts of a kernel (from its compiled metadata). */
@@ -40,13 +42,15 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out);
  * cached). Errors: CL_OUT_OF_RESOURCES / CL_OUT_OF_HOST_MEMORY / CL_INVALID_PROGRAM_EXECUTABLE.
  * CL_OUT_OF_RESOURCES, before compiling, also when the kernel's private arrays need more stack
  * than weft_pool_stack_limit(); a variant whose vector lanes' copies of them would need more
- * is replaced by the scalar work-item loops (WEFT_VARIANT_SCALAR), unless the kernel uses
- * sub-groups (their size must stay what clGetKernelSubGroupInfo reported). */
+ * is replaced by the scalar work-item loops (code WEFT_CODE_SCALAR; out->spec says what ran),
+ * unless the kernel uses sub-groups (their size must stay what clGetKernelSubGroupInfo
+ * reported). `spec` names the variant (compiler/variant.h). */
 cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
-                               struct weft_variant *out);
-/* The same for one work-item schedule (enum weft_schedule_mode: DFO 0, AUTO 1, BFO 2). */
-cl_int weft_kernel_get_variant_scheduled(cl_kernel k, cl_uint work_dim, const size_t local[3], int schedule,
-                                         struct weft_variant *out);
+                               const struct weft_variant_spec *spec, struct weft_variant *out);
+/* The variant a launch runs first: the one WEFT_VARIANT forces (then true: the runtime must not
+ * choose another), else WEFT_SCHEDULE's schedule (depth-first under auto), vectorized as
+ * WEFT_VECTORIZE says; ".wide" when `wide_ids` (weft_variant_needs_wide_ids) or forced. */
+bool weft_launch_variant(bool wide_ids, struct weft_variant_spec *out);
 /* Writes the __local argument offsets into the snapshot (after the variant's static locals)
  * and returns the packed argument block and the total __local bytes a work-group needs. */
 const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_variant *v,

@@ -45,6 +45,8 @@
 #include "runtime/program.h"
 #include "runtime/queue.h"
 #include "runtime/variant_select.h"
+#include "runtime/variant_verify.h"
+#include "runtime/mem.h"
 #include "compiler/compiler.h"
 #include "compiler/transform/schedule.h"
 
@@ -73,6 +75,7 @@ struct ndrange_cmd {
     unsigned nparts;
     struct ndrange_part parts[MAX_PARTS];   /* parts[0]: the full groups when there are any */
     weft_wg_fn alt;                    /* another schedule of parts[0] to profile, or NULL */
+    struct weft_variant_spec spec, alt_spec;   /* parts[0]'s variant and alt's (the log) */
     uint64_t select_key;               /* the decision's key (runtime/variant_select.h) */
     char name[64];                     /* the kernel, for the log */
     cl_kernel kernel;                  /* held by args */
@@ -108,6 +111,36 @@ static void run_parts(const void *args, const struct weft_wg_ctx *ctx, uint64_t 
     }
 }
 
+/* WEFT_VERIFY: before the first launch of this process that would run `alt` for the pair's
+ * key, compare the two variants on a sample of `full`'s groups (runtime/variant_verify.h); a
+ * mismatch makes the first variant final. Kernels whose results may depend on the order of
+ * their work-items, or that take images, are not checked. */
+static void verify_pair(struct ndrange_cmd *p, const struct weft_launch *full)
+{
+    if (!weft_verify_setting() || p->uses_printf || weft_kernel_has_images(p->kernel))
+        return;
+    const struct weft_kernel_meta *m = weft_kernel_meta_of(p->kernel);
+    if (m->order_effects || !weft_select_claim_verify(p->select_key))
+        return;
+    struct weft_verify_buffer bufs[64];
+    unsigned n = 0;
+    for (cl_uint i = 0; i < m->num_args && n < 64; i++) {
+        if (m->args[i].kind != WEFT_ARG_GLOBAL_PTR)
+            continue;   /* __constant buffers are read-only */
+        void *data = NULL;
+        memcpy(&data, (const char *)full->args + m->args[i].offset, sizeof data);
+        cl_mem mem = data ? weft_kernel_args_buffer(p->args, data) : NULL;
+        if (!mem)
+            continue;
+        bufs[n++] = (struct weft_verify_buffer){data, mem->size, weft_verify_elem_of(m->args[i].type_name), i};
+    }
+    char what[160], na[WEFT_VARIANT_NAME_MAX], nb[WEFT_VARIANT_NAME_MAX];
+    snprintf(what, sizeof what, "kernel '%s', variants %s and %s", p->name, weft_variant_name(&p->spec, na),
+             weft_variant_name(&p->alt_spec, nb));
+    if (!weft_verify_pair(full, p->alt, bufs, n, what))
+        weft_select_reject(p->select_key);
+}
+
 static int run_split(struct ndrange_cmd *p, bool *profiled)
 {
     struct weft_launch all = p->launch;
@@ -120,6 +153,7 @@ static int run_split(struct ndrange_cmd *p, bool *profiled)
         full.fn = p->parts[0].fn;
         full.first_group = 0;
         full.total_groups = p->parts[0].count;
+        verify_pair(p, &full);
         int rc = weft_select_run(&full, p->alt, p->select_key, p->name, profiled);
         if (rc != 0)
             return rc;
@@ -138,6 +172,8 @@ static cl_int run_ndrange(struct weft_command *cmd)
     p->launch.ctx.printf_buf = pb;
     uint64_t t0 = cmd->flags & WEFT_COMMAND_FUSABLE ? weft_now_ns() : 0;
     bool profiled = false;
+    if (p->alt && p->nparts == 1)
+        verify_pair(p, &p->launch);
     int rc = p->nparts > 1 ? run_split(p, &profiled)
              : p->alt     ? weft_select_run(&p->launch, p->alt, p->select_key, p->name, &profiled)
                           : weft_pool_run(&p->launch);
@@ -325,25 +361,27 @@ struct geometry {
  * ran divergent code under lane masks (its cost can exceed the lanes' gain: spmv_csr_scalar).
  * Depth-first and vectorized come first: they won on most kernels measured
  * (docs/PERFORMANCE.md). */
-static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3], int ids,
+static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3], bool wide_ids,
                               struct weft_variant *v, struct weft_variant *alt)
 {
-    enum weft_schedule_mode mode = weft_schedule_setting();
+    struct weft_variant_spec first;
+    bool forced = weft_launch_variant(wide_ids, &first);
     memset(alt, 0, sizeof *alt);
-    cl_int err = weft_kernel_get_variant_scheduled(kernel, work_dim, local,
-                                                   (mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode) | ids, v);
+    cl_int err = weft_kernel_get_variant(kernel, work_dim, local, &first, v);
     /* a kernel with sub-groups keeps the variant whose sub-group size clGetKernelSubGroupInfo
      * reported (the scalar variant's is 1) */
-    if (err != CL_SUCCESS || mode != WEFT_SCHEDULE_AUTO || weft_profile_setting() == WEFT_PROFILE_OFF ||
-        weft_kernel_uses_sub_groups(kernel))
+    if (err != CL_SUCCESS || forced || weft_schedule_setting() != WEFT_SCHEDULE_AUTO ||
+        weft_profile_setting() == WEFT_PROFILE_OFF || weft_kernel_uses_sub_groups(kernel))
         return err;
+    struct weft_variant_spec second = first;
+    second.schedule = WEFT_SCHEDULE_AUTO;   /* "lc": the loops that vote breadth-first */
     if (v->votes_bfo > 0 &&
-        (weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_AUTO | ids, alt) != CL_SUCCESS ||
-         alt->bfo_loops == 0))
+        (weft_kernel_get_variant(kernel, work_dim, local, &second, alt) != CL_SUCCESS || alt->bfo_loops == 0))
         memset(alt, 0, sizeof *alt);
-    if (!alt->fn && v->vec_linearized > 0 &&
-        weft_kernel_get_variant_scheduled(kernel, work_dim, local, WEFT_SCHEDULE_DFO | WEFT_VARIANT_SCALAR | ids, alt) !=
-            CL_SUCCESS)
+    second = first;
+    second.code = WEFT_CODE_SCALAR;
+    if (!alt->fn && v->vec_linearized > 0 && v->spec.code != WEFT_CODE_SCALAR &&
+        weft_kernel_get_variant(kernel, work_dim, local, &second, alt) != CL_SUCCESS)
         memset(alt, 0, sizeof *alt);   /* then the first variant alone */
     return CL_SUCCESS;
 }
@@ -515,38 +553,39 @@ static unsigned split_regions(const size_t global[3], const size_t offset[3], co
  * area; the scratch of the largest). Sets the launch's fn (part 0's), args, local_mem_size
  * and scratch_size. When parts[0] is the region of full groups (`first_full`) and Weft picks
  * the schedule, *alt may be a breadth-first variant of it to profile against (choose_variants);
- * *key0 is then part 0's cache key. */
+ * *key0 and *spec0 are then part 0's cache key and variant. */
 static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim, const size_t enqueued_local[3],
                             struct weft_kernel_args *args, struct ndrange_part *parts, unsigned nparts,
-                            bool first_full, int ids, struct weft_launch *launch, struct weft_variant *alt,
-                            uint64_t *key0)
+                            bool first_full, bool wide_ids, struct weft_launch *launch, struct weft_variant *alt,
+                            uint64_t *key0, struct weft_variant_spec *spec0)
 {
-    enum weft_schedule_mode mode = weft_schedule_setting();
-    int plain = (mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (int)mode) | ids;
+    struct weft_variant_spec plain;
+    weft_launch_variant(wide_ids, &plain);
     struct weft_variant v[MAX_PARTS];
     /* Sub-groups: a remainder group's variant may not have larger sub-groups than the full
      * groups' (get_max_sub_group_size is one value for the whole dispatch), which it is told
      * through a cap in the schedule (compiler/compiler.h); the full groups' size is the one
      * clGetKernelSubGroupInfo reports for the enqueued local size. */
-    int cap = 0;
+    unsigned cap = 0;
     if (weft_kernel_uses_sub_groups(kernel) && (nparts > 1 || !first_full)) {
         unsigned sg = 1;
         cl_int err = weft_kernel_sub_group_width(kernel, work_dim, enqueued_local, &sg);
         if (err != CL_SUCCESS)
             return err;
-        cap = (int)sg << WEFT_VARIANT_SG_CAP_SHIFT;
+        cap = sg;
     }
     for (bool dfo_only = false;; dfo_only = true) {
         memset(alt, 0, sizeof *alt);
         bool breadth_first = false;
         for (unsigned i = 0; i < nparts; i++) {
             size_t l[3] = {parts[i].local[0], parts[i].local[1], parts[i].local[2]};
-            int part_cap = i == 0 && first_full ? 0 : cap;
+            struct weft_variant_spec spec = plain;
+            spec.sub_group_cap = i == 0 && first_full ? 0 : cap;
+            if (dfo_only)
+                spec.schedule = WEFT_SCHEDULE_DFO;
             cl_int err = i == 0 && first_full && !dfo_only
-                             ? choose_variants(kernel, work_dim, l, ids, &v[0], alt)
-                             : weft_kernel_get_variant_scheduled(kernel, work_dim, l,
-                                                                 (dfo_only ? WEFT_SCHEDULE_DFO | ids : plain) | part_cap,
-                                                                 &v[i]);
+                             ? choose_variants(kernel, work_dim, l, wide_ids, &v[0], alt)
+                             : weft_kernel_get_variant(kernel, work_dim, l, &spec, &v[i]);
             if (err != CL_SUCCESS)
                 return err;
             breadth_first = breadth_first || v[i].bfo_loops;
@@ -578,6 +617,7 @@ static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim
         launch->scratch_size = all.scratch_size;
         launch->stack_size = all.stack_size;
         *key0 = v[0].key;
+        *spec0 = v[0].spec;
         return CL_SUCCESS;
     }
 }
@@ -657,6 +697,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     unsigned nparts = 0;
     struct weft_variant alt = {0};
     uint64_t select_key = 0;
+    struct weft_variant_spec spec0 = {0};
     launch.ctx.work_dim = work_dim;
     launch.ctx.program_globals = weft_kernel_program_globals(kernel);
     uint64_t groups = 1;
@@ -675,9 +716,9 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
         nparts = split_regions(global, offset, local, parts, &first_full);
         uint64_t parts_key = 0;
         /* variants assume global ids below 2^31 unless this launch reaches them (narrowids.h) */
-        const int ids = weft_variant_ids_flag(work_dim, launch.ctx.global_offset, launch.ctx.global_size);
+        const bool ids = weft_variant_needs_wide_ids(work_dim, launch.ctx.global_offset, launch.ctx.global_size);
         err = prepare_parts(kernel, dev, work_dim, local, args, parts, nparts, first_full, ids, &launch, &alt,
-                            &parts_key);
+                            &parts_key, &spec0);
         if (err != CL_SUCCESS) {
             weft_kernel_args_free(args);
             return err;
@@ -707,6 +748,8 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     p->nparts = nparts;
     memcpy(p->parts, parts, nparts * sizeof parts[0]);
     p->alt = alt.fn;
+    p->spec = spec0;
+    p->alt_spec = alt.spec;
     p->select_key = select_key;
     snprintf(p->name, sizeof p->name, "%s", empty ? "" : weft_kernel_name(kernel));
     p->kernel = kernel;

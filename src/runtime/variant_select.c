@@ -23,6 +23,7 @@ struct decision {
     uint64_t key;   /* 0: empty */
     int choice;     /* the latest round's winner */
     int rounds;     /* profiled launches so far; final at WEFT_SELECT_ROUNDS (or from disk) */
+    bool verified;  /* WEFT_VERIFY compared the pair in this process */
 };
 
 static struct decision table[TABLE_SIZE];
@@ -298,6 +299,37 @@ int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
     }
     return mode == WEFT_PROFILE_SYNC ? run_sync(launch, b, key, what)
                                      : run_async(launch, b, key, what, choice < 0 ? 0 : choice);
+}
+
+bool weft_select_claim_verify(uint64_t key)
+{
+    bool final = false;
+    lookup(key, &final);   /* the slot, with what the disk holds */
+    pthread_mutex_lock(&table_lock);
+    struct decision *d = slot_for(key);
+    bool claim = d && d->key == key && !d->verified;
+    if (claim)
+        d->verified = true;
+    pthread_mutex_unlock(&table_lock);
+    return claim;
+}
+
+void weft_select_reject(uint64_t key)
+{
+    pthread_mutex_lock(&table_lock);
+    struct decision *d = slot_for(key);
+    if (d) {
+        d->key = key;
+        d->choice = 0;
+        d->rounds = WEFT_SELECT_ROUNDS;
+        d->verified = true;
+    }
+    pthread_mutex_unlock(&table_lock);
+    /* a second variant chosen by an earlier process is replaced on disk too */
+    struct record r;
+    memset(&r, 0, sizeof r);
+    r.magic = RECORD_MAGIC;
+    weft_cache_store(key, &r, sizeof r);
 }
 
 void weft_select_forget(void)

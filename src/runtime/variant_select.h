@@ -62,6 +62,12 @@ int weft_select_decision(uint64_t key);
 typedef uint64_t (*weft_select_clock_fn)(void);
 void weft_select_set_clock(weft_select_clock_fn fn);
 
+/* WEFT_VERIFY (runtime/variant_verify.h): true the first time in this process that the pair
+ * of `key` is to be checked (the caller then checks it). */
+bool weft_select_claim_verify(uint64_t key);
+/* The pair of `key` disagreed: the first variant, final, in memory and on disk. */
+void weft_select_reject(uint64_t key);
+
 /* Forgets the in-memory decisions, as a new process starts (tests of the disk copy). */
 void weft_select_forget(void);
 

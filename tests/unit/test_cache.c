@@ -600,7 +600,7 @@ static void run_saxpy(struct weft_image *img)
     struct weft_compiled_variant v;
     struct weft_diag d;
     weft_diag_init(&d);
-    cl_int err = weft_image_get_variant(img, 0, local, &v, &d);
+    cl_int err = weft_image_get_variant(img, 0, local, &(struct weft_variant_spec){0}, &v, &d);
     if (err != CL_SUCCESS)
         fail_msg("variant: %d %s", err, d.text ? d.text : "");
     weft_diag_free(&d);
@@ -703,7 +703,7 @@ static void test_dump_stages(void **state)
         if (system(cmd) != 0)
             fail_msg("no IR dumped for stage %s", stages[i]);
     }
-    snprintf(cmd, sizeof cmd, "grep -q 'define .*@weft_wg_' '%s'/saxpy.16x1x1.optimized.ll", dump);
+    snprintf(cmd, sizeof cmd, "grep -q 'define .*@weft_wg_' '%s'/saxpy.16x1x1.dfo.optimized.ll", dump);
     assert_int_equal(system(cmd), 0);
 }
 
@@ -736,7 +736,7 @@ static void *compile_job(void *arg)
     for (uint64_t ls = 1; ls <= 8; ls *= 2) {
         const uint64_t local[3] = {ls, 1, 1};
         struct weft_compiled_variant v;
-        if (weft_image_get_variant(img, 0, local, &v, &d) != CL_SUCCESS) {
+        if (weft_image_get_variant(img, 0, local, &(struct weft_variant_spec){0}, &v, &d) != CL_SUCCESS) {
             j->failures++;
             continue;
         }

@@ -1,0 +1,54 @@
+/* compiler/variant.h — what sets one compiled variant of a kernel apart from another, by name.
+ *
+ * A kernel is compiled per local size into several variants, and the runtime chooses among
+ * them (runtime/ndrange.c, runtime/variant_select.h, runtime/fuse.c). Each choice is a field:
+ *   - schedule: the work-item order around kernel loops (transform/schedule.h): "dfo" (every
+ *     work-item runs a loop through), "lc" (Kim's locality-centric schedule: the loops whose
+ *     locality votes breadth-first run breadth-first; WEFT_SCHEDULE_AUTO when compiled) or
+ *     "bfo" (every loop that can run breadth-first does);
+ *   - code: the work-item loops vectorized across work-items as WEFT_VECTORIZE says (no
+ *     suffix), with two packets side by side (".x2", fused stages' in-cache code), or scalar
+ *     (".scalar", whatever WEFT_VECTORIZE says);
+ *   - wide_ids (".wide"): global ids may reach WEFT_NARROW_ID_LIMIT (compiler/narrowids.h);
+ *   - sub_group_cap (".sg<N>"): the sub-group size of the launch's full groups, for the variant
+ *     of a remainder group (transform/wgfunction.h); 0 for none.
+ * The name is the fields in that order, e.g. "lc.scalar.wide". WEFT_VARIANT=<name> (any name
+ * without ".sg") forces it for every launch; the launch still adds ".wide" where its ids need
+ * it and a remainder group's sub-group cap, which are facts of the launch rather than choices.
+ */
+#ifndef WEFT_COMPILER_VARIANT_H
+#define WEFT_COMPILER_VARIANT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compiler/transform/schedule.h"
+
+enum weft_variant_code { WEFT_CODE_VECTOR, WEFT_CODE_X2, WEFT_CODE_SCALAR };
+
+struct weft_variant_spec {
+    enum weft_schedule_mode schedule;
+    enum weft_variant_code code;
+    bool wide_ids;
+    unsigned sub_group_cap;   /* 0, or 1..64 */
+};
+
+/* The longest name weft_variant_name writes, with its terminator. */
+#define WEFT_VARIANT_NAME_MAX 32
+
+/* Writes the variant's name into buf (at least WEFT_VARIANT_NAME_MAX bytes); returns buf. */
+const char *weft_variant_name(const struct weft_variant_spec *v, char *buf);
+/* Parses a name weft_variant_name writes (without ".sg<N>"); false when it is not one. */
+bool weft_variant_parse(const char *name, struct weft_variant_spec *out);
+bool weft_variant_equal(const struct weft_variant_spec *a, const struct weft_variant_spec *b);
+
+/* The variant WEFT_VARIANT forces, if it names one (then true). Unset, empty or "auto": false,
+ * the runtime chooses. A value that names no variant is reported once on stderr and ignored. */
+bool weft_variant_forced(struct weft_variant_spec *out);
+
+/* The variants the runtime may run for a kernel, for `weft explain` and the test matrix: every
+ * schedule with every code, narrow ids (each also exists with ".wide"). */
+#define WEFT_VARIANT_CHOICES 9
+void weft_variant_choice(unsigned i, struct weft_variant_spec *out);
+
+#endif
