@@ -18,6 +18,10 @@
 
 #define TABLE_SIZE 1024u
 #define RECORD_MAGIC 0x5745465453454cull   /* "WEFTSEL" */
+/* a decision after its first profiled round only: a later process profiles once more, then
+ * decides for good (a program that launches a kernel once per process, as a one-launch GEMM
+ * does, would otherwise profile in every process and never keep a decision) */
+#define RECORD_MAGIC_ROUND1 0x5745465453454dull
 
 struct decision {
     uint64_t key;   /* 0: empty */
@@ -79,11 +83,14 @@ static int lookup(uint64_t key, bool *final)
     void *payload = NULL;
     size_t size = 0;
     int stored = -1;
+    bool provisional = false;
     if (weft_cache_load(key, &payload, &size) && size == sizeof(struct record)) {
         struct record r;
         memcpy(&r, payload, sizeof r);
-        if (r.magic == RECORD_MAGIC && r.choice <= 1)
+        if ((r.magic == RECORD_MAGIC || r.magic == RECORD_MAGIC_ROUND1) && r.choice <= 1) {
             stored = (int)r.choice;
+            provisional = r.magic == RECORD_MAGIC_ROUND1;
+        }
     }
     free(payload);
     pthread_mutex_lock(&table_lock);
@@ -91,10 +98,10 @@ static int lookup(uint64_t key, bool *final)
     if (d && d->key != key) {
         d->key = key;
         d->choice = stored;
-        d->rounds = stored >= 0 ? WEFT_SELECT_ROUNDS : 0;
+        d->rounds = stored < 0 ? 0 : provisional ? 1 : WEFT_SELECT_ROUNDS;
     }
     pthread_mutex_unlock(&table_lock);
-    *final = stored >= 0;
+    *final = stored >= 0 && !provisional;
     return stored;
 }
 
@@ -105,7 +112,8 @@ int weft_select_decision(uint64_t key)
     return final ? choice : -1;
 }
 
-/* Records one profiled launch; the last of WEFT_SELECT_ROUNDS also goes to the disk cache. */
+/* Records one profiled launch, and the decision so far in the disk cache: final after
+ * WEFT_SELECT_ROUNDS, provisional before (RECORD_MAGIC_ROUND1). */
 static void remember(uint64_t key, int choice, const uint64_t ns_per_group[2])
 {
     pthread_mutex_lock(&table_lock);
@@ -118,11 +126,9 @@ static void remember(uint64_t key, int choice, const uint64_t ns_per_group[2])
         final = d->rounds >= WEFT_SELECT_ROUNDS;
     }
     pthread_mutex_unlock(&table_lock);
-    if (!final)
-        return;
     struct record r;
     memset(&r, 0, sizeof r);   /* the padding too: the bytes go to disk */
-    r.magic = RECORD_MAGIC;
+    r.magic = final ? RECORD_MAGIC : RECORD_MAGIC_ROUND1;
     r.choice = (uint32_t)choice;
     for (int i = 0; i < 2; i++)
         r.ns_per_group[i] = (uint32_t)(ns_per_group[i] > UINT32_MAX ? UINT32_MAX : ns_per_group[i]);

@@ -8,8 +8,9 @@
  *   - The decision is kept per key (the two variants' cache keys and the NDRange shape), in
  *     memory for the process and in the disk cache (compiler/cache.h) across processes; a
  *     decided key runs the winner for the whole launch with no profiling cost. A decision is
- *     final after WEFT_SELECT_ROUNDS profiled launches; until then each launch profiles again,
- *     starting (async) from the latest winner.
+ *     final after WEFT_SELECT_ROUNDS profiled launches, in this process or earlier ones (each
+ *     round's winner goes to disk, marked provisional until the last); until then each launch
+ *     profiles again, starting (async) from the latest winner.
  *   - Profiling runs when the launch has at least WEFT_SELECT_MIN_GROUPS work-groups: each
  *     variant runs two slices of the first groups, in the order A B B A (so that neither pays
  *     alone for cold caches), about 1/16 of the launch in all (at most 256 groups a slice); the

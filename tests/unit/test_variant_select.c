@@ -172,6 +172,33 @@ static void test_decision_survives_restart(void **state)
     weft_select_set_clock(NULL);
 }
 
+/* A program that launches a kernel once per process: each process's launch is one round, kept on
+ * disk, so the second process's launch completes the decision and the third profiles nothing
+ * (before, the decision was written only once final and every process profiled again). */
+static void test_one_launch_per_process_decides(void **state)
+{
+    (void)state;
+    weft_select_set_clock(read_thread_clock);
+    uint64_t key = fresh_key();
+    struct weft_launch l = make_launch(variant_slow, 256);
+    for (int process = 0; process < WEFT_SELECT_ROUNDS; process++) {
+        weft_select_forget();
+        reset();
+        bool profiled = false;
+        assert_int_equal(weft_select_run(&l, variant_fast, key, "test", &profiled), 0);
+        assert_true(profiled);
+        assert_each_once(256);
+    }
+    weft_select_forget();
+    assert_int_equal(weft_select_decision(key), 1);
+    reset();
+    bool profiled = true;
+    assert_int_equal(weft_select_run(&l, variant_fast, key, "test", &profiled), 0);
+    assert_false(profiled);
+    assert_int_equal(atomic_load(&by[1]), 0);
+    weft_select_set_clock(NULL);
+}
+
 static void test_small_launch_and_off(void **state)
 {
     (void)state;
@@ -235,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_profiles_every_group_once_sync),
         cmocka_unit_test(test_profiles_every_group_once_async),
         cmocka_unit_test(test_decision_survives_restart),
+        cmocka_unit_test(test_one_launch_per_process_decides),
         cmocka_unit_test(test_small_launch_and_off),
         cmocka_unit_test(test_reports_profiling),
     };
