@@ -1403,6 +1403,38 @@ static LLVMValueRef component_ptrs(struct weft_vec_plan *p, LLVMValueRef ptrs, L
     return LLVMBuildGEP2(p->b, LLVMInt8TypeInContext(p->c), rep, &off, 1, "");
 }
 
+/* The lane addresses of a gather or scatter through `ptr`, every lane defined. Under a mask,
+ * a lane that is not active may hold undef: a value slot starts undefined and a masked blend
+ * keeps it so in lanes that never run (the tail packet of a local size of 5 leaves 11 of 16);
+ * masked loads leave their inactive lanes poison. When a whole register's worth of the
+ * address vector is undef, LLVM 19's X86 backend gives the gather an undef index register,
+ * which the register allocator may then share with the gather's destination (early-clobber
+ * does not hold against undef uses): `vpgatherqd (,%zmm0), %ymm0 {%k1}` faults with #UD on
+ * every run, whatever the mask. Freezing is not enough (a frozen undef becomes an
+ * IMPLICIT_DEF again); choosing an address for the inactive lanes is. A GEP of a uniform base
+ * with one varying index keeps that form, so that the backend still folds the base into the
+ * instruction (base + vector index): its index is what gets chosen, 0 for inactive lanes. */
+static LLVMValueRef gather_address(struct weft_vec_plan *p, LLVMValueRef ptr)
+{
+    if (!p->mask)
+        return get_vec(p, ptr);
+    LLVMValueRef mask = p->mask;
+    struct vinfo *gi = info(p, ptr);
+    if (gi && valid(p, gi) && LLVMIsAGetElementPtrInst(ptr) && LLVMGetNumOperands(ptr) == 2 &&
+        kind_of(p, LLVMGetOperand(ptr, 0)) == K_U && !priv_of(p, LLVMGetOperand(ptr, 0))) {
+        LLVMValueRef x = LLVMGetOperand(ptr, 1);
+        struct vinfo *xi = info(p, x);
+        if (LLVMGetTypeKind(LLVMTypeOf(x)) == LLVMIntegerTypeKind && kind_of(p, x) != K_U && xi && valid(p, xi)) {
+            LLVMValueRef xv = get_vec(p, x);
+            LLVMValueRef idx = LLVMBuildSelect(p->b, mask, xv, LLVMConstNull(LLVMTypeOf(xv)), "lane.index");
+            return LLVMBuildGEPWithNoWrapFlags(p->b, LLVMGetGEPSourceElementType(ptr), get_scal(p, LLVMGetOperand(ptr, 0)),
+                                               &idx, 1, "lane.addr", LLVMGEPGetNoWrapFlags(ptr));
+        }
+    }
+    LLVMValueRef ptrs = get_vec(p, ptr);
+    return LLVMBuildSelect(p->b, mask, ptrs, LLVMConstNull(LLVMTypeOf(ptrs)), "lane.addr");
+}
+
 /* The alignment of one component of an access of type t aligned to `align`. */
 static unsigned element_align(struct weft_vec_plan *p, LLVMTypeRef t, unsigned align)
 {
@@ -1606,7 +1638,7 @@ static void emit_load(struct weft_vec_plan *p, struct vinfo *vi)
     if (emit_choice_load(p, vi, ptr, t, vt, align))
         return;
     p->rep->gathers++;
-    LLVMValueRef ptrs = component_ptrs(p, get_vec(p, ptr), t);
+    LLVMValueRef ptrs = component_ptrs(p, gather_address(p, ptr), t);
     LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};
     LLVMValueRef args[] = {ptrs, LLVMConstInt(p->i32, element_align(p, t, align), 0), mask_like(p, cur_mask(p), vt),
                            LLVMConstNull(vt)};
@@ -1666,7 +1698,7 @@ static void emit_store(struct weft_vec_plan *p, struct vinfo *vi)
         return;
     }
     p->rep->gathers++;
-    LLVMValueRef ptrs = component_ptrs(p, get_vec(p, ptr), t);
+    LLVMValueRef ptrs = component_ptrs(p, gather_address(p, ptr), t);
     LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};
     LLVMValueRef args[] = {v, ptrs, LLVMConstInt(p->i32, element_align(p, t, align), 0), mask_like(p, cur_mask(p), vt)};
     call_intrinsic(p, "llvm.masked.scatter", tys, 2, args, 4);
