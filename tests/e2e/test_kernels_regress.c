@@ -3,7 +3,10 @@
  * reference computed on the host:
  *   - gathers and scatters through per-work-item pointers in a partly filled packet, under a
  *     lane mask (LLVM's X86 backend gave an all-undef index half of an AVX-512 gather the
- *     destination's register: SIGILL).
+ *     destination's register: SIGILL);
+ *   - a masked unit-stride load at the left border of a guarded range, where the packet's first
+ *     lane is outside the guard (Rodinia's pathfinder: LLVM's `zext nneg` of the first lane's
+ *     negative index addressed 16 GiB past the buffer: SIGSEGV).
  * CTest runs this file vectorized (e2e/), with WEFT_VECTORIZE=off (e2e-novec/) and breadth-first
  * (e2e-bfo/). A hang fails the test through an alarm that names the kernel. */
 #include <signal.h>
@@ -28,6 +31,13 @@ static const char *source =
     "    *p = v + x;\n"
     "  }\n"
     "  out[x] = v;\n"
+    "}\n"
+    /* 2. Pathfinder's left border: work-item t reads src[t - shift] when that is inside
+     * [0, n), so the first lanes of the first packets are outside the guard. */
+    "kernel void border_load(global const int *src, global int *dst, int shift, int n) {\n"
+    "  int x = (int)get_global_id(0) - shift;\n"
+    "  if (x >= 0 && x < n)\n"
+    "    dst[x] = src[x] * 3 + 1;\n"
     "}\n";
 
 static int setup(void **state)
@@ -123,10 +133,38 @@ static void test_gather_through_pointers_in_partial_packet(void **state)
     }
 }
 
+static void test_masked_load_left_of_guarded_range(void **state)
+{
+    (void)state;
+    static const size_t locals[] = {16, 32, 64, 100, 256};
+    static const int shifts[] = {1, 4, 20, 37};
+    for (size_t t = 0; t < ARRAY_LEN(locals); t++)
+        for (size_t s = 0; s < ARRAY_LEN(shifts); s++) {
+            size_t L = locals[t], G = L * 4;
+            int shift = shifts[s], n = (int)G - shift - 3;
+            int32_t *src = malloc((size_t)n * sizeof *src);
+            for (int i = 0; i < n; i++)
+                src[i] = (int32_t)(rng_next() % 100000);
+            cl_mem bs = ints_new((size_t)n, src), bd = buf_poisoned((size_t)n * 4);
+            assert_int_equal(launch_bounded("border_load", &G, &L, KARGS(KARG(bs), KARG(bd), KARG(shift), KARG(n))),
+                             CL_SUCCESS);
+            int32_t *dst = ints_read(bd, (size_t)n);
+            for (int i = 0; i < n; i++)
+                if (dst[i] != src[i] * 3 + 1)
+                    fail_msg("border_load: local %zu, shift %d, dst[%d] = %d, want %d", L, shift, i, dst[i],
+                             src[i] * 3 + 1);
+            free(src);
+            free(dst);
+            clReleaseMemObject(bs);
+            clReleaseMemObject(bd);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gather_through_pointers_in_partial_packet),
+        cmocka_unit_test(test_masked_load_left_of_guarded_range),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

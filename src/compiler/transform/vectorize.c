@@ -1288,9 +1288,50 @@ static bool plain_operand(LLVMValueRef op)
            LLVMIsAInlineAsm(op);
 }
 
-/* The scalar copy of an instruction over scalar operands (lane 0 of affine ones). */
+/* Clears the flags that make an instruction's result poison when a fact it assumes fails. */
+static void drop_poison_flags(LLVMValueRef c)
+{
+    switch (LLVMGetInstructionOpcode(c)) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMShl:
+        LLVMSetNUW(c, 0);
+        LLVMSetNSW(c, 0);
+        break;
+    case LLVMUDiv:
+    case LLVMSDiv:
+    case LLVMLShr:
+    case LLVMAShr:
+        LLVMSetExact(c, 0);
+        break;
+    case LLVMOr:
+        LLVMSetIsDisjoint(c, 0);
+        break;
+    case LLVMGetElementPtr:
+        LLVMGEPSetNoWrapFlags(c, 0);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The scalar copy of an instruction over scalar operands (lane 0 of affine ones).
+ *
+ * Under a mask, lane 0 of an affine value may belong to a work-item that does not run this
+ * block: the facts the block's code was optimized under need not hold for it. Its value still
+ * matters, since the active lanes' addresses are computed from it (lane l = lane 0 + l x
+ * stride), so it must be the value the arithmetic gives, never poison: the clone drops the
+ * flags that assume those facts. `zext nneg` becomes `sext`: LLVM turns a `sext` guarded by
+ * `x >= 0` into `zext nneg`, equal on every active lane, but for an inactive lane 0 with x < 0
+ * the zero extension (how the backend lowers it) lands 2^32 elements away from the packet
+ * (Rodinia's pathfinder, `if (x >= 0) prev[tx] = src[x]` at the left border). */
 static LLVMValueRef scalar_clone(struct weft_vec_plan *p, LLVMValueRef i)
 {
+    /* a known mask (the tail packet's) has lanes 0..n-1 active: lane 0 runs */
+    bool lane0_may_idle = p->mask && p->const_active < 0 && kind_of(p, i) == K_A;
+    if (lane0_may_idle && LLVMGetInstructionOpcode(i) == LLVMZExt && LLVMGetNNeg(i))
+        return LLVMBuildSExt(p->b, get_scal(p, LLVMGetOperand(i, 0)), LLVMTypeOf(i), "");
     LLVMValueRef c = LLVMInstructionClone(i);
     int no = LLVMGetNumOperands(c);
     for (int o = 0; o < no; o++) {
@@ -1298,6 +1339,8 @@ static LLVMValueRef scalar_clone(struct weft_vec_plan *p, LLVMValueRef i)
         if (!plain_operand(op))
             LLVMSetOperand(c, (unsigned)o, get_scal(p, op));
     }
+    if (lane0_may_idle)
+        drop_poison_flags(c);
     LLVMInsertIntoBuilder(p->b, c);
     return c;
 }
