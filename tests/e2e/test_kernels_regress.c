@@ -6,7 +6,9 @@
  *     destination's register: SIGILL);
  *   - a masked unit-stride load at the left border of a guarded range, where the packet's first
  *     lane is outside the guard (Rodinia's pathfinder: LLVM's `zext nneg` of the first lane's
- *     negative index addressed 16 GiB past the buffer: SIGSEGV).
+ *     negative index addressed 16 GiB past the buffer: SIGSEGV);
+ *   - a loop that only counts down from 2^63 next to a divergent branch (LLVM deletes it from
+ *     the scalar work-item loops; the vectorizer's linearized copy ran every iteration).
  * CTest runs this file vectorized (e2e/), with WEFT_VECTORIZE=off (e2e-novec/) and breadth-first
  * (e2e-bfo/). A hang fails the test through an alarm that names the kernel. */
 #include <signal.h>
@@ -38,6 +40,19 @@ static const char *source =
     "  int x = (int)get_global_id(0) - shift;\n"
     "  if (x >= 0 && x < n)\n"
     "    dst[x] = src[x] * 3 + 1;\n"
+    "}\n"
+    /* 3. CLSmith's `lbl: --x; if (x) goto lbl;`: 2^63 iterations that compute nothing. */
+    "kernel void dead_counting_loop(global const int *a, global int *b, global int *out) {\n"
+    "  int x = (int)get_global_id(0);\n"
+    "  int v = a[x];\n"
+    "  if (v & 1)\n"
+    "    b[x] = v * 3;\n"
+    "  ulong c = 0x80D0E101EAE88378UL;\n"
+    "lbl:\n"
+    "  --c;\n"
+    "  if (c)\n"
+    "    goto lbl;\n"
+    "  out[x] = v + 1;\n"
     "}\n";
 
 static int setup(void **state)
@@ -160,11 +175,39 @@ static void test_masked_load_left_of_guarded_range(void **state)
         }
 }
 
+static void test_dead_counting_loop_beside_divergence(void **state)
+{
+    (void)state;
+    static const size_t locals[] = {3, 16, 40};
+    for (size_t t = 0; t < ARRAY_LEN(locals); t++) {
+        size_t L = locals[t], G = L * 2;
+        int32_t *a = malloc(G * sizeof *a);
+        for (size_t i = 0; i < G; i++)
+            a[i] = (int32_t)(rng_next() % 1000);
+        cl_mem ba = ints_new(G, a), bb = buf_poisoned(G * 4), bo = buf_poisoned(G * 4);
+        assert_int_equal(launch_bounded("dead_counting_loop", &G, &L, KARGS(KARG(ba), KARG(bb), KARG(bo))), CL_SUCCESS);
+        int32_t *b = ints_read(bb, G), *out = ints_read(bo, G);
+        for (size_t x = 0; x < G; x++) {
+            if (out[x] != a[x] + 1)
+                fail_msg("dead_counting_loop: local %zu, out[%zu] = %d, want %d", L, x, out[x], a[x] + 1);
+            if ((a[x] & 1) && b[x] != a[x] * 3)
+                fail_msg("dead_counting_loop: local %zu, b[%zu] = %d, want %d", L, x, b[x], a[x] * 3);
+        }
+        free(a);
+        free(b);
+        free(out);
+        clReleaseMemObject(ba);
+        clReleaseMemObject(bb);
+        clReleaseMemObject(bo);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gather_through_pointers_in_partial_packet),
         cmocka_unit_test(test_masked_load_left_of_guarded_range),
+        cmocka_unit_test(test_dead_counting_loop_beside_divergence),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -5,6 +5,7 @@
  *   1. workfn.c     weft_workfn_create: weft_wi_<k>(kernel params..., ptr ctx, i64 gx, gy, gz),
  *                   one work-group's worth of the kernel: the kernel and every function it calls
  *                   inlined into it (barriers in called functions become visible).
+ *      deadloops.c  weft_delete_dead_loops: then loops that only count to their end go.
  *   2. workitem.c   weft_workitem_lower: group ids, sizes, offsets, work_dim become parameters,
  *                   constants (the specialized local size) or ctx loads (tagged
  *                   !invariant.load); global ids and linear ids are rewritten over
@@ -133,6 +134,9 @@ void weft_workfn_dispose(struct weft_workfn *wf);   /* frees analysis state, not
 /* Marks every call of a defined function in `fn` always-inline and inlines, until none is
  * left; fails on recursion. */
 bool weft_inline_all_calls(LLVMModuleRef m, LLVMValueRef fn, struct weft_diag *diag);
+/* Deletes the loops of `fn` that provably end and do nothing else (deadloops.c says which);
+ * returns how many. */
+unsigned weft_delete_dead_loops(LLVMValueRef fn);
 
 /* get_local_id(d) placeholder call (constant 0 when that dimension's local size is 1), and the
  * linear local id over those placeholders. */

@@ -6,7 +6,8 @@
  * writes them), then `ptr ctx, i64 gx, i64 gy, i64 gz`; its body is the kernel with every call
  * of a defined function inlined, so all barriers are in it. It carries no debug variable
  * records (#dbg_value and the like; see drop_debug_records), only the instructions' !dbg source
- * locations. The kernel itself is not changed.
+ * locations, and no loop that only counts to its end (deadloops.c). The kernel itself is not
+ * changed.
  */
 #include "compiler/transform/passes.h"
 #include "compiler/transform/irutil.h"
@@ -281,6 +282,9 @@ bool weft_workfn_create(struct weft_workfn *wf, LLVMModuleRef m, LLVMValueRef ke
     if (!weft_inline_all_calls(m, wf->fn, diag))
         return false;
     drop_debug_records(m, wf->fn);
+    /* what LLVM's optimizer would delete from the scalar work-item loops must not survive into
+     * the vectorizer's linearized loops, where LLVM cannot see that it ends (deadloops.c) */
+    weft_delete_dead_loops(wf->fn);
     return true;
 }
 
