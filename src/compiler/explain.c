@@ -1186,8 +1186,9 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
         }
         if (k->schedule_mode == WEFT_SCHEDULE_AUTO && r->votes_bfo)
             fprintf(f, "    auto: depth-first runs first; the first two launches with at least %u work-groups "
-                       "also time the breadth-first variant on some of their groups, and the faster is kept "
-                       "(WEFT_PROFILE; WEFT_LOG=info shows the choice)\n", WEFT_SELECT_MIN_GROUPS);
+                       "(and %u per thread) also time the breadth-first variant on some of their groups, and the faster is kept "
+                       "(WEFT_PROFILE; WEFT_LOG=info shows the choice)\n", WEFT_SELECT_MIN_GROUPS,
+                    WEFT_SELECT_GROUPS_PER_THREAD);
     }
     print_variants(f, k);
     if (k->nvec) {

@@ -289,12 +289,18 @@ static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, con
     return weft_pool_run(&tramp);
 }
 
+uint64_t weft_select_min_groups(void)
+{
+    uint64_t per_threads = (uint64_t)WEFT_SELECT_GROUPS_PER_THREAD * weft_pool_concurrency();
+    return per_threads > WEFT_SELECT_MIN_GROUPS ? per_threads : WEFT_SELECT_MIN_GROUPS;
+}
+
 int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what, bool *profiled)
 {
     enum weft_profile_mode mode = weft_profile_setting();
     bool final = false;
     int choice = mode == WEFT_PROFILE_OFF ? 0 : lookup(key, &final);
-    bool profile = mode != WEFT_PROFILE_OFF && !final && launch->total_groups >= WEFT_SELECT_MIN_GROUPS;
+    bool profile = mode != WEFT_PROFILE_OFF && !final && launch->total_groups >= weft_select_min_groups();
     if (profiled)
         *profiled = profile;
     if (!profile) {

@@ -11,7 +11,8 @@
  *     final after WEFT_SELECT_ROUNDS profiled launches, in this process or earlier ones (each
  *     round's winner goes to disk, marked provisional until the last); until then each launch
  *     profiles again, starting (async) from the latest winner.
- *   - Profiling runs when the launch has at least WEFT_SELECT_MIN_GROUPS work-groups: each
+ *   - Profiling runs when the launch has at least weft_select_min_groups() work-groups
+ *     (WEFT_SELECT_MIN_GROUPS, and WEFT_SELECT_GROUPS_PER_THREAD per thread of the pool): each
  *     variant runs two slices of the first groups, in the order A B B A (so that neither pays
  *     alone for cold caches), about 1/16 of the launch in all (at most 256 groups a slice); the
  *     lower time per work-group (the second variant's at least 10 % lower)
@@ -35,6 +36,11 @@
 #include "exec/pool.h"
 
 #define WEFT_SELECT_MIN_GROUPS 16u
+/* A launch of few, long groups (gesummv on 16 cores: 16 groups, one per thread) would wait for
+ * the slower variant's slices: each thread's share of the launch is then one group, and one
+ * slow group is the launch's time (measured 2x). With four groups a thread, a slice costs a
+ * thread at most a quarter of its share. */
+#define WEFT_SELECT_GROUPS_PER_THREAD 4u
 /* Profiled launches before a decision is final: the first launch of a kernel also pays for
  * first-touch page faults and cold caches, which can favour whichever variant runs later, so
  * its winner only runs until the second launch is profiled too. */
@@ -53,6 +59,9 @@ uint64_t weft_select_key(uint64_t key_a, uint64_t key_b, const uint64_t global[3
  * time then includes the slower variant's slices, not the kernel's steady cost. Returns what
  * weft_pool_run returns. */
 int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what, bool *profiled);
+
+/* The fewest work-groups a launch profiles with. */
+uint64_t weft_select_min_groups(void);
 
 /* The final decision for `key`: 0 (A), 1 (B), or -1 when undecided. */
 int weft_select_decision(uint64_t key);
