@@ -45,12 +45,13 @@ class Oracle:
         icd = os.path.join(build, "weft.icd")
         lib = os.path.join(build, "lib", "libweft.so")
         has_variant = run.runtime_reads(lib, "WEFT_VARIANT")
-        env = {n: (e if has_variant or "WEFT_VARIANT" not in e else fb) for n, e, fb in run.MODES}[mode]
+        env = {n: (e if has_variant or "WEFT_VARIANT" not in e else fb) for n, e, fb in run.MODES}.get(mode, {})
         ref_env = dict(run.REFERENCE_ENV)
         if has_variant:
             ref_env["WEFT_VARIANT"] = "dfo.scalar"
         self.ref = run.Worker(run.Target("reference", "weft", ref_env, run.REFERENCE_OPTIONS), icd, work)
-        self.mode = run.Worker(run.Target(mode, "weft", env, ""), icd, work)
+        self.mode = run.Worker(run.Target("pocl", "portable", {}, "") if mode == "pocl" else
+                               run.Target(mode, "weft", env, ""), icd, work)
         self.pocl = run.Worker(run.Target("pocl", "portable", {}, ""), icd, work) \
             if os.path.exists(run.POCL_ICD) else None
         self.timeout, self.work, self.n = timeout, work, 0
@@ -222,7 +223,7 @@ def reduce(src, oracle, want, options, log):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("kernel")
-    ap.add_argument("--mode", required=True, help="a mode of run.py's MODES")
+    ap.add_argument("--mode", required=True, help="a mode of run.py's MODES, or pocl (a disagreement of the references)")
     ap.add_argument("--build", default=os.path.join(run.ROOT, "build"))
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("-o", "--output")
