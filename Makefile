@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps configure build run test test-verify install bench clean
+.PHONY: all deps configure build run test test-verify test-sanitize install bench clean
 
 all: build
 
@@ -32,6 +32,16 @@ test-verify: build
 	rm -f $(BUILD)/verify.log
 	cd $(BUILD) && WEFT_VERIFY=1 WEFT_VERIFY_LOG=$(CURDIR)/$(BUILD)/verify.log ctest --output-on-failure -j $(JOBS) -E '^e2e-v/'
 	@if [ -s $(BUILD)/verify.log ]; then echo "WEFT_VERIFY found mismatches:"; cat $(BUILD)/verify.log; exit 1; fi
+
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer (WEFT_SANITIZE, in a
+# build folder of its own; CTest sets the sanitizers' options, tests/CMakeLists.txt), but the
+# bench smoke runs: they run every platform's kernels in one process (pocl's too, with its own
+# LLVM), each passed 15 minutes instrumented, and Weft's part of them is what e2e runs.
+SANITIZE_BUILD ?= build-sanitize
+test-sanitize: deps
+	cmake -S . -B $(SANITIZE_BUILD) $(CMAKE_FLAGS) -DWEFT_SANITIZE=ON $(if $(CI),-DWEFT_WERROR=ON,)
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j $(JOBS) -E '^bench/'
 
 bench: build
 	$(BUILD)/bin/weft bench

@@ -263,8 +263,8 @@ static bool slot_choose_stack(struct slot *s, const struct weft_launch *launch)
     size_t need = WEFT_POOL_BASE_STACK + launch->stack_size;
     char *lo, *hi;
     thread_stack(&lo, &hi);
-    char *here = __builtin_frame_address(0);
-    size_t room = here > lo && (size_t)(here - lo) > STACK_RESERVE ? (size_t)(here - lo) - STACK_RESERVE : 0;
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0), bottom = (uintptr_t)lo;
+    size_t room = here > bottom && here - bottom > STACK_RESERVE ? here - bottom - STACK_RESERVE : 0;
     s->on_alt = need > room;
     if (!s->on_alt) {
         s->ctx.stack_lo = lo;

@@ -378,7 +378,9 @@ static void test_integer_division_never_traps(void **state)
         "  q[i] = a[i] / b[i]; r[i] = a[i] % b[i];\n"
         "  lq[i] = la[i] / lb[i]; lr[i] = la[i] % lb[i];\n"
         "  uq[i] = (uint)a[i] / (uint)b[i] + (uint)a[i] % (uint)b[i];\n"
-        "  vq[i] = (int4)(a[i]) / (int4)(b[i], 1, -1, b[i]) + (int4)(a[i]) % (int4)(b[i]);\n"
+        /* the sum wraps (INT_MIN / 1 + a negative remainder): added as uint, which OpenCL C
+         * defines, where int overflow is undefined and clang may assume it away */
+        "  vq[i] = as_int4(as_uint4((int4)(a[i]) / (int4)(b[i], 1, -1, b[i])) + as_uint4((int4)(a[i]) % (int4)(b[i])));\n"
         "}\n";
     enum { N = 64 };
     cl_int a[N], b[N], q[N], r[N];
@@ -414,7 +416,8 @@ static void test_integer_division_never_traps(void **state)
                      (long long)lr[i]);
         if (ovf && (q[i] != INT32_MIN || r[i] != 0))
             fail_msg("INT_MIN / -1 = %d rem %d, want the wrapped INT_MIN rem 0", q[i], r[i]);
-        if (vq[4 * i + 1] != a[i] + (zero || ovf ? 0 : a[i] % b[i]))   /* a / 1 + a % b */
+        /* a / 1 + a % b, wrapping as the kernel's uint sum does */
+        if (vq[4 * i + 1] != (cl_int)((cl_uint)a[i] + (cl_uint)(zero || ovf ? 0 : a[i] % b[i])))
             fail_msg("vector lane 1 at %d: %d", i, vq[4 * i + 1]);
     }
     for (int i = 0; i < 10; i++)

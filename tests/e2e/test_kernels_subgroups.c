@@ -247,7 +247,7 @@ static void fill_inputs(enum etype t, void *a, size_t n)
         switch (t) {
         case E_INT: ((int32_t *)a)[i] = (int32_t)(r % 2001) - 1000; break;
         case E_UINT: ((uint32_t *)a)[i] = r; break;   /* above 2^31 too: unsigned order matters */
-        case E_LONG: ((int64_t *)a)[i] = ((int64_t)(int32_t)r << 20) + (r & 0xfff); break;
+        case E_LONG: ((int64_t *)a)[i] = (int64_t)((uint64_t)(int64_t)(int32_t)r << 20) + (r & 0xfff); break;
         case E_ULONG: ((uint64_t *)a)[i] = ((uint64_t)r << 31) ^ rng_next(); break;
         case E_FLOAT: ((float *)a)[i] = (float)((int)(r % 201) - 100); break;   /* exact sums */
         case E_DOUBLE: ((double *)a)[i] = (double)((int)(r % 20001) - 10000); break;

@@ -172,6 +172,8 @@ static void test_include_paths_relative_to_cwd(void **state)
     cl_int err = compile("#include \"answer.h\"\nkernel void k(global int *x) { x[0] = ANSWER; }", "-I \"sub dir\"",
                          &bc, &log);
     free(log);
+    if (err == CL_SUCCESS)
+        weft_bitcode_free(&bc);
     cl_int err2 = compile("#include \"answer.h\"\nkernel void k(global int *x) { x[0] = ANSWER; }", NULL, &bc, &log);
     assert_int_equal(chdir(cwd), 0);
     assert_int_equal(err, CL_SUCCESS);
@@ -397,7 +399,8 @@ static void test_access_summary(void **state)
 
 static void test_binary_format(void **state)
 {
-    struct weft_bitcode bc = {(unsigned char *)strdup("BC\xc0\xde-bitcode-bytes"), 20};
+    static const char bytes[] = "BC\xc0\xde-bitcode-bytes";
+    struct weft_bitcode bc = {(unsigned char *)strdup(bytes), sizeof bytes - 1};
     unsigned char *bin;
     size_t size;
     assert_int_equal(weft_binary_write(CL_PROGRAM_BINARY_TYPE_LIBRARY, "-opt", &bc, &bin, &size), CL_SUCCESS);
