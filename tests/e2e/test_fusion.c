@@ -280,7 +280,7 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-/* A fused run's stages use variants with two packets side by side (WEFT_VARIANT_INTERLEAVE2):
+/* A fused run's stages use variants with two packets side by side (".x2", compiler/variant.h):
  * their dumped IR is named `.x2` and computes twice the lanes of the unfused variant (the other
  * tests check that the results stay the unfused ones bit for bit). It runs first, so that both
  * variants are compiled (and dumped) here rather than found compiled. */
