@@ -2325,11 +2325,9 @@ static LLVMBasicBlockRef hand_over(struct weft_vec_plan *p, int k)
     LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "diverge");
     LLVMBasicBlockRef saved = LLVMGetInsertBlock(p->b);
     LLVMPositionBuilderAtEnd(p->b, bb);
-    LLVMValueRef zero = LLVMConstNull(LLVMVectorType(p->i1, p->P));
-    for (unsigned b = 0; b < p->nb; b++)
-        LLVMBuildStore(p->b, zero, p->bmask[b]);
-    for (unsigned e = 0; e < p->nexits; e++)
-        LLVMBuildStore(p->b, zero, p->xmask[e]);
+    /* every mask is clear already (clear_masks at the packet's start; the unmasked copy
+     * writes none): a hand-over costs its two edge masks, not one store per block, which made
+     * the code quadratic in the blocks of a sub-CFG with many divergent branches */
     LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
     unsigned ns = LLVMGetNumSuccessors(t);
     LLVMValueRef *emask = calloc(ns + 1, sizeof *emask);
@@ -2746,6 +2744,16 @@ static void emit_linear(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
 }
 
 /* One packet: the sub-CFG for lanes base .. base+P-1 of which the first `active` are real. */
+/* Clears every block and exit mask at the builder. */
+static void clear_masks(struct weft_vec_plan *p)
+{
+    LLVMValueRef zero = LLVMConstNull(LLVMVectorType(p->i1, p->P));
+    for (unsigned b = 0; b < p->nb; b++)
+        LLVMBuildStore(p->b, zero, p->bmask[b]);
+    for (unsigned e = 0; e < p->nexits; e++)
+        LLVMBuildStore(p->b, zero, p->xmask[e]);
+}
+
 static void emit_packet(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMValueRef base, unsigned active,
                         struct stubs *st)
 {
@@ -2763,6 +2771,9 @@ static void emit_packet(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
             struct weft_vec_report counted = *p->rep;
             p->mask = NULL;
             p->const_active = (int)active;
+            /* what the hand-overs to the linear copy expect (hand_over); promoted to constants */
+            LLVMPositionBuilderAtEnd(p->b, start);
+            clear_masks(p);
             emit_structured(p, start, st, true);
             counted.scalar_agree = p->rep->scalar_agree;   /* only the fast path has them */
             *p->rep = counted;
