@@ -8,7 +8,9 @@
  *     lane is outside the guard (Rodinia's pathfinder: LLVM's `zext nneg` of the first lane's
  *     negative index addressed 16 GiB past the buffer: SIGSEGV);
  *   - a loop that only counts down from 2^63 next to a divergent branch (LLVM deletes it from
- *     the scalar work-item loops; the vectorizer's linearized copy ran every iteration).
+ *     the scalar work-item loops; the vectorizer's linearized copy ran every iteration);
+ *   - kernels whose vectorized work-group function grew until LLVM took minutes over it (many
+ *     atomics and volatile accesses unrolled lane by lane, now lane loops).
  * CTest runs this file vectorized (e2e/), with WEFT_VECTORIZE=off (e2e-novec/) and breadth-first
  * (e2e-bfo/). A hang fails the test through an alarm that names the kernel. */
 #include <signal.h>
@@ -53,7 +55,28 @@ static const char *source =
     "  if (c)\n"
     "    goto lbl;\n"
     "  out[x] = v + 1;\n"
+    "}\n"
+    /* 4. Nine atomics at a varying address under a divergent branch, and a private volatile
+     * array: more serialized operations than the vectorizer unrolls lane by lane. */
+    "kernel void many_atomics(global const int *in, global int *cnt, global int *flag) {\n"
+    "  int x = (int)get_global_id(0);\n"
+    "  int v = in[x], s = 0;\n"
+    "  if (v > 10) {\n"
+    "    global int *c = cnt + (v & 7);\n"
+    "    s |= atomic_add(c, 1) >= 0; s |= atomic_add(c, 2) >= 0; s |= atomic_add(c, 3) >= 0;\n"
+    "    s |= atomic_add(c, 4) >= 0; s |= atomic_add(c, 5) >= 0; s |= atomic_add(c, 6) >= 0;\n"
+    "    s |= atomic_add(c, 7) >= 0; s |= atomic_add(c, 8) >= 0; s |= atomic_add(c, 9) >= 0;\n"
+    "  }\n"
+    "  flag[x] = s;\n"
+    "}\n"
+    "kernel void volatile_private(global const int *in, global int *out) {\n"
+    "  volatile int t[4];\n"
+    "  int x = (int)get_global_id(0);\n"
+    "  t[0] = in[x]; t[1] = t[0] * 3; t[2] = t[1] + x; t[3] = t[2] ^ 5;\n"
+    "  if (in[x] & 1) t[0] = t[3] - t[1];\n"
+    "  out[x] = t[0] + t[1] + t[2] + t[3];\n"
     "}\n";
+
 
 static int setup(void **state)
 {
@@ -202,12 +225,53 @@ static void test_dead_counting_loop_beside_divergence(void **state)
     }
 }
 
+static void test_many_serialized_operations(void **state)
+{
+    (void)state;
+    static const size_t locals[] = {5, 17, 64};
+    for (size_t t = 0; t < ARRAY_LEN(locals); t++) {
+        size_t L = locals[t], G = L * 6;
+        int32_t *in = malloc(G * sizeof *in), zero[8] = {0};
+        for (size_t i = 0; i < G; i++)
+            in[i] = (int32_t)(rng_next() % 40);
+        cl_mem bi = ints_new(G, in), bc = ints_new(8, zero), bf = buf_poisoned(G * 4), bo = buf_poisoned(G * 4);
+        assert_int_equal(launch_bounded("many_atomics", &G, &L, KARGS(KARG(bi), KARG(bc), KARG(bf))), CL_SUCCESS);
+        assert_int_equal(launch_bounded("volatile_private", &G, &L, KARGS(KARG(bi), KARG(bo))), CL_SUCCESS);
+        int32_t *cnt = ints_read(bc, 8), *flag = ints_read(bf, G), *out = ints_read(bo, G);
+        int32_t want_cnt[8] = {0};
+        for (size_t x = 0; x < G; x++) {
+            int32_t v = in[x];
+            if (v > 10)
+                want_cnt[v & 7] += 45;
+            if (flag[x] != (v > 10))
+                fail_msg("many_atomics: local %zu, flag[%zu] = %d, want %d", L, x, flag[x], v > 10);
+            int32_t t0 = v, t1 = t0 * 3, t2 = t1 + (int32_t)x, t3 = t2 ^ 5;
+            if (v & 1)
+                t0 = t3 - t1;
+            if (out[x] != t0 + t1 + t2 + t3)
+                fail_msg("volatile_private: local %zu, out[%zu] = %d, want %d", L, x, out[x], t0 + t1 + t2 + t3);
+        }
+        for (int b = 0; b < 8; b++)
+            if (cnt[b] != want_cnt[b])
+                fail_msg("many_atomics: local %zu, cnt[%d] = %d, want %d", L, b, cnt[b], want_cnt[b]);
+        free(in);
+        free(cnt);
+        free(flag);
+        free(out);
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bc);
+        clReleaseMemObject(bf);
+        clReleaseMemObject(bo);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gather_through_pointers_in_partial_packet),
         cmocka_unit_test(test_masked_load_left_of_guarded_range),
         cmocka_unit_test(test_dead_counting_loop_beside_divergence),
+        cmocka_unit_test(test_many_serialized_operations),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

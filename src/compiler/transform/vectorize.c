@@ -105,8 +105,12 @@ struct weft_vec_plan {
     LLVMBasicBlockRef lin_exit;
     int *position;                     /* [nb] block index -> position in the linear order */
     struct weft_vec_report *rep;
+    bool serial_loops;         /* serialized operations run in a loop over the lanes */
     bool failed;
 };
+
+/* Lane copies of serialized operations a sub-CFG may unroll (serialize): beyond, lane loops. */
+enum { SERIAL_UNROLL_MAX = 128 };
 
 static void fail(struct weft_vec_plan *p, const char *fmt, const char *detail)
 {
@@ -983,6 +987,14 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
     }
     p->P = choose_packet(p, interleave);
     p->U = p->P > p->W ? p->P / p->W : 1;
+    /* Serialized operations unrolled lane by lane cost P copies each, in every copy of the
+     * sub-CFG (unmasked, linear, tail): CLSmith's kernels, whose private structs have volatile
+     * fields, grew 17-26x in volatile accesses alone and took minutes in LLVM's backend. Past
+     * a few, each runs as a loop over the lanes instead (one copy). */
+    unsigned nserial = 0;
+    for (size_t x = 0; x < p->nvi; x++)
+        nserial += is_serialized(p->vi[x].v);
+    p->serial_loops = (unsigned long long)nserial * p->P > SERIAL_UNROLL_MAX;
     report->width = p->P < p->W ? p->P : p->W;
     report->interleave = p->U;
     report->linearized = p->linear;
@@ -1345,9 +1357,115 @@ static LLVMValueRef scalar_clone(struct weft_vec_plan *p, LLVMValueRef i)
     return c;
 }
 
+/* A loop ID `!{self, !{"llvm.loop.unroll.disable"}}` for a loop over lanes that must stay a loop. */
+static LLVMValueRef loop_no_unroll(struct weft_vec_plan *p)
+{
+    LLVMMetadataRef dis = LLVMMDStringInContext2(p->c, "llvm.loop.unroll.disable", 24);
+    LLVMMetadataRef opt = LLVMMDNodeInContext2(p->c, &dis, 1);
+    LLVMMetadataRef tmp = LLVMTemporaryMDNode(p->c, NULL, 0);
+    LLVMMetadataRef ops[] = {tmp, opt};
+    LLVMMetadataRef id = LLVMMDNodeInContext2(p->c, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(tmp, id);
+    return LLVMMetadataAsValue(p->c, id);
+}
+
+/* serialize() as a loop over the lanes: one copy of the operation whatever the packet's size,
+ * its operands and result moved through extractelement/insertelement at the loop's lane. False
+ * (nothing emitted) when a value involved has no vector form (aggregates: cmpxchg's pair). */
+static bool serialize_loop(struct weft_vec_plan *p, struct vinfo *vi)
+{
+    LLVMValueRef i = vi->v;
+    LLVMTypeRef t = LLVMTypeOf(i);
+    bool has_value = LLVMGetTypeKind(t) != LLVMVoidTypeKind;
+    if (has_value && !scalar_type(t))
+        return false;
+    int no = LLVMGetNumOperands(i);
+    for (int o = 0; o < no; o++) {
+        struct vinfo *oi = info(p, LLVMGetOperand(i, (unsigned)o));
+        if (oi && valid(p, oi) && oi->lanes)
+            return false;
+    }
+    /* the operands' scalar or vector forms before the loop, so that what they cache dominates
+     * every later use */
+    LLVMValueRef *ops = calloc((size_t)no + 1, sizeof *ops);
+    bool *per_lane = calloc((size_t)no + 1, sizeof *per_lane);
+    if (!ops || !per_lane)
+        abort();
+    for (int o = 0; o < no; o++) {
+        LLVMValueRef op = LLVMGetOperand(i, (unsigned)o);
+        struct vinfo *oi = info(p, op);
+        if (plain_operand(op))
+            ops[o] = op;
+        else if (kind_of(p, op) == K_U && (!oi || (valid(p, oi) && oi->scal)))
+            ops[o] = get_scal(p, op);
+        else {
+            ops[o] = get_vec(p, op);
+            per_lane[o] = true;
+        }
+    }
+    unsigned n = p->const_active >= 0 ? (unsigned)p->const_active : p->P;
+    bool dynamic = p->const_active < 0 && p->mask;
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(p->b));
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(p->b);
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(p->c, fn, "lanes");
+    LLVMBasicBlockRef run = dynamic ? LLVMAppendBasicBlockInContext(p->c, fn, "lanes.run") : head;
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(p->c, fn, "lanes.next");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(p->c, fn, "lanes.done");
+    LLVMTypeRef vt = has_value ? vtype(p, t) : NULL;
+    LLVMBuildBr(p->b, head);
+    LLVMPositionBuilderAtEnd(p->b, head);
+    LLVMValueRef l = LLVMBuildPhi(p->b, p->i32, "lane");
+    LLVMValueRef acc = has_value ? LLVMBuildPhi(p->b, vt, "") : NULL;
+    if (dynamic) {
+        LLVMBuildCondBr(p->b, LLVMBuildExtractElement(p->b, p->mask, l, ""), run, next);
+        LLVMPositionBuilderAtEnd(p->b, run);
+    }
+    LLVMValueRef c = LLVMInstructionClone(i);
+    for (int o = 0; o < no; o++)
+        if (!plain_operand(LLVMGetOperand(i, (unsigned)o)))
+            LLVMSetOperand(c, (unsigned)o,
+                           per_lane[o] ? extract_lane(p, ops[o], l, LLVMTypeOf(LLVMGetOperand(i, (unsigned)o))) : ops[o]);
+    LLVMInsertIntoBuilder(p->b, c);
+    LLVMValueRef ran = has_value ? LLVMBuildInsertElement(p->b, acc, c, l, "") : NULL;
+    LLVMBasicBlockRef run_end = LLVMGetInsertBlock(p->b);
+    LLVMBuildBr(p->b, next);
+    LLVMPositionBuilderAtEnd(p->b, next);
+    LLVMValueRef after = ran;
+    if (dynamic && has_value) {
+        after = LLVMBuildPhi(p->b, vt, "");
+        LLVMValueRef vals[] = {ran, acc};
+        LLVMBasicBlockRef bbs[] = {run_end, head};
+        LLVMAddIncoming(after, vals, bbs, 2);
+    }
+    LLVMValueRef ln = LLVMBuildNUWAdd(p->b, l, LLVMConstInt(p->i32, 1, 0), "");
+    LLVMValueRef more = LLVMBuildICmp(p->b, LLVMIntULT, ln, LLVMConstInt(p->i32, n, 0), "");
+    LLVMValueRef br = LLVMBuildCondBr(p->b, more, head, done);
+    LLVMSetMetadata(br, LLVMGetMDKindIDInContext(p->c, "llvm.loop", 9), loop_no_unroll(p));
+    LLVMValueRef zero = LLVMConstInt(p->i32, 0, 0);
+    LLVMAddIncoming(l, &zero, &pre, 1);
+    LLVMAddIncoming(l, &ln, &next, 1);
+    if (has_value) {
+        LLVMValueRef undef = LLVMGetPoison(vt);
+        LLVMAddIncoming(acc, &undef, &pre, 1);
+        LLVMAddIncoming(acc, &after, &next, 1);
+    }
+    LLVMPositionBuilderAtEnd(p->b, done);
+    free(ops);
+    free(per_lane);
+    p->rep->serialized++;
+    free(vi->lanes);
+    vi->lanes = NULL;
+    if (has_value && vi->kind != K_V)
+        vi->kind = K_V;   /* a uniform-looking atomic result differs per lane */
+    define(p, vi, NULL, acc ? after : NULL);
+    return true;
+}
+
 /* Per-lane execution in work-item order, for the active lanes only. */
 static void serialize(struct weft_vec_plan *p, struct vinfo *vi)
 {
+    if (p->serial_loops && serialize_loop(p, vi))
+        return;
     LLVMValueRef i = vi->v;
     LLVMTypeRef t = LLVMTypeOf(i);
     bool has_value = LLVMGetTypeKind(t) != LLVMVoidTypeKind;
