@@ -172,6 +172,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         built = weft_build_wg_function(m, k, &wopts, &res, diag) && res.fn;
     }
     weft_diag_free(&vdiag);
+    if (built && res.vectorization_skipped && res.vec && res.subcfg_count)
+        weft_log(WEFT_LOG_INFO, "%s: %s", tag, res.vec[0].reason);
     for (unsigned i = 0; built && res.vec && i < res.subcfg_count; i++)
         out->vec_linearized += res.vec[i].vectorized && res.vec[i].linearized;
     out->sub_group_width = built && res.sub_group_width ? res.sub_group_width : 1;

@@ -10,7 +10,8 @@
  *   - a loop that only counts down from 2^63 next to a divergent branch (LLVM deletes it from
  *     the scalar work-item loops; the vectorizer's linearized copy ran every iteration);
  *   - kernels whose vectorized work-group function grew until LLVM took minutes over it (many
- *     atomics and volatile accesses unrolled lane by lane, now lane loops).
+ *     atomics and volatile accesses unrolled lane by lane, now lane loops; and a kernel past the
+ *     size bound, which runs the scalar work-item loops).
  * CTest runs this file vectorized (e2e/), with WEFT_VECTORIZE=off (e2e-novec/) and breadth-first
  * (e2e-bfo/). A hang fails the test through an alarm that names the kernel. */
 #include <signal.h>
@@ -75,8 +76,18 @@ static const char *source =
     "  t[0] = in[x]; t[1] = t[0] * 3; t[2] = t[1] + x; t[3] = t[2] ^ 5;\n"
     "  if (in[x] & 1) t[0] = t[3] - t[1];\n"
     "  out[x] = t[0] + t[1] + t[2] + t[3];\n"
+    "}\n"
+    /* 5. 256 rounds of a hash with a divergent branch each: vectorized, past the size bound. */
+    "#define R(i) v = (v ^ (v >> 3)) * 0x9E3779B1u + (uint)(i); \\\n"
+    "  if (v & 0x100u) acc += in[(v >> 7) & 63u]; else acc -= v;\n"
+    "#define R4(i) R(i) R(i + 1) R(i + 2) R(i + 3)\n"
+    "#define R16(i) R4(i) R4(i + 4) R4(i + 8) R4(i + 12)\n"
+    "#define R64(i) R16(i) R16(i + 16) R16(i + 32) R16(i + 48)\n"
+    "kernel void hash_rounds(global const uint *in, global uint *out) {\n"
+    "  uint x = (uint)get_global_id(0), v = x, acc = 0;\n"
+    "  R64(0) R64(64) R64(128) R64(192)\n"
+    "  out[x] = acc ^ v;\n"
     "}\n";
-
 
 static int setup(void **state)
 {
@@ -265,6 +276,36 @@ static void test_many_serialized_operations(void **state)
     }
 }
 
+static void test_kernel_past_the_size_bound(void **state)
+{
+    (void)state;
+    static const size_t locals[] = {17, 64};
+    uint32_t in[64];
+    for (int i = 0; i < 64; i++)
+        in[i] = rng_next();
+    for (size_t t = 0; t < ARRAY_LEN(locals); t++) {
+        size_t L = locals[t], G = L * 3;
+        cl_mem bi = buf_new(sizeof in, in), bo = buf_poisoned(G * 4);
+        assert_int_equal(launch_bounded("hash_rounds", &G, &L, KARGS(KARG(bi), KARG(bo))), CL_SUCCESS);
+        uint32_t *out = (uint32_t *)ints_read(bo, G);
+        for (size_t x = 0; x < G; x++) {
+            uint32_t v = (uint32_t)x, acc = 0;
+            for (uint32_t i = 0; i < 256; i++) {
+                v = (v ^ (v >> 3)) * 0x9E3779B1u + i;
+                if (v & 0x100u)
+                    acc += in[(v >> 7) & 63u];
+                else
+                    acc -= v;
+            }
+            if (out[x] != (acc ^ v))
+                fail_msg("hash_rounds: local %zu, out[%zu] = %u, want %u", L, x, out[x], acc ^ v);
+        }
+        free(out);
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_masked_load_left_of_guarded_range),
         cmocka_unit_test(test_dead_counting_loop_beside_divergence),
         cmocka_unit_test(test_many_serialized_operations),
+        cmocka_unit_test(test_kernel_past_the_size_bound),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

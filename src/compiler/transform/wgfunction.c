@@ -7,9 +7,11 @@
  * (split by ctx->launch_groups, offset by ctx->group_base: weft/abi.h), and runs the
  * work-group: arguments unpacked once per call from the packed block (arglayout.h), byval
  * structs copied to aligned stack memory, __local arguments as ctx->local_mem + offset. The
- * kernel itself stays in the module; the intermediate work function is deleted. The caller
- * still runs an optimization pipeline (sroa first: the demoted stack slots and the per-call
- * argument copies are meant to be promoted).
+ * kernel itself stays in the module; the intermediate work function is deleted. A vectorized
+ * work function past a size bound (vectorized_size_limit) is dropped for the scalar work-item
+ * loops, and the vectorizer's report of every sub-CFG says so. The caller still runs an
+ * optimization pipeline (sroa first: the demoted stack slots and the per-call argument copies
+ * are meant to be promoted).
  */
 #include "compiler/transform/wgfunction.h"
 
@@ -327,9 +329,34 @@ void weft_wg_result_dispose(struct weft_wg_result *r)
     r->vec = NULL;
 }
 
-bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
-                                  enum weft_wg_stage last, struct weft_wg_result *out,
-                                  struct weft_diag *diag)
+/* The bound on vectorized work functions (vectorized_size_limit). */
+enum { VEC_GROWTH_MAX = 16, VEC_SIZE_FLOOR = 8000, VEC_SIZE_MAX = 12000 };
+
+/* Instructions in fn. */
+static unsigned long count_instructions(LLVMValueRef fn)
+{
+    unsigned long n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            n++;
+    return n;
+}
+
+/* The most instructions a vectorized work function may have, for a kernel of `kernel_size`
+ * instructions (the work function before the work-group passes). Vectorized code is
+ * legitimately several times the kernel: a full packet's unmasked copy, the linear copy its
+ * lanes fall back to, the tail packet's copy, slots and masks. Past this, LLVM's optimizer and
+ * backend (register allocation above all) take time that grows faster than the code, and the
+ * scalar work-item loops are the better deal. */
+static unsigned long vectorized_size_limit(unsigned long kernel_size)
+{
+    unsigned long limit = VEC_GROWTH_MAX * kernel_size;
+    return limit < VEC_SIZE_FLOOR ? VEC_SIZE_FLOOR : limit > VEC_SIZE_MAX ? VEC_SIZE_MAX : limit;
+}
+
+static bool build_once(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
+                       enum weft_wg_stage last, struct weft_wg_result *out, struct weft_diag *diag,
+                       char *too_large, size_t too_large_size)
 {
     memset(out, 0, sizeof *out);
     struct weft_arg_layout lay;
@@ -338,6 +365,7 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
     struct weft_workfn wf;
     unsigned subcfg_count = 0;   /* wgloops frees the sub-CFG list */
     bool ok = weft_workfn_create(&wf, m, kernel, opts->local_size, diag);
+    unsigned long kernel_size = ok ? count_instructions(wf.fn) : 0;
     struct weft_schedule_report sched = {0};
     if (ok && last >= WEFT_WG_STAGE_WORKITEM) {
         /* before lowering: the locality analysis reads get_local_id / get_global_id */
@@ -394,6 +422,19 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
             wf.vec_reports = vec;
         }
         ok = weft_wgloops_build(&wf, diag);
+        bool any_vec = false;
+        for (unsigned v = 0; ok && vec && v < subcfg_count; v++)
+            any_vec |= vec[v].vectorized;
+        /* sub-group kernels keep their vectorized sub-groups whatever the size */
+        if (ok && any_vec && too_large && sg_width == 1) {
+            unsigned long size = count_instructions(wf.fn), limit = vectorized_size_limit(kernel_size);
+            if (size > limit) {
+                snprintf(too_large, too_large_size,
+                         "vectorization skipped: work-group function too large (%lu instructions > limit %lu; "
+                         "the kernel has %lu)", size, limit, kernel_size);
+                ok = false;
+            }
+        }
         /* with sub-groups of W, a sub-CFG left scalar would run them one work-item wide (a
          * sub-CFG run once per group holds only a collective's leader, no sub-group code) */
         for (unsigned s = 0; ok && sg_width > 1 && s < subcfg_count; s++)
@@ -458,6 +499,31 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
     weft_workfn_dispose(&wf);
     weft_arglayout_free(&lay);
     return ok;
+}
+
+bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
+                                  enum weft_wg_stage last, struct weft_wg_result *out,
+                                  struct weft_diag *diag)
+{
+    char too_large[sizeof out->vec->reason] = "";
+    bool ok = build_once(m, kernel, opts, last, out, diag, too_large, sizeof too_large);
+    if (ok || !too_large[0])
+        return ok;
+    /* the vectorized function was too large: the scalar work-item loops instead (a failed build
+     * leaves the module as it was), and every sub-CFG's report says why */
+    struct weft_wg_options scalar = *opts;
+    scalar.vector_width = 0;
+    if (!build_once(m, kernel, &scalar, last, out, diag, NULL, 0))
+        return false;
+    out->vec = calloc(out->subcfg_count ? out->subcfg_count : 1, sizeof *out->vec);
+    if (!out->vec) {
+        weft_diag_error(diag, "out of memory");
+        return false;
+    }
+    for (unsigned s = 0; s < out->subcfg_count; s++)
+        snprintf(out->vec[s].reason, sizeof out->vec[s].reason, "%s", too_large);
+    out->vectorization_skipped = true;
+    return true;
 }
 
 bool weft_build_wg_function(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
