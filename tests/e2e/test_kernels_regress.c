@@ -11,7 +11,10 @@
  *     the scalar work-item loops; the vectorizer's linearized copy ran every iteration);
  *   - kernels whose vectorized work-group function grew until LLVM took minutes over it (many
  *     atomics and volatile accesses unrolled lane by lane, now lane loops; and a kernel past the
- *     size bound, which runs the scalar work-item loops).
+ *     size bound, which runs the scalar work-item loops);
+ *   - a private int[7] table initialized from a constant: the vectorizer put the lanes' copies
+ *     28 bytes apart while their accesses claimed 16-byte alignment (SIGSEGV, CLSmith
+ *     default_102016).
  * CTest runs this file vectorized (e2e/), with WEFT_VECTORIZE=off (e2e-novec/) and breadth-first
  * (e2e-bfo/). A hang fails the test through an alarm that names the kernel. */
 #include <signal.h>
@@ -87,6 +90,13 @@ static const char *source =
     "  uint x = (uint)get_global_id(0), v = x, acc = 0;\n"
     "  R64(0) R64(64) R64(128) R64(192)\n"
     "  out[x] = acc ^ v;\n"
+    "}\n"
+    /* 6. A private table of 28 bytes (clang aligns it to 16) indexed by data. */
+    "kernel void private_table(global const int *in, global int *out) {\n"
+    "  int x = (int)get_global_id(0);\n"
+    "  int t[7] = {7, 0, 7, 7, 0, 7, 7};\n"
+    "  t[in[x] % 7] += x;\n"
+    "  out[x] = t[(in[x] + 1) % 7] + t[in[x] % 7];\n"
     "}\n";
 
 static int setup(void **state)
@@ -306,6 +316,32 @@ static void test_kernel_past_the_size_bound(void **state)
     }
 }
 
+static void test_private_table_copies_keep_alignment(void **state)
+{
+    (void)state;
+    static const size_t locals[] = {3, 16, 32, 100};
+    for (size_t t = 0; t < ARRAY_LEN(locals); t++) {
+        size_t L = locals[t], G = L * 2;
+        int32_t *in = malloc(G * sizeof *in);
+        for (size_t i = 0; i < G; i++)
+            in[i] = (int32_t)(rng_next() % 1000);
+        cl_mem bi = ints_new(G, in), bo = buf_poisoned(G * 4);
+        assert_int_equal(launch_bounded("private_table", &G, &L, KARGS(KARG(bi), KARG(bo))), CL_SUCCESS);
+        int32_t *out = ints_read(bo, G);
+        for (size_t x = 0; x < G; x++) {
+            int32_t tab[7] = {7, 0, 7, 7, 0, 7, 7};
+            tab[in[x] % 7] += (int32_t)x;
+            int32_t want = tab[(in[x] + 1) % 7] + tab[in[x] % 7];
+            if (out[x] != want)
+                fail_msg("private_table: local %zu, out[%zu] = %d, want %d", L, x, out[x], want);
+        }
+        free(in);
+        free(out);
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -314,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_dead_counting_loop_beside_divergence),
         cmocka_unit_test(test_many_serialized_operations),
         cmocka_unit_test(test_kernel_past_the_size_bound),
+        cmocka_unit_test(test_private_table_copies_keep_alignment),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2300,9 +2300,19 @@ static void make_slots(struct weft_vec_plan *p)
             pv->wide = entry_alloca(p, vtype(p, t), "priv.lanes");
             continue;
         }
-        LLVMTypeRef at = LLVMArrayType2(t, p->P);
-        pv->wide = entry_alloca(p, at, "priv.lanes");
+        /* Every lane's copy keeps the alignment of the alloca, which the accesses to it claim:
+         * clang aligns private arrays of 16 bytes or more to 16, and the copies of an int[7]
+         * (28 bytes) back to back put lane 1's at 28, where the memcpy of its initializer, as
+         * aligned 16-byte stores, faulted. Copies are padded to a multiple of the alignment. */
         unsigned al = LLVMGetAlignment(pv->alloca);
+        unsigned long long size = LLVMABISizeOfType(LLVMGetModuleDataLayout(p->m), t);
+        LLVMTypeRef et = t;
+        if (al > 1 && size % al) {
+            LLVMTypeRef f[] = {t, LLVMArrayType2(LLVMInt8TypeInContext(p->c), al - size % al)};
+            et = LLVMStructTypeInContext(p->c, f, 2, 0);
+        }
+        LLVMTypeRef at = LLVMArrayType2(et, p->P);
+        pv->wide = entry_alloca(p, at, "priv.lanes");
         if (al)
             LLVMSetAlignment(pv->wide, al);
         /* each lane's copy, addressed right after the alloca in the entry block */
