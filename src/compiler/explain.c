@@ -794,13 +794,8 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
                 free(text);
         }
     }
-    /* the variant a launch runs first (runtime/kernel.h weft_launch_variant) */
-    out->variant_forced = weft_variant_forced(&out->variant);
-    if (!out->variant_forced) {
-        memset(&out->variant, 0, sizeof out->variant);
-        out->variant.schedule =
-            out->schedule_mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : (enum weft_schedule_mode)out->schedule_mode;
-    }
+    /* the variant a launch runs first */
+    out->variant_forced = weft_variant_first(false, &out->variant);
     wopts.schedule = out->variant.schedule;
     if (out->variant.code == WEFT_CODE_SCALAR)
         wopts.vector_width = 0;
@@ -1022,24 +1017,21 @@ static void print_variants(FILE *f, const struct weft_explain_kernel *k)
     bool linearized = false;
     for (unsigned i = 0; i < k->nvec; i++)
         linearized |= k->vec[i].vectorized && k->vec[i].linearized;
-    struct weft_variant_spec alt = k->variant;
-    const char *why = NULL;
-    if (k->variant_forced || k->schedule_mode != WEFT_SCHEDULE_AUTO)
-        why = k->variant_forced ? "none: WEFT_VARIANT forces the variant" : "none: WEFT_SCHEDULE fixes the schedule";
+    struct weft_variant_spec cand[2];
+    unsigned n = weft_variant_alternatives(&k->variant, k->schedule.votes_bfo > 0, linearized, cand);
+    if (k->variant_forced)
+        fprintf(f, "    profiled against it: none: WEFT_VARIANT forces the variant\n");
+    else if (k->schedule_mode != WEFT_SCHEDULE_AUTO)
+        fprintf(f, "    profiled against it: none: WEFT_SCHEDULE fixes the schedule\n");
     else if (k->uses_sub_groups)
-        why = "none: the kernel uses sub-groups, whose size must stay what clGetKernelSubGroupInfo reported";
-    else if (k->schedule.votes_bfo) {
-        alt.schedule = WEFT_SCHEDULE_AUTO;
-        why = "some loop's locality votes breadth-first";
-    } else if (linearized && alt.code != WEFT_CODE_SCALAR) {
-        alt.code = WEFT_CODE_SCALAR;
-        why = "the vectorizer ran divergent code under lane masks";
-    } else
-        why = "none: no loop votes breadth-first and no code runs under lane masks";
-    if (weft_variant_equal(&alt, &k->variant))
-        fprintf(f, "    profiled against it: %s\n", why);
+        fprintf(f, "    profiled against it: none: the kernel uses sub-groups, whose size must stay what "
+                   "clGetKernelSubGroupInfo reported\n");
+    else if (!n)
+        fprintf(f, "    profiled against it: none: no loop votes breadth-first and no code runs under lane masks\n");
     else
-        fprintf(f, "    profiled against it: %s (%s; WEFT_PROFILE)\n", weft_variant_name(&alt, name), why);
+        fprintf(f, "    profiled against it: %s (%s; WEFT_PROFILE)\n", weft_variant_name(&cand[0], name),
+                cand[0].schedule != k->variant.schedule ? "some loop's locality votes breadth-first"
+                                                        : "the vectorizer ran divergent code under lane masks");
     fprintf(f, "    in a fused chain (WEFT_FUSE): %s\n",
             k->variant_forced ? weft_variant_name(&k->variant, name)
                               : weft_variant_name(&(struct weft_variant_spec){k->variant.schedule, WEFT_CODE_X2,

@@ -95,12 +95,18 @@ static void demote_kernels(LLVMModuleRef m)
 
 /* WEFT_VECTORIZE=auto (default) | off | <W> | <W>x<U>: lanes per packet W (auto: the target's
  * SIMD width for 32-bit lanes) and packets side by side U (default: the cost model's choice). */
+bool weft_vectorize_off(void)
+{
+    const char *e = getenv("WEFT_VECTORIZE");
+    return e && (!strcmp(e, "off") || !strcmp(e, "0") || !strcmp(e, "1"));
+}
+
 void weft_vector_setting(LLVMValueRef kernel, unsigned *width, unsigned *interleave)
 {
     const char *e = getenv("WEFT_VECTORIZE");
     *width = 0;
     *interleave = 0;
-    if (e && (!strcmp(e, "off") || !strcmp(e, "0") || !strcmp(e, "1")))
+    if (weft_vectorize_off())
         return;
     unsigned w = 0, u = 0;
     if (e && *e && strcmp(e, "auto") && sscanf(e, "%ux%u", &w, &u) >= 1 && w >= 2 && w <= 64 && !(w & (w - 1))) {

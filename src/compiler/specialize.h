@@ -23,6 +23,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
                        bool opt_disable, const struct weft_variant_spec *spec, const char *symbol,
                        struct weft_specialize_result *out, struct weft_diag *diag);
 
+/* WEFT_VECTORIZE=off (or 0, 1): scalar work-item loops only. */
+bool weft_vectorize_off(void);
 /* The vectorizer setting for `kernel` (WEFT_VECTORIZE; see README): width 0 when off. */
 void weft_vector_setting(LLVMValueRef kernel, unsigned *width, unsigned *interleave);
 

@@ -72,6 +72,33 @@ bool weft_variant_forced(struct weft_variant_spec *out)
     return false;
 }
 
+bool weft_variant_first(bool wide_ids, struct weft_variant_spec *out)
+{
+    bool forced = weft_variant_forced(out);
+    if (!forced) {
+        enum weft_schedule_mode mode = weft_schedule_setting();
+        memset(out, 0, sizeof *out);
+        out->schedule = mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : mode;
+    }
+    out->wide_ids = out->wide_ids || wide_ids;
+    return forced;
+}
+
+unsigned weft_variant_alternatives(const struct weft_variant_spec *first, bool votes_bfo, bool linearized,
+                                   struct weft_variant_spec out[2])
+{
+    unsigned n = 0;
+    if (votes_bfo && first->schedule != WEFT_SCHEDULE_AUTO) {
+        out[n] = *first;
+        out[n++].schedule = WEFT_SCHEDULE_AUTO;
+    }
+    if (linearized && first->code != WEFT_CODE_SCALAR) {
+        out[n] = *first;
+        out[n++].code = WEFT_CODE_SCALAR;
+    }
+    return n;
+}
+
 void weft_variant_choice(unsigned i, struct weft_variant_spec *out)
 {
     memset(out, 0, sizeof *out);

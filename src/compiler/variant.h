@@ -46,6 +46,20 @@ bool weft_variant_equal(const struct weft_variant_spec *a, const struct weft_var
  * the runtime chooses. A value that names no variant is reported once on stderr and ignored. */
 bool weft_variant_forced(struct weft_variant_spec *out);
 
+/* The variant a launch runs first: the one WEFT_VARIANT forces (then true: the runtime must not
+ * choose another), else WEFT_SCHEDULE's schedule (depth-first under auto), vectorized as
+ * WEFT_VECTORIZE says; ".wide" when `wide_ids` (weft_variant_needs_wide_ids) or forced. Read at
+ * every launch: tests and applications may change the environment between launches. */
+bool weft_variant_first(bool wide_ids, struct weft_variant_spec *out);
+
+/* The variants the runtime may profile against `first` (runtime/ndrange.c; weft explain says the
+ * same), in the order it tries them: "lc" when some loop's locality votes breadth-first (kept
+ * only if the compiled variant really schedules one), then the scalar work-item loops when the
+ * vectorizer ran code under lane masks (their cost can exceed the lanes' gain:
+ * spmv_csr_scalar). Returns how many of out[0..1] it set. */
+unsigned weft_variant_alternatives(const struct weft_variant_spec *first, bool votes_bfo, bool linearized,
+                                   struct weft_variant_spec out[2]);
+
 /* The variants the runtime may run for a kernel, for `weft explain` and the test matrix: every
  * schedule with every code, narrow ids (each also exists with ".wide"). */
 #define WEFT_VARIANT_CHOICES 9

@@ -381,7 +381,7 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_
      * 409-465 -> 350-404 ms, 2-D Jacobi K=10 133-171 -> 113-157 ms); what WEFT_VARIANT forces,
      * when it does */
     struct weft_variant_spec spec;
-    if (!weft_launch_variant(weft_variant_needs_wide_ids(s->work_dim, s->offset, s->global), &spec))
+    if (!weft_variant_first(weft_variant_needs_wide_ids(s->work_dim, s->offset, s->global), &spec))
         spec.code = WEFT_CODE_X2;
     for (unsigned mask = 0; mask < (1u << s->work_dim); mask++) {
         size_t local[3] = {1, 1, 1};

@@ -706,8 +706,7 @@ static uint64_t lanes_bound(const struct weft_variant_spec *spec, const uint64_t
 {
     if (spec->code == WEFT_CODE_SCALAR)
         return 1;
-    const char *e = getenv("WEFT_VECTORIZE");
-    if (e && (!strcmp(e, "off") || !strcmp(e, "0") || !strcmp(e, "1")))
+    if (weft_vectorize_off())
         return 1;
     unsigned w = 0, u = 0;
     weft_vector_setting(NULL, &w, &u);   /* w = 0: the target's width, which is at most 16 */
@@ -742,18 +741,6 @@ static cl_int fit_stack(cl_kernel k, const uint64_t ls[3], struct weft_variant_s
                           (unsigned long long)limit);
     *stack = (size_t)(priv * lanes);
     return CL_SUCCESS;
-}
-
-bool weft_launch_variant(bool wide_ids, struct weft_variant_spec *out)
-{
-    bool forced = weft_variant_forced(out);
-    if (!forced) {
-        enum weft_schedule_mode mode = weft_schedule_setting();
-        memset(out, 0, sizeof *out);
-        out->schedule = mode == WEFT_SCHEDULE_AUTO ? WEFT_SCHEDULE_DFO : mode;
-    }
-    out->wide_ids = out->wide_ids || wide_ids;
-    return forced;
 }
 
 cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
@@ -799,12 +786,12 @@ bool weft_kernel_uses_sub_groups(cl_kernel k)
 }
 
 /* The variant of the full work-groups is the one runtime/ndrange.c runs first
- * (weft_launch_variant: depth-first under WEFT_SCHEDULE=auto, which a kernel with sub-groups
+ * (weft_variant_first: depth-first under WEFT_SCHEDULE=auto, which a kernel with sub-groups
  * never leaves, or what WEFT_VARIANT forces). */
 cl_int weft_kernel_sub_group_width(cl_kernel k, cl_uint work_dim, const size_t local[3], unsigned *width)
 {
     struct weft_variant_spec spec;
-    weft_launch_variant(false, &spec);
+    weft_variant_first(false, &spec);
     struct weft_variant v;
     cl_int err = weft_kernel_get_variant(k, work_dim, local, &spec, &v);
     if (err == CL_SUCCESS)

@@ -47,10 +47,6 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out);
  * reported). `spec` names the variant (compiler/variant.h). */
 cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
                                const struct weft_variant_spec *spec, struct weft_variant *out);
-/* The variant a launch runs first: the one WEFT_VARIANT forces (then true: the runtime must not
- * choose another), else WEFT_SCHEDULE's schedule (depth-first under auto), vectorized as
- * WEFT_VECTORIZE says; ".wide" when `wide_ids` (weft_variant_needs_wide_ids) or forced. */
-bool weft_launch_variant(bool wide_ids, struct weft_variant_spec *out);
 /* Writes the __local argument offsets into the snapshot (after the variant's static locals)
  * and returns the packed argument block and the total __local bytes a work-group needs. */
 const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_variant *v,

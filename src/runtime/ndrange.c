@@ -355,35 +355,31 @@ struct geometry {
             return weft_error("clEnqueueNDRangeKernel", (code), __VA_ARGS__);                \
     } while (0)
 
-/* The variant to run and, when the schedule is left to Weft (WEFT_SCHEDULE=auto), another one to
- * profile against it (runtime/variant_select.h): the breadth-first variant when some loop's
- * locality votes for breadth-first order, else the scalar work-item loops when the vectorizer
- * ran divergent code under lane masks (its cost can exceed the lanes' gain: spmv_csr_scalar).
+/* The variant to run (`first`, what weft_variant_first chose) and, when Weft picks the
+ * schedule (WEFT_SCHEDULE=auto) and nothing is forced, another one to profile against it
+ * (runtime/variant_select.h): the first of weft_variant_alternatives that compiles and differs.
  * Depth-first and vectorized come first: they won on most kernels measured
  * (docs/PERFORMANCE.md). */
-static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3], bool wide_ids,
-                              struct weft_variant *v, struct weft_variant *alt)
+static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3],
+                              const struct weft_variant_spec *first, bool forced, struct weft_variant *v,
+                              struct weft_variant *alt)
 {
-    struct weft_variant_spec first;
-    bool forced = weft_launch_variant(wide_ids, &first);
     memset(alt, 0, sizeof *alt);
-    cl_int err = weft_kernel_get_variant(kernel, work_dim, local, &first, v);
+    cl_int err = weft_kernel_get_variant(kernel, work_dim, local, first, v);
     /* a kernel with sub-groups keeps the variant whose sub-group size clGetKernelSubGroupInfo
      * reported (the scalar variant's is 1) */
     if (err != CL_SUCCESS || forced || weft_schedule_setting() != WEFT_SCHEDULE_AUTO ||
         weft_profile_setting() == WEFT_PROFILE_OFF || weft_kernel_uses_sub_groups(kernel))
         return err;
-    struct weft_variant_spec second = first;
-    second.schedule = WEFT_SCHEDULE_AUTO;   /* "lc": the loops that vote breadth-first */
-    if (v->votes_bfo > 0 &&
-        (weft_kernel_get_variant(kernel, work_dim, local, &second, alt) != CL_SUCCESS || alt->bfo_loops == 0))
-        memset(alt, 0, sizeof *alt);
-    second = first;
-    second.code = WEFT_CODE_SCALAR;
-    if (!alt->fn && v->vec_linearized > 0 && v->spec.code != WEFT_CODE_SCALAR &&
-        weft_kernel_get_variant(kernel, work_dim, local, &second, alt) != CL_SUCCESS)
-        memset(alt, 0, sizeof *alt);   /* then the first variant alone */
-    return CL_SUCCESS;
+    struct weft_variant_spec cand[2];
+    unsigned n = weft_variant_alternatives(&v->spec, v->votes_bfo > 0, v->vec_linearized > 0, cand);
+    for (unsigned i = 0; i < n && !alt->fn; i++) {
+        /* an "lc" that schedules nothing breadth-first is the first variant again */
+        if (weft_kernel_get_variant(kernel, work_dim, local, &cand[i], alt) != CL_SUCCESS ||
+            (cand[i].schedule != v->spec.schedule && alt->bfo_loops == 0))
+            memset(alt, 0, sizeof *alt);
+    }
+    return CL_SUCCESS;   /* without an alternative: the first variant alone */
 }
 
 /* Runs neighbouring work-groups of a kernel that observes nothing of its work-group
@@ -560,7 +556,7 @@ static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim
                             uint64_t *key0, struct weft_variant_spec *spec0)
 {
     struct weft_variant_spec plain;
-    weft_launch_variant(wide_ids, &plain);
+    bool forced = weft_variant_first(wide_ids, &plain);
     struct weft_variant v[MAX_PARTS];
     /* Sub-groups: a remainder group's variant may not have larger sub-groups than the full
      * groups' (get_max_sub_group_size is one value for the whole dispatch), which it is told
@@ -584,7 +580,7 @@ static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim
             if (dfo_only)
                 spec.schedule = WEFT_SCHEDULE_DFO;
             cl_int err = i == 0 && first_full && !dfo_only
-                             ? choose_variants(kernel, work_dim, l, wide_ids, &v[0], alt)
+                             ? choose_variants(kernel, work_dim, l, &plain, forced, &v[0], alt)
                              : weft_kernel_get_variant(kernel, work_dim, l, &spec, &v[i]);
             if (err != CL_SUCCESS)
                 return err;

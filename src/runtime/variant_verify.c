@@ -11,6 +11,10 @@
 
 static _Atomic unsigned mismatches;
 
+/* bytes and sign bit of an element, per enum weft_verify_elem */
+static const size_t elem_width[] = {1, 2, 4, 8};
+static const unsigned elem_sign_bit[] = {7, 15, 31, 63};
+
 bool weft_verify_setting(void)
 {
     const char *e = getenv("WEFT_VERIFY");
@@ -78,9 +82,7 @@ static size_t first_difference(const unsigned char *want, const unsigned char *g
 {
     if (!memcmp(want, got, size))
         return SIZE_MAX;
-    static const size_t width[] = {1, 2, 4, 8};
-    static const unsigned sign_bit[] = {7, 15, 31, 63};
-    size_t w = width[e];
+    size_t w = elem_width[e];
     for (size_t off = 0; off < size; off += w) {
         size_t n = size - off < w ? size - off : w;
         if (!memcmp(want + off, got + off, n))
@@ -92,7 +94,7 @@ static size_t first_difference(const unsigned char *want, const unsigned char *g
         memcpy(&b, got + off, w);
         if (is_nan(a, e) && is_nan(b, e))
             continue;
-        if (is_nan(a, e) || is_nan(b, e) || ulp_distance(a, b, sign_bit[e]) > WEFT_VERIFY_ULPS)
+        if (is_nan(a, e) || is_nan(b, e) || ulp_distance(a, b, elem_sign_bit[e]) > WEFT_VERIFY_ULPS)
             return off;
     }
     return SIZE_MAX;
@@ -101,8 +103,7 @@ static size_t first_difference(const unsigned char *want, const unsigned char *g
 static void report(const char *what, const struct weft_verify_buffer *b, size_t off, const unsigned char *want,
                    const unsigned char *got)
 {
-    static const size_t width[] = {1, 2, 4, 8};
-    size_t w = width[b->elem], n = b->size - off < w ? b->size - off : w;
+    size_t w = elem_width[b->elem], n = b->size - off < w ? b->size - off : w;
     uint64_t a = 0, g = 0;
     memcpy(&a, want + off, n);
     memcpy(&g, got + off, n);
