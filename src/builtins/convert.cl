@@ -542,31 +542,31 @@ CNST char4 convert_char4_sat_rtn(ulong4 x) { char4 r; for (int i = 0; i < 4; i++
 CNST char8 convert_char8_sat_rtn(ulong8 x) { char8 r; for (int i = 0; i < 8; i++) r[i] = convert_char_sat_rtn(x[i]); return r; }
 CNST char16 convert_char16_sat_rtn(ulong16 x) { char16 r; for (int i = 0; i < 16; i++) r[i] = convert_char_sat_rtn(x[i]); return r; }
 /* float -> char */
-CNST char convert_char(float x) { return (char)__builtin_truncf(x); }
-CNST char2 convert_char2(float2 x) { return __builtin_convertvector(x, char2); }
-CNST char3 convert_char3(float3 x) { return __builtin_convertvector(x, char3); }
-CNST char4 convert_char4(float4 x) { return __builtin_convertvector(x, char4); }
-CNST char8 convert_char8(float8 x) { return __builtin_convertvector(x, char8); }
-CNST char16 convert_char16(float16 x) { return __builtin_convertvector(x, char16); }
-CNST char convert_char_rte(float x) { return (char)__builtin_rintf(x); }
+CNST char convert_char(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p7) return CHAR_MAX; if (r < -0x1p7) return CHAR_MIN; return (char)r; }
+CNST char2 convert_char2(float2 x) { char2 r; for (int i = 0; i < 2; i++) r[i] = convert_char(x[i]); return r; }
+CNST char3 convert_char3(float3 x) { char3 r; for (int i = 0; i < 3; i++) r[i] = convert_char(x[i]); return r; }
+CNST char4 convert_char4(float4 x) { char4 r; for (int i = 0; i < 4; i++) r[i] = convert_char(x[i]); return r; }
+CNST char8 convert_char8(float8 x) { char8 r; for (int i = 0; i < 8; i++) r[i] = convert_char(x[i]); return r; }
+CNST char16 convert_char16(float16 x) { char16 r; for (int i = 0; i < 16; i++) r[i] = convert_char(x[i]); return r; }
+CNST char convert_char_rte(float x) { float r = __builtin_rintf(x); if (x != x) return 0; if (r >= 0x1p7) return CHAR_MAX; if (r < -0x1p7) return CHAR_MIN; return (char)r; }
 CNST char2 convert_char2_rte(float2 x) { char2 r; for (int i = 0; i < 2; i++) r[i] = convert_char_rte(x[i]); return r; }
 CNST char3 convert_char3_rte(float3 x) { char3 r; for (int i = 0; i < 3; i++) r[i] = convert_char_rte(x[i]); return r; }
 CNST char4 convert_char4_rte(float4 x) { char4 r; for (int i = 0; i < 4; i++) r[i] = convert_char_rte(x[i]); return r; }
 CNST char8 convert_char8_rte(float8 x) { char8 r; for (int i = 0; i < 8; i++) r[i] = convert_char_rte(x[i]); return r; }
 CNST char16 convert_char16_rte(float16 x) { char16 r; for (int i = 0; i < 16; i++) r[i] = convert_char_rte(x[i]); return r; }
-CNST char convert_char_rtz(float x) { return (char)__builtin_truncf(x); }
-CNST char2 convert_char2_rtz(float2 x) { return __builtin_convertvector(x, char2); }
-CNST char3 convert_char3_rtz(float3 x) { return __builtin_convertvector(x, char3); }
-CNST char4 convert_char4_rtz(float4 x) { return __builtin_convertvector(x, char4); }
-CNST char8 convert_char8_rtz(float8 x) { return __builtin_convertvector(x, char8); }
-CNST char16 convert_char16_rtz(float16 x) { return __builtin_convertvector(x, char16); }
-CNST char convert_char_rtp(float x) { return (char)__builtin_ceilf(x); }
+CNST char convert_char_rtz(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p7) return CHAR_MAX; if (r < -0x1p7) return CHAR_MIN; return (char)r; }
+CNST char2 convert_char2_rtz(float2 x) { char2 r; for (int i = 0; i < 2; i++) r[i] = convert_char_rtz(x[i]); return r; }
+CNST char3 convert_char3_rtz(float3 x) { char3 r; for (int i = 0; i < 3; i++) r[i] = convert_char_rtz(x[i]); return r; }
+CNST char4 convert_char4_rtz(float4 x) { char4 r; for (int i = 0; i < 4; i++) r[i] = convert_char_rtz(x[i]); return r; }
+CNST char8 convert_char8_rtz(float8 x) { char8 r; for (int i = 0; i < 8; i++) r[i] = convert_char_rtz(x[i]); return r; }
+CNST char16 convert_char16_rtz(float16 x) { char16 r; for (int i = 0; i < 16; i++) r[i] = convert_char_rtz(x[i]); return r; }
+CNST char convert_char_rtp(float x) { float r = __builtin_ceilf(x); if (x != x) return 0; if (r >= 0x1p7) return CHAR_MAX; if (r < -0x1p7) return CHAR_MIN; return (char)r; }
 CNST char2 convert_char2_rtp(float2 x) { char2 r; for (int i = 0; i < 2; i++) r[i] = convert_char_rtp(x[i]); return r; }
 CNST char3 convert_char3_rtp(float3 x) { char3 r; for (int i = 0; i < 3; i++) r[i] = convert_char_rtp(x[i]); return r; }
 CNST char4 convert_char4_rtp(float4 x) { char4 r; for (int i = 0; i < 4; i++) r[i] = convert_char_rtp(x[i]); return r; }
 CNST char8 convert_char8_rtp(float8 x) { char8 r; for (int i = 0; i < 8; i++) r[i] = convert_char_rtp(x[i]); return r; }
 CNST char16 convert_char16_rtp(float16 x) { char16 r; for (int i = 0; i < 16; i++) r[i] = convert_char_rtp(x[i]); return r; }
-CNST char convert_char_rtn(float x) { return (char)__builtin_floorf(x); }
+CNST char convert_char_rtn(float x) { float r = __builtin_floorf(x); if (x != x) return 0; if (r >= 0x1p7) return CHAR_MAX; if (r < -0x1p7) return CHAR_MIN; return (char)r; }
 CNST char2 convert_char2_rtn(float2 x) { char2 r; for (int i = 0; i < 2; i++) r[i] = convert_char_rtn(x[i]); return r; }
 CNST char3 convert_char3_rtn(float3 x) { char3 r; for (int i = 0; i < 3; i++) r[i] = convert_char_rtn(x[i]); return r; }
 CNST char4 convert_char4_rtn(float4 x) { char4 r; for (int i = 0; i < 4; i++) r[i] = convert_char_rtn(x[i]); return r; }
@@ -603,31 +603,31 @@ CNST char4 convert_char4_sat_rtn(float4 x) { char4 r; for (int i = 0; i < 4; i++
 CNST char8 convert_char8_sat_rtn(float8 x) { char8 r; for (int i = 0; i < 8; i++) r[i] = convert_char_sat_rtn(x[i]); return r; }
 CNST char16 convert_char16_sat_rtn(float16 x) { char16 r; for (int i = 0; i < 16; i++) r[i] = convert_char_sat_rtn(x[i]); return r; }
 /* double -> char */
-CNST char convert_char(double x) { return (char)__builtin_trunc(x); }
-CNST char2 convert_char2(double2 x) { return __builtin_convertvector(x, char2); }
-CNST char3 convert_char3(double3 x) { return __builtin_convertvector(x, char3); }
-CNST char4 convert_char4(double4 x) { return __builtin_convertvector(x, char4); }
-CNST char8 convert_char8(double8 x) { return __builtin_convertvector(x, char8); }
-CNST char16 convert_char16(double16 x) { return __builtin_convertvector(x, char16); }
-CNST char convert_char_rte(double x) { return (char)__builtin_rint(x); }
+CNST char convert_char(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p7) return CHAR_MAX; if (r < -0x1p7) return CHAR_MIN; return (char)r; }
+CNST char2 convert_char2(double2 x) { char2 r; for (int i = 0; i < 2; i++) r[i] = convert_char(x[i]); return r; }
+CNST char3 convert_char3(double3 x) { char3 r; for (int i = 0; i < 3; i++) r[i] = convert_char(x[i]); return r; }
+CNST char4 convert_char4(double4 x) { char4 r; for (int i = 0; i < 4; i++) r[i] = convert_char(x[i]); return r; }
+CNST char8 convert_char8(double8 x) { char8 r; for (int i = 0; i < 8; i++) r[i] = convert_char(x[i]); return r; }
+CNST char16 convert_char16(double16 x) { char16 r; for (int i = 0; i < 16; i++) r[i] = convert_char(x[i]); return r; }
+CNST char convert_char_rte(double x) { double r = __builtin_rint(x); if (x != x) return 0; if (r >= 0x1p7) return CHAR_MAX; if (r < -0x1p7) return CHAR_MIN; return (char)r; }
 CNST char2 convert_char2_rte(double2 x) { char2 r; for (int i = 0; i < 2; i++) r[i] = convert_char_rte(x[i]); return r; }
 CNST char3 convert_char3_rte(double3 x) { char3 r; for (int i = 0; i < 3; i++) r[i] = convert_char_rte(x[i]); return r; }
 CNST char4 convert_char4_rte(double4 x) { char4 r; for (int i = 0; i < 4; i++) r[i] = convert_char_rte(x[i]); return r; }
 CNST char8 convert_char8_rte(double8 x) { char8 r; for (int i = 0; i < 8; i++) r[i] = convert_char_rte(x[i]); return r; }
 CNST char16 convert_char16_rte(double16 x) { char16 r; for (int i = 0; i < 16; i++) r[i] = convert_char_rte(x[i]); return r; }
-CNST char convert_char_rtz(double x) { return (char)__builtin_trunc(x); }
-CNST char2 convert_char2_rtz(double2 x) { return __builtin_convertvector(x, char2); }
-CNST char3 convert_char3_rtz(double3 x) { return __builtin_convertvector(x, char3); }
-CNST char4 convert_char4_rtz(double4 x) { return __builtin_convertvector(x, char4); }
-CNST char8 convert_char8_rtz(double8 x) { return __builtin_convertvector(x, char8); }
-CNST char16 convert_char16_rtz(double16 x) { return __builtin_convertvector(x, char16); }
-CNST char convert_char_rtp(double x) { return (char)__builtin_ceil(x); }
+CNST char convert_char_rtz(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p7) return CHAR_MAX; if (r < -0x1p7) return CHAR_MIN; return (char)r; }
+CNST char2 convert_char2_rtz(double2 x) { char2 r; for (int i = 0; i < 2; i++) r[i] = convert_char_rtz(x[i]); return r; }
+CNST char3 convert_char3_rtz(double3 x) { char3 r; for (int i = 0; i < 3; i++) r[i] = convert_char_rtz(x[i]); return r; }
+CNST char4 convert_char4_rtz(double4 x) { char4 r; for (int i = 0; i < 4; i++) r[i] = convert_char_rtz(x[i]); return r; }
+CNST char8 convert_char8_rtz(double8 x) { char8 r; for (int i = 0; i < 8; i++) r[i] = convert_char_rtz(x[i]); return r; }
+CNST char16 convert_char16_rtz(double16 x) { char16 r; for (int i = 0; i < 16; i++) r[i] = convert_char_rtz(x[i]); return r; }
+CNST char convert_char_rtp(double x) { double r = __builtin_ceil(x); if (x != x) return 0; if (r >= 0x1p7) return CHAR_MAX; if (r < -0x1p7) return CHAR_MIN; return (char)r; }
 CNST char2 convert_char2_rtp(double2 x) { char2 r; for (int i = 0; i < 2; i++) r[i] = convert_char_rtp(x[i]); return r; }
 CNST char3 convert_char3_rtp(double3 x) { char3 r; for (int i = 0; i < 3; i++) r[i] = convert_char_rtp(x[i]); return r; }
 CNST char4 convert_char4_rtp(double4 x) { char4 r; for (int i = 0; i < 4; i++) r[i] = convert_char_rtp(x[i]); return r; }
 CNST char8 convert_char8_rtp(double8 x) { char8 r; for (int i = 0; i < 8; i++) r[i] = convert_char_rtp(x[i]); return r; }
 CNST char16 convert_char16_rtp(double16 x) { char16 r; for (int i = 0; i < 16; i++) r[i] = convert_char_rtp(x[i]); return r; }
-CNST char convert_char_rtn(double x) { return (char)__builtin_floor(x); }
+CNST char convert_char_rtn(double x) { double r = __builtin_floor(x); if (x != x) return 0; if (r >= 0x1p7) return CHAR_MAX; if (r < -0x1p7) return CHAR_MIN; return (char)r; }
 CNST char2 convert_char2_rtn(double2 x) { char2 r; for (int i = 0; i < 2; i++) r[i] = convert_char_rtn(x[i]); return r; }
 CNST char3 convert_char3_rtn(double3 x) { char3 r; for (int i = 0; i < 3; i++) r[i] = convert_char_rtn(x[i]); return r; }
 CNST char4 convert_char4_rtn(double4 x) { char4 r; for (int i = 0; i < 4; i++) r[i] = convert_char_rtn(x[i]); return r; }
@@ -1152,31 +1152,31 @@ CNST uchar4 convert_uchar4_sat_rtn(ulong4 x) { uchar4 r; for (int i = 0; i < 4; 
 CNST uchar8 convert_uchar8_sat_rtn(ulong8 x) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = convert_uchar_sat_rtn(x[i]); return r; }
 CNST uchar16 convert_uchar16_sat_rtn(ulong16 x) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = convert_uchar_sat_rtn(x[i]); return r; }
 /* float -> uchar */
-CNST uchar convert_uchar(float x) { return (uchar)__builtin_truncf(x); }
-CNST uchar2 convert_uchar2(float2 x) { return __builtin_convertvector(x, uchar2); }
-CNST uchar3 convert_uchar3(float3 x) { return __builtin_convertvector(x, uchar3); }
-CNST uchar4 convert_uchar4(float4 x) { return __builtin_convertvector(x, uchar4); }
-CNST uchar8 convert_uchar8(float8 x) { return __builtin_convertvector(x, uchar8); }
-CNST uchar16 convert_uchar16(float16 x) { return __builtin_convertvector(x, uchar16); }
-CNST uchar convert_uchar_rte(float x) { return (uchar)__builtin_rintf(x); }
+CNST uchar convert_uchar(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p8) return UCHAR_MAX; if (r < 0.0) return 0; return (uchar)r; }
+CNST uchar2 convert_uchar2(float2 x) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = convert_uchar(x[i]); return r; }
+CNST uchar3 convert_uchar3(float3 x) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = convert_uchar(x[i]); return r; }
+CNST uchar4 convert_uchar4(float4 x) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = convert_uchar(x[i]); return r; }
+CNST uchar8 convert_uchar8(float8 x) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = convert_uchar(x[i]); return r; }
+CNST uchar16 convert_uchar16(float16 x) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = convert_uchar(x[i]); return r; }
+CNST uchar convert_uchar_rte(float x) { float r = __builtin_rintf(x); if (x != x) return 0; if (r >= 0x1p8) return UCHAR_MAX; if (r < 0.0) return 0; return (uchar)r; }
 CNST uchar2 convert_uchar2_rte(float2 x) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = convert_uchar_rte(x[i]); return r; }
 CNST uchar3 convert_uchar3_rte(float3 x) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = convert_uchar_rte(x[i]); return r; }
 CNST uchar4 convert_uchar4_rte(float4 x) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = convert_uchar_rte(x[i]); return r; }
 CNST uchar8 convert_uchar8_rte(float8 x) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = convert_uchar_rte(x[i]); return r; }
 CNST uchar16 convert_uchar16_rte(float16 x) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = convert_uchar_rte(x[i]); return r; }
-CNST uchar convert_uchar_rtz(float x) { return (uchar)__builtin_truncf(x); }
-CNST uchar2 convert_uchar2_rtz(float2 x) { return __builtin_convertvector(x, uchar2); }
-CNST uchar3 convert_uchar3_rtz(float3 x) { return __builtin_convertvector(x, uchar3); }
-CNST uchar4 convert_uchar4_rtz(float4 x) { return __builtin_convertvector(x, uchar4); }
-CNST uchar8 convert_uchar8_rtz(float8 x) { return __builtin_convertvector(x, uchar8); }
-CNST uchar16 convert_uchar16_rtz(float16 x) { return __builtin_convertvector(x, uchar16); }
-CNST uchar convert_uchar_rtp(float x) { return (uchar)__builtin_ceilf(x); }
+CNST uchar convert_uchar_rtz(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p8) return UCHAR_MAX; if (r < 0.0) return 0; return (uchar)r; }
+CNST uchar2 convert_uchar2_rtz(float2 x) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = convert_uchar_rtz(x[i]); return r; }
+CNST uchar3 convert_uchar3_rtz(float3 x) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = convert_uchar_rtz(x[i]); return r; }
+CNST uchar4 convert_uchar4_rtz(float4 x) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = convert_uchar_rtz(x[i]); return r; }
+CNST uchar8 convert_uchar8_rtz(float8 x) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = convert_uchar_rtz(x[i]); return r; }
+CNST uchar16 convert_uchar16_rtz(float16 x) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = convert_uchar_rtz(x[i]); return r; }
+CNST uchar convert_uchar_rtp(float x) { float r = __builtin_ceilf(x); if (x != x) return 0; if (r >= 0x1p8) return UCHAR_MAX; if (r < 0.0) return 0; return (uchar)r; }
 CNST uchar2 convert_uchar2_rtp(float2 x) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = convert_uchar_rtp(x[i]); return r; }
 CNST uchar3 convert_uchar3_rtp(float3 x) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = convert_uchar_rtp(x[i]); return r; }
 CNST uchar4 convert_uchar4_rtp(float4 x) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = convert_uchar_rtp(x[i]); return r; }
 CNST uchar8 convert_uchar8_rtp(float8 x) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = convert_uchar_rtp(x[i]); return r; }
 CNST uchar16 convert_uchar16_rtp(float16 x) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = convert_uchar_rtp(x[i]); return r; }
-CNST uchar convert_uchar_rtn(float x) { return (uchar)__builtin_floorf(x); }
+CNST uchar convert_uchar_rtn(float x) { float r = __builtin_floorf(x); if (x != x) return 0; if (r >= 0x1p8) return UCHAR_MAX; if (r < 0.0) return 0; return (uchar)r; }
 CNST uchar2 convert_uchar2_rtn(float2 x) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = convert_uchar_rtn(x[i]); return r; }
 CNST uchar3 convert_uchar3_rtn(float3 x) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = convert_uchar_rtn(x[i]); return r; }
 CNST uchar4 convert_uchar4_rtn(float4 x) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = convert_uchar_rtn(x[i]); return r; }
@@ -1213,31 +1213,31 @@ CNST uchar4 convert_uchar4_sat_rtn(float4 x) { uchar4 r; for (int i = 0; i < 4; 
 CNST uchar8 convert_uchar8_sat_rtn(float8 x) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = convert_uchar_sat_rtn(x[i]); return r; }
 CNST uchar16 convert_uchar16_sat_rtn(float16 x) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = convert_uchar_sat_rtn(x[i]); return r; }
 /* double -> uchar */
-CNST uchar convert_uchar(double x) { return (uchar)__builtin_trunc(x); }
-CNST uchar2 convert_uchar2(double2 x) { return __builtin_convertvector(x, uchar2); }
-CNST uchar3 convert_uchar3(double3 x) { return __builtin_convertvector(x, uchar3); }
-CNST uchar4 convert_uchar4(double4 x) { return __builtin_convertvector(x, uchar4); }
-CNST uchar8 convert_uchar8(double8 x) { return __builtin_convertvector(x, uchar8); }
-CNST uchar16 convert_uchar16(double16 x) { return __builtin_convertvector(x, uchar16); }
-CNST uchar convert_uchar_rte(double x) { return (uchar)__builtin_rint(x); }
+CNST uchar convert_uchar(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p8) return UCHAR_MAX; if (r < 0.0) return 0; return (uchar)r; }
+CNST uchar2 convert_uchar2(double2 x) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = convert_uchar(x[i]); return r; }
+CNST uchar3 convert_uchar3(double3 x) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = convert_uchar(x[i]); return r; }
+CNST uchar4 convert_uchar4(double4 x) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = convert_uchar(x[i]); return r; }
+CNST uchar8 convert_uchar8(double8 x) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = convert_uchar(x[i]); return r; }
+CNST uchar16 convert_uchar16(double16 x) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = convert_uchar(x[i]); return r; }
+CNST uchar convert_uchar_rte(double x) { double r = __builtin_rint(x); if (x != x) return 0; if (r >= 0x1p8) return UCHAR_MAX; if (r < 0.0) return 0; return (uchar)r; }
 CNST uchar2 convert_uchar2_rte(double2 x) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = convert_uchar_rte(x[i]); return r; }
 CNST uchar3 convert_uchar3_rte(double3 x) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = convert_uchar_rte(x[i]); return r; }
 CNST uchar4 convert_uchar4_rte(double4 x) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = convert_uchar_rte(x[i]); return r; }
 CNST uchar8 convert_uchar8_rte(double8 x) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = convert_uchar_rte(x[i]); return r; }
 CNST uchar16 convert_uchar16_rte(double16 x) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = convert_uchar_rte(x[i]); return r; }
-CNST uchar convert_uchar_rtz(double x) { return (uchar)__builtin_trunc(x); }
-CNST uchar2 convert_uchar2_rtz(double2 x) { return __builtin_convertvector(x, uchar2); }
-CNST uchar3 convert_uchar3_rtz(double3 x) { return __builtin_convertvector(x, uchar3); }
-CNST uchar4 convert_uchar4_rtz(double4 x) { return __builtin_convertvector(x, uchar4); }
-CNST uchar8 convert_uchar8_rtz(double8 x) { return __builtin_convertvector(x, uchar8); }
-CNST uchar16 convert_uchar16_rtz(double16 x) { return __builtin_convertvector(x, uchar16); }
-CNST uchar convert_uchar_rtp(double x) { return (uchar)__builtin_ceil(x); }
+CNST uchar convert_uchar_rtz(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p8) return UCHAR_MAX; if (r < 0.0) return 0; return (uchar)r; }
+CNST uchar2 convert_uchar2_rtz(double2 x) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = convert_uchar_rtz(x[i]); return r; }
+CNST uchar3 convert_uchar3_rtz(double3 x) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = convert_uchar_rtz(x[i]); return r; }
+CNST uchar4 convert_uchar4_rtz(double4 x) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = convert_uchar_rtz(x[i]); return r; }
+CNST uchar8 convert_uchar8_rtz(double8 x) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = convert_uchar_rtz(x[i]); return r; }
+CNST uchar16 convert_uchar16_rtz(double16 x) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = convert_uchar_rtz(x[i]); return r; }
+CNST uchar convert_uchar_rtp(double x) { double r = __builtin_ceil(x); if (x != x) return 0; if (r >= 0x1p8) return UCHAR_MAX; if (r < 0.0) return 0; return (uchar)r; }
 CNST uchar2 convert_uchar2_rtp(double2 x) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = convert_uchar_rtp(x[i]); return r; }
 CNST uchar3 convert_uchar3_rtp(double3 x) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = convert_uchar_rtp(x[i]); return r; }
 CNST uchar4 convert_uchar4_rtp(double4 x) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = convert_uchar_rtp(x[i]); return r; }
 CNST uchar8 convert_uchar8_rtp(double8 x) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = convert_uchar_rtp(x[i]); return r; }
 CNST uchar16 convert_uchar16_rtp(double16 x) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = convert_uchar_rtp(x[i]); return r; }
-CNST uchar convert_uchar_rtn(double x) { return (uchar)__builtin_floor(x); }
+CNST uchar convert_uchar_rtn(double x) { double r = __builtin_floor(x); if (x != x) return 0; if (r >= 0x1p8) return UCHAR_MAX; if (r < 0.0) return 0; return (uchar)r; }
 CNST uchar2 convert_uchar2_rtn(double2 x) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = convert_uchar_rtn(x[i]); return r; }
 CNST uchar3 convert_uchar3_rtn(double3 x) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = convert_uchar_rtn(x[i]); return r; }
 CNST uchar4 convert_uchar4_rtn(double4 x) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = convert_uchar_rtn(x[i]); return r; }
@@ -1762,31 +1762,31 @@ CNST short4 convert_short4_sat_rtn(ulong4 x) { short4 r; for (int i = 0; i < 4; 
 CNST short8 convert_short8_sat_rtn(ulong8 x) { short8 r; for (int i = 0; i < 8; i++) r[i] = convert_short_sat_rtn(x[i]); return r; }
 CNST short16 convert_short16_sat_rtn(ulong16 x) { short16 r; for (int i = 0; i < 16; i++) r[i] = convert_short_sat_rtn(x[i]); return r; }
 /* float -> short */
-CNST short convert_short(float x) { return (short)__builtin_truncf(x); }
-CNST short2 convert_short2(float2 x) { return __builtin_convertvector(x, short2); }
-CNST short3 convert_short3(float3 x) { return __builtin_convertvector(x, short3); }
-CNST short4 convert_short4(float4 x) { return __builtin_convertvector(x, short4); }
-CNST short8 convert_short8(float8 x) { return __builtin_convertvector(x, short8); }
-CNST short16 convert_short16(float16 x) { return __builtin_convertvector(x, short16); }
-CNST short convert_short_rte(float x) { return (short)__builtin_rintf(x); }
+CNST short convert_short(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p15) return SHRT_MAX; if (r < -0x1p15) return SHRT_MIN; return (short)r; }
+CNST short2 convert_short2(float2 x) { short2 r; for (int i = 0; i < 2; i++) r[i] = convert_short(x[i]); return r; }
+CNST short3 convert_short3(float3 x) { short3 r; for (int i = 0; i < 3; i++) r[i] = convert_short(x[i]); return r; }
+CNST short4 convert_short4(float4 x) { short4 r; for (int i = 0; i < 4; i++) r[i] = convert_short(x[i]); return r; }
+CNST short8 convert_short8(float8 x) { short8 r; for (int i = 0; i < 8; i++) r[i] = convert_short(x[i]); return r; }
+CNST short16 convert_short16(float16 x) { short16 r; for (int i = 0; i < 16; i++) r[i] = convert_short(x[i]); return r; }
+CNST short convert_short_rte(float x) { float r = __builtin_rintf(x); if (x != x) return 0; if (r >= 0x1p15) return SHRT_MAX; if (r < -0x1p15) return SHRT_MIN; return (short)r; }
 CNST short2 convert_short2_rte(float2 x) { short2 r; for (int i = 0; i < 2; i++) r[i] = convert_short_rte(x[i]); return r; }
 CNST short3 convert_short3_rte(float3 x) { short3 r; for (int i = 0; i < 3; i++) r[i] = convert_short_rte(x[i]); return r; }
 CNST short4 convert_short4_rte(float4 x) { short4 r; for (int i = 0; i < 4; i++) r[i] = convert_short_rte(x[i]); return r; }
 CNST short8 convert_short8_rte(float8 x) { short8 r; for (int i = 0; i < 8; i++) r[i] = convert_short_rte(x[i]); return r; }
 CNST short16 convert_short16_rte(float16 x) { short16 r; for (int i = 0; i < 16; i++) r[i] = convert_short_rte(x[i]); return r; }
-CNST short convert_short_rtz(float x) { return (short)__builtin_truncf(x); }
-CNST short2 convert_short2_rtz(float2 x) { return __builtin_convertvector(x, short2); }
-CNST short3 convert_short3_rtz(float3 x) { return __builtin_convertvector(x, short3); }
-CNST short4 convert_short4_rtz(float4 x) { return __builtin_convertvector(x, short4); }
-CNST short8 convert_short8_rtz(float8 x) { return __builtin_convertvector(x, short8); }
-CNST short16 convert_short16_rtz(float16 x) { return __builtin_convertvector(x, short16); }
-CNST short convert_short_rtp(float x) { return (short)__builtin_ceilf(x); }
+CNST short convert_short_rtz(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p15) return SHRT_MAX; if (r < -0x1p15) return SHRT_MIN; return (short)r; }
+CNST short2 convert_short2_rtz(float2 x) { short2 r; for (int i = 0; i < 2; i++) r[i] = convert_short_rtz(x[i]); return r; }
+CNST short3 convert_short3_rtz(float3 x) { short3 r; for (int i = 0; i < 3; i++) r[i] = convert_short_rtz(x[i]); return r; }
+CNST short4 convert_short4_rtz(float4 x) { short4 r; for (int i = 0; i < 4; i++) r[i] = convert_short_rtz(x[i]); return r; }
+CNST short8 convert_short8_rtz(float8 x) { short8 r; for (int i = 0; i < 8; i++) r[i] = convert_short_rtz(x[i]); return r; }
+CNST short16 convert_short16_rtz(float16 x) { short16 r; for (int i = 0; i < 16; i++) r[i] = convert_short_rtz(x[i]); return r; }
+CNST short convert_short_rtp(float x) { float r = __builtin_ceilf(x); if (x != x) return 0; if (r >= 0x1p15) return SHRT_MAX; if (r < -0x1p15) return SHRT_MIN; return (short)r; }
 CNST short2 convert_short2_rtp(float2 x) { short2 r; for (int i = 0; i < 2; i++) r[i] = convert_short_rtp(x[i]); return r; }
 CNST short3 convert_short3_rtp(float3 x) { short3 r; for (int i = 0; i < 3; i++) r[i] = convert_short_rtp(x[i]); return r; }
 CNST short4 convert_short4_rtp(float4 x) { short4 r; for (int i = 0; i < 4; i++) r[i] = convert_short_rtp(x[i]); return r; }
 CNST short8 convert_short8_rtp(float8 x) { short8 r; for (int i = 0; i < 8; i++) r[i] = convert_short_rtp(x[i]); return r; }
 CNST short16 convert_short16_rtp(float16 x) { short16 r; for (int i = 0; i < 16; i++) r[i] = convert_short_rtp(x[i]); return r; }
-CNST short convert_short_rtn(float x) { return (short)__builtin_floorf(x); }
+CNST short convert_short_rtn(float x) { float r = __builtin_floorf(x); if (x != x) return 0; if (r >= 0x1p15) return SHRT_MAX; if (r < -0x1p15) return SHRT_MIN; return (short)r; }
 CNST short2 convert_short2_rtn(float2 x) { short2 r; for (int i = 0; i < 2; i++) r[i] = convert_short_rtn(x[i]); return r; }
 CNST short3 convert_short3_rtn(float3 x) { short3 r; for (int i = 0; i < 3; i++) r[i] = convert_short_rtn(x[i]); return r; }
 CNST short4 convert_short4_rtn(float4 x) { short4 r; for (int i = 0; i < 4; i++) r[i] = convert_short_rtn(x[i]); return r; }
@@ -1823,31 +1823,31 @@ CNST short4 convert_short4_sat_rtn(float4 x) { short4 r; for (int i = 0; i < 4; 
 CNST short8 convert_short8_sat_rtn(float8 x) { short8 r; for (int i = 0; i < 8; i++) r[i] = convert_short_sat_rtn(x[i]); return r; }
 CNST short16 convert_short16_sat_rtn(float16 x) { short16 r; for (int i = 0; i < 16; i++) r[i] = convert_short_sat_rtn(x[i]); return r; }
 /* double -> short */
-CNST short convert_short(double x) { return (short)__builtin_trunc(x); }
-CNST short2 convert_short2(double2 x) { return __builtin_convertvector(x, short2); }
-CNST short3 convert_short3(double3 x) { return __builtin_convertvector(x, short3); }
-CNST short4 convert_short4(double4 x) { return __builtin_convertvector(x, short4); }
-CNST short8 convert_short8(double8 x) { return __builtin_convertvector(x, short8); }
-CNST short16 convert_short16(double16 x) { return __builtin_convertvector(x, short16); }
-CNST short convert_short_rte(double x) { return (short)__builtin_rint(x); }
+CNST short convert_short(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p15) return SHRT_MAX; if (r < -0x1p15) return SHRT_MIN; return (short)r; }
+CNST short2 convert_short2(double2 x) { short2 r; for (int i = 0; i < 2; i++) r[i] = convert_short(x[i]); return r; }
+CNST short3 convert_short3(double3 x) { short3 r; for (int i = 0; i < 3; i++) r[i] = convert_short(x[i]); return r; }
+CNST short4 convert_short4(double4 x) { short4 r; for (int i = 0; i < 4; i++) r[i] = convert_short(x[i]); return r; }
+CNST short8 convert_short8(double8 x) { short8 r; for (int i = 0; i < 8; i++) r[i] = convert_short(x[i]); return r; }
+CNST short16 convert_short16(double16 x) { short16 r; for (int i = 0; i < 16; i++) r[i] = convert_short(x[i]); return r; }
+CNST short convert_short_rte(double x) { double r = __builtin_rint(x); if (x != x) return 0; if (r >= 0x1p15) return SHRT_MAX; if (r < -0x1p15) return SHRT_MIN; return (short)r; }
 CNST short2 convert_short2_rte(double2 x) { short2 r; for (int i = 0; i < 2; i++) r[i] = convert_short_rte(x[i]); return r; }
 CNST short3 convert_short3_rte(double3 x) { short3 r; for (int i = 0; i < 3; i++) r[i] = convert_short_rte(x[i]); return r; }
 CNST short4 convert_short4_rte(double4 x) { short4 r; for (int i = 0; i < 4; i++) r[i] = convert_short_rte(x[i]); return r; }
 CNST short8 convert_short8_rte(double8 x) { short8 r; for (int i = 0; i < 8; i++) r[i] = convert_short_rte(x[i]); return r; }
 CNST short16 convert_short16_rte(double16 x) { short16 r; for (int i = 0; i < 16; i++) r[i] = convert_short_rte(x[i]); return r; }
-CNST short convert_short_rtz(double x) { return (short)__builtin_trunc(x); }
-CNST short2 convert_short2_rtz(double2 x) { return __builtin_convertvector(x, short2); }
-CNST short3 convert_short3_rtz(double3 x) { return __builtin_convertvector(x, short3); }
-CNST short4 convert_short4_rtz(double4 x) { return __builtin_convertvector(x, short4); }
-CNST short8 convert_short8_rtz(double8 x) { return __builtin_convertvector(x, short8); }
-CNST short16 convert_short16_rtz(double16 x) { return __builtin_convertvector(x, short16); }
-CNST short convert_short_rtp(double x) { return (short)__builtin_ceil(x); }
+CNST short convert_short_rtz(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p15) return SHRT_MAX; if (r < -0x1p15) return SHRT_MIN; return (short)r; }
+CNST short2 convert_short2_rtz(double2 x) { short2 r; for (int i = 0; i < 2; i++) r[i] = convert_short_rtz(x[i]); return r; }
+CNST short3 convert_short3_rtz(double3 x) { short3 r; for (int i = 0; i < 3; i++) r[i] = convert_short_rtz(x[i]); return r; }
+CNST short4 convert_short4_rtz(double4 x) { short4 r; for (int i = 0; i < 4; i++) r[i] = convert_short_rtz(x[i]); return r; }
+CNST short8 convert_short8_rtz(double8 x) { short8 r; for (int i = 0; i < 8; i++) r[i] = convert_short_rtz(x[i]); return r; }
+CNST short16 convert_short16_rtz(double16 x) { short16 r; for (int i = 0; i < 16; i++) r[i] = convert_short_rtz(x[i]); return r; }
+CNST short convert_short_rtp(double x) { double r = __builtin_ceil(x); if (x != x) return 0; if (r >= 0x1p15) return SHRT_MAX; if (r < -0x1p15) return SHRT_MIN; return (short)r; }
 CNST short2 convert_short2_rtp(double2 x) { short2 r; for (int i = 0; i < 2; i++) r[i] = convert_short_rtp(x[i]); return r; }
 CNST short3 convert_short3_rtp(double3 x) { short3 r; for (int i = 0; i < 3; i++) r[i] = convert_short_rtp(x[i]); return r; }
 CNST short4 convert_short4_rtp(double4 x) { short4 r; for (int i = 0; i < 4; i++) r[i] = convert_short_rtp(x[i]); return r; }
 CNST short8 convert_short8_rtp(double8 x) { short8 r; for (int i = 0; i < 8; i++) r[i] = convert_short_rtp(x[i]); return r; }
 CNST short16 convert_short16_rtp(double16 x) { short16 r; for (int i = 0; i < 16; i++) r[i] = convert_short_rtp(x[i]); return r; }
-CNST short convert_short_rtn(double x) { return (short)__builtin_floor(x); }
+CNST short convert_short_rtn(double x) { double r = __builtin_floor(x); if (x != x) return 0; if (r >= 0x1p15) return SHRT_MAX; if (r < -0x1p15) return SHRT_MIN; return (short)r; }
 CNST short2 convert_short2_rtn(double2 x) { short2 r; for (int i = 0; i < 2; i++) r[i] = convert_short_rtn(x[i]); return r; }
 CNST short3 convert_short3_rtn(double3 x) { short3 r; for (int i = 0; i < 3; i++) r[i] = convert_short_rtn(x[i]); return r; }
 CNST short4 convert_short4_rtn(double4 x) { short4 r; for (int i = 0; i < 4; i++) r[i] = convert_short_rtn(x[i]); return r; }
@@ -2372,31 +2372,31 @@ CNST ushort4 convert_ushort4_sat_rtn(ulong4 x) { ushort4 r; for (int i = 0; i < 
 CNST ushort8 convert_ushort8_sat_rtn(ulong8 x) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = convert_ushort_sat_rtn(x[i]); return r; }
 CNST ushort16 convert_ushort16_sat_rtn(ulong16 x) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = convert_ushort_sat_rtn(x[i]); return r; }
 /* float -> ushort */
-CNST ushort convert_ushort(float x) { return (ushort)__builtin_truncf(x); }
-CNST ushort2 convert_ushort2(float2 x) { return __builtin_convertvector(x, ushort2); }
-CNST ushort3 convert_ushort3(float3 x) { return __builtin_convertvector(x, ushort3); }
-CNST ushort4 convert_ushort4(float4 x) { return __builtin_convertvector(x, ushort4); }
-CNST ushort8 convert_ushort8(float8 x) { return __builtin_convertvector(x, ushort8); }
-CNST ushort16 convert_ushort16(float16 x) { return __builtin_convertvector(x, ushort16); }
-CNST ushort convert_ushort_rte(float x) { return (ushort)__builtin_rintf(x); }
+CNST ushort convert_ushort(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p16) return USHRT_MAX; if (r < 0.0) return 0; return (ushort)r; }
+CNST ushort2 convert_ushort2(float2 x) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = convert_ushort(x[i]); return r; }
+CNST ushort3 convert_ushort3(float3 x) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = convert_ushort(x[i]); return r; }
+CNST ushort4 convert_ushort4(float4 x) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = convert_ushort(x[i]); return r; }
+CNST ushort8 convert_ushort8(float8 x) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = convert_ushort(x[i]); return r; }
+CNST ushort16 convert_ushort16(float16 x) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = convert_ushort(x[i]); return r; }
+CNST ushort convert_ushort_rte(float x) { float r = __builtin_rintf(x); if (x != x) return 0; if (r >= 0x1p16) return USHRT_MAX; if (r < 0.0) return 0; return (ushort)r; }
 CNST ushort2 convert_ushort2_rte(float2 x) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = convert_ushort_rte(x[i]); return r; }
 CNST ushort3 convert_ushort3_rte(float3 x) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = convert_ushort_rte(x[i]); return r; }
 CNST ushort4 convert_ushort4_rte(float4 x) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = convert_ushort_rte(x[i]); return r; }
 CNST ushort8 convert_ushort8_rte(float8 x) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = convert_ushort_rte(x[i]); return r; }
 CNST ushort16 convert_ushort16_rte(float16 x) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = convert_ushort_rte(x[i]); return r; }
-CNST ushort convert_ushort_rtz(float x) { return (ushort)__builtin_truncf(x); }
-CNST ushort2 convert_ushort2_rtz(float2 x) { return __builtin_convertvector(x, ushort2); }
-CNST ushort3 convert_ushort3_rtz(float3 x) { return __builtin_convertvector(x, ushort3); }
-CNST ushort4 convert_ushort4_rtz(float4 x) { return __builtin_convertvector(x, ushort4); }
-CNST ushort8 convert_ushort8_rtz(float8 x) { return __builtin_convertvector(x, ushort8); }
-CNST ushort16 convert_ushort16_rtz(float16 x) { return __builtin_convertvector(x, ushort16); }
-CNST ushort convert_ushort_rtp(float x) { return (ushort)__builtin_ceilf(x); }
+CNST ushort convert_ushort_rtz(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p16) return USHRT_MAX; if (r < 0.0) return 0; return (ushort)r; }
+CNST ushort2 convert_ushort2_rtz(float2 x) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = convert_ushort_rtz(x[i]); return r; }
+CNST ushort3 convert_ushort3_rtz(float3 x) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = convert_ushort_rtz(x[i]); return r; }
+CNST ushort4 convert_ushort4_rtz(float4 x) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = convert_ushort_rtz(x[i]); return r; }
+CNST ushort8 convert_ushort8_rtz(float8 x) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = convert_ushort_rtz(x[i]); return r; }
+CNST ushort16 convert_ushort16_rtz(float16 x) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = convert_ushort_rtz(x[i]); return r; }
+CNST ushort convert_ushort_rtp(float x) { float r = __builtin_ceilf(x); if (x != x) return 0; if (r >= 0x1p16) return USHRT_MAX; if (r < 0.0) return 0; return (ushort)r; }
 CNST ushort2 convert_ushort2_rtp(float2 x) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = convert_ushort_rtp(x[i]); return r; }
 CNST ushort3 convert_ushort3_rtp(float3 x) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = convert_ushort_rtp(x[i]); return r; }
 CNST ushort4 convert_ushort4_rtp(float4 x) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = convert_ushort_rtp(x[i]); return r; }
 CNST ushort8 convert_ushort8_rtp(float8 x) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = convert_ushort_rtp(x[i]); return r; }
 CNST ushort16 convert_ushort16_rtp(float16 x) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = convert_ushort_rtp(x[i]); return r; }
-CNST ushort convert_ushort_rtn(float x) { return (ushort)__builtin_floorf(x); }
+CNST ushort convert_ushort_rtn(float x) { float r = __builtin_floorf(x); if (x != x) return 0; if (r >= 0x1p16) return USHRT_MAX; if (r < 0.0) return 0; return (ushort)r; }
 CNST ushort2 convert_ushort2_rtn(float2 x) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = convert_ushort_rtn(x[i]); return r; }
 CNST ushort3 convert_ushort3_rtn(float3 x) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = convert_ushort_rtn(x[i]); return r; }
 CNST ushort4 convert_ushort4_rtn(float4 x) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = convert_ushort_rtn(x[i]); return r; }
@@ -2433,31 +2433,31 @@ CNST ushort4 convert_ushort4_sat_rtn(float4 x) { ushort4 r; for (int i = 0; i < 
 CNST ushort8 convert_ushort8_sat_rtn(float8 x) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = convert_ushort_sat_rtn(x[i]); return r; }
 CNST ushort16 convert_ushort16_sat_rtn(float16 x) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = convert_ushort_sat_rtn(x[i]); return r; }
 /* double -> ushort */
-CNST ushort convert_ushort(double x) { return (ushort)__builtin_trunc(x); }
-CNST ushort2 convert_ushort2(double2 x) { return __builtin_convertvector(x, ushort2); }
-CNST ushort3 convert_ushort3(double3 x) { return __builtin_convertvector(x, ushort3); }
-CNST ushort4 convert_ushort4(double4 x) { return __builtin_convertvector(x, ushort4); }
-CNST ushort8 convert_ushort8(double8 x) { return __builtin_convertvector(x, ushort8); }
-CNST ushort16 convert_ushort16(double16 x) { return __builtin_convertvector(x, ushort16); }
-CNST ushort convert_ushort_rte(double x) { return (ushort)__builtin_rint(x); }
+CNST ushort convert_ushort(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p16) return USHRT_MAX; if (r < 0.0) return 0; return (ushort)r; }
+CNST ushort2 convert_ushort2(double2 x) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = convert_ushort(x[i]); return r; }
+CNST ushort3 convert_ushort3(double3 x) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = convert_ushort(x[i]); return r; }
+CNST ushort4 convert_ushort4(double4 x) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = convert_ushort(x[i]); return r; }
+CNST ushort8 convert_ushort8(double8 x) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = convert_ushort(x[i]); return r; }
+CNST ushort16 convert_ushort16(double16 x) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = convert_ushort(x[i]); return r; }
+CNST ushort convert_ushort_rte(double x) { double r = __builtin_rint(x); if (x != x) return 0; if (r >= 0x1p16) return USHRT_MAX; if (r < 0.0) return 0; return (ushort)r; }
 CNST ushort2 convert_ushort2_rte(double2 x) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = convert_ushort_rte(x[i]); return r; }
 CNST ushort3 convert_ushort3_rte(double3 x) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = convert_ushort_rte(x[i]); return r; }
 CNST ushort4 convert_ushort4_rte(double4 x) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = convert_ushort_rte(x[i]); return r; }
 CNST ushort8 convert_ushort8_rte(double8 x) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = convert_ushort_rte(x[i]); return r; }
 CNST ushort16 convert_ushort16_rte(double16 x) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = convert_ushort_rte(x[i]); return r; }
-CNST ushort convert_ushort_rtz(double x) { return (ushort)__builtin_trunc(x); }
-CNST ushort2 convert_ushort2_rtz(double2 x) { return __builtin_convertvector(x, ushort2); }
-CNST ushort3 convert_ushort3_rtz(double3 x) { return __builtin_convertvector(x, ushort3); }
-CNST ushort4 convert_ushort4_rtz(double4 x) { return __builtin_convertvector(x, ushort4); }
-CNST ushort8 convert_ushort8_rtz(double8 x) { return __builtin_convertvector(x, ushort8); }
-CNST ushort16 convert_ushort16_rtz(double16 x) { return __builtin_convertvector(x, ushort16); }
-CNST ushort convert_ushort_rtp(double x) { return (ushort)__builtin_ceil(x); }
+CNST ushort convert_ushort_rtz(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p16) return USHRT_MAX; if (r < 0.0) return 0; return (ushort)r; }
+CNST ushort2 convert_ushort2_rtz(double2 x) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = convert_ushort_rtz(x[i]); return r; }
+CNST ushort3 convert_ushort3_rtz(double3 x) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = convert_ushort_rtz(x[i]); return r; }
+CNST ushort4 convert_ushort4_rtz(double4 x) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = convert_ushort_rtz(x[i]); return r; }
+CNST ushort8 convert_ushort8_rtz(double8 x) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = convert_ushort_rtz(x[i]); return r; }
+CNST ushort16 convert_ushort16_rtz(double16 x) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = convert_ushort_rtz(x[i]); return r; }
+CNST ushort convert_ushort_rtp(double x) { double r = __builtin_ceil(x); if (x != x) return 0; if (r >= 0x1p16) return USHRT_MAX; if (r < 0.0) return 0; return (ushort)r; }
 CNST ushort2 convert_ushort2_rtp(double2 x) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = convert_ushort_rtp(x[i]); return r; }
 CNST ushort3 convert_ushort3_rtp(double3 x) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = convert_ushort_rtp(x[i]); return r; }
 CNST ushort4 convert_ushort4_rtp(double4 x) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = convert_ushort_rtp(x[i]); return r; }
 CNST ushort8 convert_ushort8_rtp(double8 x) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = convert_ushort_rtp(x[i]); return r; }
 CNST ushort16 convert_ushort16_rtp(double16 x) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = convert_ushort_rtp(x[i]); return r; }
-CNST ushort convert_ushort_rtn(double x) { return (ushort)__builtin_floor(x); }
+CNST ushort convert_ushort_rtn(double x) { double r = __builtin_floor(x); if (x != x) return 0; if (r >= 0x1p16) return USHRT_MAX; if (r < 0.0) return 0; return (ushort)r; }
 CNST ushort2 convert_ushort2_rtn(double2 x) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = convert_ushort_rtn(x[i]); return r; }
 CNST ushort3 convert_ushort3_rtn(double3 x) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = convert_ushort_rtn(x[i]); return r; }
 CNST ushort4 convert_ushort4_rtn(double4 x) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = convert_ushort_rtn(x[i]); return r; }
@@ -2982,31 +2982,31 @@ CNST int4 convert_int4_sat_rtn(ulong4 x) { int4 r; for (int i = 0; i < 4; i++) r
 CNST int8 convert_int8_sat_rtn(ulong8 x) { int8 r; for (int i = 0; i < 8; i++) r[i] = convert_int_sat_rtn(x[i]); return r; }
 CNST int16 convert_int16_sat_rtn(ulong16 x) { int16 r; for (int i = 0; i < 16; i++) r[i] = convert_int_sat_rtn(x[i]); return r; }
 /* float -> int */
-CNST int convert_int(float x) { return (int)__builtin_truncf(x); }
-CNST int2 convert_int2(float2 x) { return __builtin_convertvector(x, int2); }
-CNST int3 convert_int3(float3 x) { return __builtin_convertvector(x, int3); }
-CNST int4 convert_int4(float4 x) { return __builtin_convertvector(x, int4); }
-CNST int8 convert_int8(float8 x) { return __builtin_convertvector(x, int8); }
-CNST int16 convert_int16(float16 x) { return __builtin_convertvector(x, int16); }
-CNST int convert_int_rte(float x) { return (int)__builtin_rintf(x); }
+CNST int convert_int(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p31) return INT_MAX; if (r < -0x1p31) return INT_MIN; return (int)r; }
+CNST int2 convert_int2(float2 x) { int2 r; for (int i = 0; i < 2; i++) r[i] = convert_int(x[i]); return r; }
+CNST int3 convert_int3(float3 x) { int3 r; for (int i = 0; i < 3; i++) r[i] = convert_int(x[i]); return r; }
+CNST int4 convert_int4(float4 x) { int4 r; for (int i = 0; i < 4; i++) r[i] = convert_int(x[i]); return r; }
+CNST int8 convert_int8(float8 x) { int8 r; for (int i = 0; i < 8; i++) r[i] = convert_int(x[i]); return r; }
+CNST int16 convert_int16(float16 x) { int16 r; for (int i = 0; i < 16; i++) r[i] = convert_int(x[i]); return r; }
+CNST int convert_int_rte(float x) { float r = __builtin_rintf(x); if (x != x) return 0; if (r >= 0x1p31) return INT_MAX; if (r < -0x1p31) return INT_MIN; return (int)r; }
 CNST int2 convert_int2_rte(float2 x) { int2 r; for (int i = 0; i < 2; i++) r[i] = convert_int_rte(x[i]); return r; }
 CNST int3 convert_int3_rte(float3 x) { int3 r; for (int i = 0; i < 3; i++) r[i] = convert_int_rte(x[i]); return r; }
 CNST int4 convert_int4_rte(float4 x) { int4 r; for (int i = 0; i < 4; i++) r[i] = convert_int_rte(x[i]); return r; }
 CNST int8 convert_int8_rte(float8 x) { int8 r; for (int i = 0; i < 8; i++) r[i] = convert_int_rte(x[i]); return r; }
 CNST int16 convert_int16_rte(float16 x) { int16 r; for (int i = 0; i < 16; i++) r[i] = convert_int_rte(x[i]); return r; }
-CNST int convert_int_rtz(float x) { return (int)__builtin_truncf(x); }
-CNST int2 convert_int2_rtz(float2 x) { return __builtin_convertvector(x, int2); }
-CNST int3 convert_int3_rtz(float3 x) { return __builtin_convertvector(x, int3); }
-CNST int4 convert_int4_rtz(float4 x) { return __builtin_convertvector(x, int4); }
-CNST int8 convert_int8_rtz(float8 x) { return __builtin_convertvector(x, int8); }
-CNST int16 convert_int16_rtz(float16 x) { return __builtin_convertvector(x, int16); }
-CNST int convert_int_rtp(float x) { return (int)__builtin_ceilf(x); }
+CNST int convert_int_rtz(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p31) return INT_MAX; if (r < -0x1p31) return INT_MIN; return (int)r; }
+CNST int2 convert_int2_rtz(float2 x) { int2 r; for (int i = 0; i < 2; i++) r[i] = convert_int_rtz(x[i]); return r; }
+CNST int3 convert_int3_rtz(float3 x) { int3 r; for (int i = 0; i < 3; i++) r[i] = convert_int_rtz(x[i]); return r; }
+CNST int4 convert_int4_rtz(float4 x) { int4 r; for (int i = 0; i < 4; i++) r[i] = convert_int_rtz(x[i]); return r; }
+CNST int8 convert_int8_rtz(float8 x) { int8 r; for (int i = 0; i < 8; i++) r[i] = convert_int_rtz(x[i]); return r; }
+CNST int16 convert_int16_rtz(float16 x) { int16 r; for (int i = 0; i < 16; i++) r[i] = convert_int_rtz(x[i]); return r; }
+CNST int convert_int_rtp(float x) { float r = __builtin_ceilf(x); if (x != x) return 0; if (r >= 0x1p31) return INT_MAX; if (r < -0x1p31) return INT_MIN; return (int)r; }
 CNST int2 convert_int2_rtp(float2 x) { int2 r; for (int i = 0; i < 2; i++) r[i] = convert_int_rtp(x[i]); return r; }
 CNST int3 convert_int3_rtp(float3 x) { int3 r; for (int i = 0; i < 3; i++) r[i] = convert_int_rtp(x[i]); return r; }
 CNST int4 convert_int4_rtp(float4 x) { int4 r; for (int i = 0; i < 4; i++) r[i] = convert_int_rtp(x[i]); return r; }
 CNST int8 convert_int8_rtp(float8 x) { int8 r; for (int i = 0; i < 8; i++) r[i] = convert_int_rtp(x[i]); return r; }
 CNST int16 convert_int16_rtp(float16 x) { int16 r; for (int i = 0; i < 16; i++) r[i] = convert_int_rtp(x[i]); return r; }
-CNST int convert_int_rtn(float x) { return (int)__builtin_floorf(x); }
+CNST int convert_int_rtn(float x) { float r = __builtin_floorf(x); if (x != x) return 0; if (r >= 0x1p31) return INT_MAX; if (r < -0x1p31) return INT_MIN; return (int)r; }
 CNST int2 convert_int2_rtn(float2 x) { int2 r; for (int i = 0; i < 2; i++) r[i] = convert_int_rtn(x[i]); return r; }
 CNST int3 convert_int3_rtn(float3 x) { int3 r; for (int i = 0; i < 3; i++) r[i] = convert_int_rtn(x[i]); return r; }
 CNST int4 convert_int4_rtn(float4 x) { int4 r; for (int i = 0; i < 4; i++) r[i] = convert_int_rtn(x[i]); return r; }
@@ -3043,31 +3043,31 @@ CNST int4 convert_int4_sat_rtn(float4 x) { int4 r; for (int i = 0; i < 4; i++) r
 CNST int8 convert_int8_sat_rtn(float8 x) { int8 r; for (int i = 0; i < 8; i++) r[i] = convert_int_sat_rtn(x[i]); return r; }
 CNST int16 convert_int16_sat_rtn(float16 x) { int16 r; for (int i = 0; i < 16; i++) r[i] = convert_int_sat_rtn(x[i]); return r; }
 /* double -> int */
-CNST int convert_int(double x) { return (int)__builtin_trunc(x); }
-CNST int2 convert_int2(double2 x) { return __builtin_convertvector(x, int2); }
-CNST int3 convert_int3(double3 x) { return __builtin_convertvector(x, int3); }
-CNST int4 convert_int4(double4 x) { return __builtin_convertvector(x, int4); }
-CNST int8 convert_int8(double8 x) { return __builtin_convertvector(x, int8); }
-CNST int16 convert_int16(double16 x) { return __builtin_convertvector(x, int16); }
-CNST int convert_int_rte(double x) { return (int)__builtin_rint(x); }
+CNST int convert_int(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p31) return INT_MAX; if (r < -0x1p31) return INT_MIN; return (int)r; }
+CNST int2 convert_int2(double2 x) { int2 r; for (int i = 0; i < 2; i++) r[i] = convert_int(x[i]); return r; }
+CNST int3 convert_int3(double3 x) { int3 r; for (int i = 0; i < 3; i++) r[i] = convert_int(x[i]); return r; }
+CNST int4 convert_int4(double4 x) { int4 r; for (int i = 0; i < 4; i++) r[i] = convert_int(x[i]); return r; }
+CNST int8 convert_int8(double8 x) { int8 r; for (int i = 0; i < 8; i++) r[i] = convert_int(x[i]); return r; }
+CNST int16 convert_int16(double16 x) { int16 r; for (int i = 0; i < 16; i++) r[i] = convert_int(x[i]); return r; }
+CNST int convert_int_rte(double x) { double r = __builtin_rint(x); if (x != x) return 0; if (r >= 0x1p31) return INT_MAX; if (r < -0x1p31) return INT_MIN; return (int)r; }
 CNST int2 convert_int2_rte(double2 x) { int2 r; for (int i = 0; i < 2; i++) r[i] = convert_int_rte(x[i]); return r; }
 CNST int3 convert_int3_rte(double3 x) { int3 r; for (int i = 0; i < 3; i++) r[i] = convert_int_rte(x[i]); return r; }
 CNST int4 convert_int4_rte(double4 x) { int4 r; for (int i = 0; i < 4; i++) r[i] = convert_int_rte(x[i]); return r; }
 CNST int8 convert_int8_rte(double8 x) { int8 r; for (int i = 0; i < 8; i++) r[i] = convert_int_rte(x[i]); return r; }
 CNST int16 convert_int16_rte(double16 x) { int16 r; for (int i = 0; i < 16; i++) r[i] = convert_int_rte(x[i]); return r; }
-CNST int convert_int_rtz(double x) { return (int)__builtin_trunc(x); }
-CNST int2 convert_int2_rtz(double2 x) { return __builtin_convertvector(x, int2); }
-CNST int3 convert_int3_rtz(double3 x) { return __builtin_convertvector(x, int3); }
-CNST int4 convert_int4_rtz(double4 x) { return __builtin_convertvector(x, int4); }
-CNST int8 convert_int8_rtz(double8 x) { return __builtin_convertvector(x, int8); }
-CNST int16 convert_int16_rtz(double16 x) { return __builtin_convertvector(x, int16); }
-CNST int convert_int_rtp(double x) { return (int)__builtin_ceil(x); }
+CNST int convert_int_rtz(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p31) return INT_MAX; if (r < -0x1p31) return INT_MIN; return (int)r; }
+CNST int2 convert_int2_rtz(double2 x) { int2 r; for (int i = 0; i < 2; i++) r[i] = convert_int_rtz(x[i]); return r; }
+CNST int3 convert_int3_rtz(double3 x) { int3 r; for (int i = 0; i < 3; i++) r[i] = convert_int_rtz(x[i]); return r; }
+CNST int4 convert_int4_rtz(double4 x) { int4 r; for (int i = 0; i < 4; i++) r[i] = convert_int_rtz(x[i]); return r; }
+CNST int8 convert_int8_rtz(double8 x) { int8 r; for (int i = 0; i < 8; i++) r[i] = convert_int_rtz(x[i]); return r; }
+CNST int16 convert_int16_rtz(double16 x) { int16 r; for (int i = 0; i < 16; i++) r[i] = convert_int_rtz(x[i]); return r; }
+CNST int convert_int_rtp(double x) { double r = __builtin_ceil(x); if (x != x) return 0; if (r >= 0x1p31) return INT_MAX; if (r < -0x1p31) return INT_MIN; return (int)r; }
 CNST int2 convert_int2_rtp(double2 x) { int2 r; for (int i = 0; i < 2; i++) r[i] = convert_int_rtp(x[i]); return r; }
 CNST int3 convert_int3_rtp(double3 x) { int3 r; for (int i = 0; i < 3; i++) r[i] = convert_int_rtp(x[i]); return r; }
 CNST int4 convert_int4_rtp(double4 x) { int4 r; for (int i = 0; i < 4; i++) r[i] = convert_int_rtp(x[i]); return r; }
 CNST int8 convert_int8_rtp(double8 x) { int8 r; for (int i = 0; i < 8; i++) r[i] = convert_int_rtp(x[i]); return r; }
 CNST int16 convert_int16_rtp(double16 x) { int16 r; for (int i = 0; i < 16; i++) r[i] = convert_int_rtp(x[i]); return r; }
-CNST int convert_int_rtn(double x) { return (int)__builtin_floor(x); }
+CNST int convert_int_rtn(double x) { double r = __builtin_floor(x); if (x != x) return 0; if (r >= 0x1p31) return INT_MAX; if (r < -0x1p31) return INT_MIN; return (int)r; }
 CNST int2 convert_int2_rtn(double2 x) { int2 r; for (int i = 0; i < 2; i++) r[i] = convert_int_rtn(x[i]); return r; }
 CNST int3 convert_int3_rtn(double3 x) { int3 r; for (int i = 0; i < 3; i++) r[i] = convert_int_rtn(x[i]); return r; }
 CNST int4 convert_int4_rtn(double4 x) { int4 r; for (int i = 0; i < 4; i++) r[i] = convert_int_rtn(x[i]); return r; }
@@ -3592,31 +3592,31 @@ CNST uint4 convert_uint4_sat_rtn(ulong4 x) { uint4 r; for (int i = 0; i < 4; i++
 CNST uint8 convert_uint8_sat_rtn(ulong8 x) { uint8 r; for (int i = 0; i < 8; i++) r[i] = convert_uint_sat_rtn(x[i]); return r; }
 CNST uint16 convert_uint16_sat_rtn(ulong16 x) { uint16 r; for (int i = 0; i < 16; i++) r[i] = convert_uint_sat_rtn(x[i]); return r; }
 /* float -> uint */
-CNST uint convert_uint(float x) { return (uint)__builtin_truncf(x); }
-CNST uint2 convert_uint2(float2 x) { return __builtin_convertvector(x, uint2); }
-CNST uint3 convert_uint3(float3 x) { return __builtin_convertvector(x, uint3); }
-CNST uint4 convert_uint4(float4 x) { return __builtin_convertvector(x, uint4); }
-CNST uint8 convert_uint8(float8 x) { return __builtin_convertvector(x, uint8); }
-CNST uint16 convert_uint16(float16 x) { return __builtin_convertvector(x, uint16); }
-CNST uint convert_uint_rte(float x) { return (uint)__builtin_rintf(x); }
+CNST uint convert_uint(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p32) return UINT_MAX; if (r < 0.0) return 0; return (uint)r; }
+CNST uint2 convert_uint2(float2 x) { uint2 r; for (int i = 0; i < 2; i++) r[i] = convert_uint(x[i]); return r; }
+CNST uint3 convert_uint3(float3 x) { uint3 r; for (int i = 0; i < 3; i++) r[i] = convert_uint(x[i]); return r; }
+CNST uint4 convert_uint4(float4 x) { uint4 r; for (int i = 0; i < 4; i++) r[i] = convert_uint(x[i]); return r; }
+CNST uint8 convert_uint8(float8 x) { uint8 r; for (int i = 0; i < 8; i++) r[i] = convert_uint(x[i]); return r; }
+CNST uint16 convert_uint16(float16 x) { uint16 r; for (int i = 0; i < 16; i++) r[i] = convert_uint(x[i]); return r; }
+CNST uint convert_uint_rte(float x) { float r = __builtin_rintf(x); if (x != x) return 0; if (r >= 0x1p32) return UINT_MAX; if (r < 0.0) return 0; return (uint)r; }
 CNST uint2 convert_uint2_rte(float2 x) { uint2 r; for (int i = 0; i < 2; i++) r[i] = convert_uint_rte(x[i]); return r; }
 CNST uint3 convert_uint3_rte(float3 x) { uint3 r; for (int i = 0; i < 3; i++) r[i] = convert_uint_rte(x[i]); return r; }
 CNST uint4 convert_uint4_rte(float4 x) { uint4 r; for (int i = 0; i < 4; i++) r[i] = convert_uint_rte(x[i]); return r; }
 CNST uint8 convert_uint8_rte(float8 x) { uint8 r; for (int i = 0; i < 8; i++) r[i] = convert_uint_rte(x[i]); return r; }
 CNST uint16 convert_uint16_rte(float16 x) { uint16 r; for (int i = 0; i < 16; i++) r[i] = convert_uint_rte(x[i]); return r; }
-CNST uint convert_uint_rtz(float x) { return (uint)__builtin_truncf(x); }
-CNST uint2 convert_uint2_rtz(float2 x) { return __builtin_convertvector(x, uint2); }
-CNST uint3 convert_uint3_rtz(float3 x) { return __builtin_convertvector(x, uint3); }
-CNST uint4 convert_uint4_rtz(float4 x) { return __builtin_convertvector(x, uint4); }
-CNST uint8 convert_uint8_rtz(float8 x) { return __builtin_convertvector(x, uint8); }
-CNST uint16 convert_uint16_rtz(float16 x) { return __builtin_convertvector(x, uint16); }
-CNST uint convert_uint_rtp(float x) { return (uint)__builtin_ceilf(x); }
+CNST uint convert_uint_rtz(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p32) return UINT_MAX; if (r < 0.0) return 0; return (uint)r; }
+CNST uint2 convert_uint2_rtz(float2 x) { uint2 r; for (int i = 0; i < 2; i++) r[i] = convert_uint_rtz(x[i]); return r; }
+CNST uint3 convert_uint3_rtz(float3 x) { uint3 r; for (int i = 0; i < 3; i++) r[i] = convert_uint_rtz(x[i]); return r; }
+CNST uint4 convert_uint4_rtz(float4 x) { uint4 r; for (int i = 0; i < 4; i++) r[i] = convert_uint_rtz(x[i]); return r; }
+CNST uint8 convert_uint8_rtz(float8 x) { uint8 r; for (int i = 0; i < 8; i++) r[i] = convert_uint_rtz(x[i]); return r; }
+CNST uint16 convert_uint16_rtz(float16 x) { uint16 r; for (int i = 0; i < 16; i++) r[i] = convert_uint_rtz(x[i]); return r; }
+CNST uint convert_uint_rtp(float x) { float r = __builtin_ceilf(x); if (x != x) return 0; if (r >= 0x1p32) return UINT_MAX; if (r < 0.0) return 0; return (uint)r; }
 CNST uint2 convert_uint2_rtp(float2 x) { uint2 r; for (int i = 0; i < 2; i++) r[i] = convert_uint_rtp(x[i]); return r; }
 CNST uint3 convert_uint3_rtp(float3 x) { uint3 r; for (int i = 0; i < 3; i++) r[i] = convert_uint_rtp(x[i]); return r; }
 CNST uint4 convert_uint4_rtp(float4 x) { uint4 r; for (int i = 0; i < 4; i++) r[i] = convert_uint_rtp(x[i]); return r; }
 CNST uint8 convert_uint8_rtp(float8 x) { uint8 r; for (int i = 0; i < 8; i++) r[i] = convert_uint_rtp(x[i]); return r; }
 CNST uint16 convert_uint16_rtp(float16 x) { uint16 r; for (int i = 0; i < 16; i++) r[i] = convert_uint_rtp(x[i]); return r; }
-CNST uint convert_uint_rtn(float x) { return (uint)__builtin_floorf(x); }
+CNST uint convert_uint_rtn(float x) { float r = __builtin_floorf(x); if (x != x) return 0; if (r >= 0x1p32) return UINT_MAX; if (r < 0.0) return 0; return (uint)r; }
 CNST uint2 convert_uint2_rtn(float2 x) { uint2 r; for (int i = 0; i < 2; i++) r[i] = convert_uint_rtn(x[i]); return r; }
 CNST uint3 convert_uint3_rtn(float3 x) { uint3 r; for (int i = 0; i < 3; i++) r[i] = convert_uint_rtn(x[i]); return r; }
 CNST uint4 convert_uint4_rtn(float4 x) { uint4 r; for (int i = 0; i < 4; i++) r[i] = convert_uint_rtn(x[i]); return r; }
@@ -3653,31 +3653,31 @@ CNST uint4 convert_uint4_sat_rtn(float4 x) { uint4 r; for (int i = 0; i < 4; i++
 CNST uint8 convert_uint8_sat_rtn(float8 x) { uint8 r; for (int i = 0; i < 8; i++) r[i] = convert_uint_sat_rtn(x[i]); return r; }
 CNST uint16 convert_uint16_sat_rtn(float16 x) { uint16 r; for (int i = 0; i < 16; i++) r[i] = convert_uint_sat_rtn(x[i]); return r; }
 /* double -> uint */
-CNST uint convert_uint(double x) { return (uint)__builtin_trunc(x); }
-CNST uint2 convert_uint2(double2 x) { return __builtin_convertvector(x, uint2); }
-CNST uint3 convert_uint3(double3 x) { return __builtin_convertvector(x, uint3); }
-CNST uint4 convert_uint4(double4 x) { return __builtin_convertvector(x, uint4); }
-CNST uint8 convert_uint8(double8 x) { return __builtin_convertvector(x, uint8); }
-CNST uint16 convert_uint16(double16 x) { return __builtin_convertvector(x, uint16); }
-CNST uint convert_uint_rte(double x) { return (uint)__builtin_rint(x); }
+CNST uint convert_uint(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p32) return UINT_MAX; if (r < 0.0) return 0; return (uint)r; }
+CNST uint2 convert_uint2(double2 x) { uint2 r; for (int i = 0; i < 2; i++) r[i] = convert_uint(x[i]); return r; }
+CNST uint3 convert_uint3(double3 x) { uint3 r; for (int i = 0; i < 3; i++) r[i] = convert_uint(x[i]); return r; }
+CNST uint4 convert_uint4(double4 x) { uint4 r; for (int i = 0; i < 4; i++) r[i] = convert_uint(x[i]); return r; }
+CNST uint8 convert_uint8(double8 x) { uint8 r; for (int i = 0; i < 8; i++) r[i] = convert_uint(x[i]); return r; }
+CNST uint16 convert_uint16(double16 x) { uint16 r; for (int i = 0; i < 16; i++) r[i] = convert_uint(x[i]); return r; }
+CNST uint convert_uint_rte(double x) { double r = __builtin_rint(x); if (x != x) return 0; if (r >= 0x1p32) return UINT_MAX; if (r < 0.0) return 0; return (uint)r; }
 CNST uint2 convert_uint2_rte(double2 x) { uint2 r; for (int i = 0; i < 2; i++) r[i] = convert_uint_rte(x[i]); return r; }
 CNST uint3 convert_uint3_rte(double3 x) { uint3 r; for (int i = 0; i < 3; i++) r[i] = convert_uint_rte(x[i]); return r; }
 CNST uint4 convert_uint4_rte(double4 x) { uint4 r; for (int i = 0; i < 4; i++) r[i] = convert_uint_rte(x[i]); return r; }
 CNST uint8 convert_uint8_rte(double8 x) { uint8 r; for (int i = 0; i < 8; i++) r[i] = convert_uint_rte(x[i]); return r; }
 CNST uint16 convert_uint16_rte(double16 x) { uint16 r; for (int i = 0; i < 16; i++) r[i] = convert_uint_rte(x[i]); return r; }
-CNST uint convert_uint_rtz(double x) { return (uint)__builtin_trunc(x); }
-CNST uint2 convert_uint2_rtz(double2 x) { return __builtin_convertvector(x, uint2); }
-CNST uint3 convert_uint3_rtz(double3 x) { return __builtin_convertvector(x, uint3); }
-CNST uint4 convert_uint4_rtz(double4 x) { return __builtin_convertvector(x, uint4); }
-CNST uint8 convert_uint8_rtz(double8 x) { return __builtin_convertvector(x, uint8); }
-CNST uint16 convert_uint16_rtz(double16 x) { return __builtin_convertvector(x, uint16); }
-CNST uint convert_uint_rtp(double x) { return (uint)__builtin_ceil(x); }
+CNST uint convert_uint_rtz(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p32) return UINT_MAX; if (r < 0.0) return 0; return (uint)r; }
+CNST uint2 convert_uint2_rtz(double2 x) { uint2 r; for (int i = 0; i < 2; i++) r[i] = convert_uint_rtz(x[i]); return r; }
+CNST uint3 convert_uint3_rtz(double3 x) { uint3 r; for (int i = 0; i < 3; i++) r[i] = convert_uint_rtz(x[i]); return r; }
+CNST uint4 convert_uint4_rtz(double4 x) { uint4 r; for (int i = 0; i < 4; i++) r[i] = convert_uint_rtz(x[i]); return r; }
+CNST uint8 convert_uint8_rtz(double8 x) { uint8 r; for (int i = 0; i < 8; i++) r[i] = convert_uint_rtz(x[i]); return r; }
+CNST uint16 convert_uint16_rtz(double16 x) { uint16 r; for (int i = 0; i < 16; i++) r[i] = convert_uint_rtz(x[i]); return r; }
+CNST uint convert_uint_rtp(double x) { double r = __builtin_ceil(x); if (x != x) return 0; if (r >= 0x1p32) return UINT_MAX; if (r < 0.0) return 0; return (uint)r; }
 CNST uint2 convert_uint2_rtp(double2 x) { uint2 r; for (int i = 0; i < 2; i++) r[i] = convert_uint_rtp(x[i]); return r; }
 CNST uint3 convert_uint3_rtp(double3 x) { uint3 r; for (int i = 0; i < 3; i++) r[i] = convert_uint_rtp(x[i]); return r; }
 CNST uint4 convert_uint4_rtp(double4 x) { uint4 r; for (int i = 0; i < 4; i++) r[i] = convert_uint_rtp(x[i]); return r; }
 CNST uint8 convert_uint8_rtp(double8 x) { uint8 r; for (int i = 0; i < 8; i++) r[i] = convert_uint_rtp(x[i]); return r; }
 CNST uint16 convert_uint16_rtp(double16 x) { uint16 r; for (int i = 0; i < 16; i++) r[i] = convert_uint_rtp(x[i]); return r; }
-CNST uint convert_uint_rtn(double x) { return (uint)__builtin_floor(x); }
+CNST uint convert_uint_rtn(double x) { double r = __builtin_floor(x); if (x != x) return 0; if (r >= 0x1p32) return UINT_MAX; if (r < 0.0) return 0; return (uint)r; }
 CNST uint2 convert_uint2_rtn(double2 x) { uint2 r; for (int i = 0; i < 2; i++) r[i] = convert_uint_rtn(x[i]); return r; }
 CNST uint3 convert_uint3_rtn(double3 x) { uint3 r; for (int i = 0; i < 3; i++) r[i] = convert_uint_rtn(x[i]); return r; }
 CNST uint4 convert_uint4_rtn(double4 x) { uint4 r; for (int i = 0; i < 4; i++) r[i] = convert_uint_rtn(x[i]); return r; }
@@ -4202,31 +4202,31 @@ CNST long4 convert_long4_sat_rtn(ulong4 x) { long4 r; for (int i = 0; i < 4; i++
 CNST long8 convert_long8_sat_rtn(ulong8 x) { long8 r; for (int i = 0; i < 8; i++) r[i] = convert_long_sat_rtn(x[i]); return r; }
 CNST long16 convert_long16_sat_rtn(ulong16 x) { long16 r; for (int i = 0; i < 16; i++) r[i] = convert_long_sat_rtn(x[i]); return r; }
 /* float -> long */
-CNST long convert_long(float x) { return (long)__builtin_truncf(x); }
-CNST long2 convert_long2(float2 x) { return __builtin_convertvector(x, long2); }
-CNST long3 convert_long3(float3 x) { return __builtin_convertvector(x, long3); }
-CNST long4 convert_long4(float4 x) { return __builtin_convertvector(x, long4); }
-CNST long8 convert_long8(float8 x) { return __builtin_convertvector(x, long8); }
-CNST long16 convert_long16(float16 x) { return __builtin_convertvector(x, long16); }
-CNST long convert_long_rte(float x) { return (long)__builtin_rintf(x); }
+CNST long convert_long(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p63) return LONG_MAX; if (r < -0x1p63) return LONG_MIN; return (long)r; }
+CNST long2 convert_long2(float2 x) { long2 r; for (int i = 0; i < 2; i++) r[i] = convert_long(x[i]); return r; }
+CNST long3 convert_long3(float3 x) { long3 r; for (int i = 0; i < 3; i++) r[i] = convert_long(x[i]); return r; }
+CNST long4 convert_long4(float4 x) { long4 r; for (int i = 0; i < 4; i++) r[i] = convert_long(x[i]); return r; }
+CNST long8 convert_long8(float8 x) { long8 r; for (int i = 0; i < 8; i++) r[i] = convert_long(x[i]); return r; }
+CNST long16 convert_long16(float16 x) { long16 r; for (int i = 0; i < 16; i++) r[i] = convert_long(x[i]); return r; }
+CNST long convert_long_rte(float x) { float r = __builtin_rintf(x); if (x != x) return 0; if (r >= 0x1p63) return LONG_MAX; if (r < -0x1p63) return LONG_MIN; return (long)r; }
 CNST long2 convert_long2_rte(float2 x) { long2 r; for (int i = 0; i < 2; i++) r[i] = convert_long_rte(x[i]); return r; }
 CNST long3 convert_long3_rte(float3 x) { long3 r; for (int i = 0; i < 3; i++) r[i] = convert_long_rte(x[i]); return r; }
 CNST long4 convert_long4_rte(float4 x) { long4 r; for (int i = 0; i < 4; i++) r[i] = convert_long_rte(x[i]); return r; }
 CNST long8 convert_long8_rte(float8 x) { long8 r; for (int i = 0; i < 8; i++) r[i] = convert_long_rte(x[i]); return r; }
 CNST long16 convert_long16_rte(float16 x) { long16 r; for (int i = 0; i < 16; i++) r[i] = convert_long_rte(x[i]); return r; }
-CNST long convert_long_rtz(float x) { return (long)__builtin_truncf(x); }
-CNST long2 convert_long2_rtz(float2 x) { return __builtin_convertvector(x, long2); }
-CNST long3 convert_long3_rtz(float3 x) { return __builtin_convertvector(x, long3); }
-CNST long4 convert_long4_rtz(float4 x) { return __builtin_convertvector(x, long4); }
-CNST long8 convert_long8_rtz(float8 x) { return __builtin_convertvector(x, long8); }
-CNST long16 convert_long16_rtz(float16 x) { return __builtin_convertvector(x, long16); }
-CNST long convert_long_rtp(float x) { return (long)__builtin_ceilf(x); }
+CNST long convert_long_rtz(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p63) return LONG_MAX; if (r < -0x1p63) return LONG_MIN; return (long)r; }
+CNST long2 convert_long2_rtz(float2 x) { long2 r; for (int i = 0; i < 2; i++) r[i] = convert_long_rtz(x[i]); return r; }
+CNST long3 convert_long3_rtz(float3 x) { long3 r; for (int i = 0; i < 3; i++) r[i] = convert_long_rtz(x[i]); return r; }
+CNST long4 convert_long4_rtz(float4 x) { long4 r; for (int i = 0; i < 4; i++) r[i] = convert_long_rtz(x[i]); return r; }
+CNST long8 convert_long8_rtz(float8 x) { long8 r; for (int i = 0; i < 8; i++) r[i] = convert_long_rtz(x[i]); return r; }
+CNST long16 convert_long16_rtz(float16 x) { long16 r; for (int i = 0; i < 16; i++) r[i] = convert_long_rtz(x[i]); return r; }
+CNST long convert_long_rtp(float x) { float r = __builtin_ceilf(x); if (x != x) return 0; if (r >= 0x1p63) return LONG_MAX; if (r < -0x1p63) return LONG_MIN; return (long)r; }
 CNST long2 convert_long2_rtp(float2 x) { long2 r; for (int i = 0; i < 2; i++) r[i] = convert_long_rtp(x[i]); return r; }
 CNST long3 convert_long3_rtp(float3 x) { long3 r; for (int i = 0; i < 3; i++) r[i] = convert_long_rtp(x[i]); return r; }
 CNST long4 convert_long4_rtp(float4 x) { long4 r; for (int i = 0; i < 4; i++) r[i] = convert_long_rtp(x[i]); return r; }
 CNST long8 convert_long8_rtp(float8 x) { long8 r; for (int i = 0; i < 8; i++) r[i] = convert_long_rtp(x[i]); return r; }
 CNST long16 convert_long16_rtp(float16 x) { long16 r; for (int i = 0; i < 16; i++) r[i] = convert_long_rtp(x[i]); return r; }
-CNST long convert_long_rtn(float x) { return (long)__builtin_floorf(x); }
+CNST long convert_long_rtn(float x) { float r = __builtin_floorf(x); if (x != x) return 0; if (r >= 0x1p63) return LONG_MAX; if (r < -0x1p63) return LONG_MIN; return (long)r; }
 CNST long2 convert_long2_rtn(float2 x) { long2 r; for (int i = 0; i < 2; i++) r[i] = convert_long_rtn(x[i]); return r; }
 CNST long3 convert_long3_rtn(float3 x) { long3 r; for (int i = 0; i < 3; i++) r[i] = convert_long_rtn(x[i]); return r; }
 CNST long4 convert_long4_rtn(float4 x) { long4 r; for (int i = 0; i < 4; i++) r[i] = convert_long_rtn(x[i]); return r; }
@@ -4263,31 +4263,31 @@ CNST long4 convert_long4_sat_rtn(float4 x) { long4 r; for (int i = 0; i < 4; i++
 CNST long8 convert_long8_sat_rtn(float8 x) { long8 r; for (int i = 0; i < 8; i++) r[i] = convert_long_sat_rtn(x[i]); return r; }
 CNST long16 convert_long16_sat_rtn(float16 x) { long16 r; for (int i = 0; i < 16; i++) r[i] = convert_long_sat_rtn(x[i]); return r; }
 /* double -> long */
-CNST long convert_long(double x) { return (long)__builtin_trunc(x); }
-CNST long2 convert_long2(double2 x) { return __builtin_convertvector(x, long2); }
-CNST long3 convert_long3(double3 x) { return __builtin_convertvector(x, long3); }
-CNST long4 convert_long4(double4 x) { return __builtin_convertvector(x, long4); }
-CNST long8 convert_long8(double8 x) { return __builtin_convertvector(x, long8); }
-CNST long16 convert_long16(double16 x) { return __builtin_convertvector(x, long16); }
-CNST long convert_long_rte(double x) { return (long)__builtin_rint(x); }
+CNST long convert_long(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p63) return LONG_MAX; if (r < -0x1p63) return LONG_MIN; return (long)r; }
+CNST long2 convert_long2(double2 x) { long2 r; for (int i = 0; i < 2; i++) r[i] = convert_long(x[i]); return r; }
+CNST long3 convert_long3(double3 x) { long3 r; for (int i = 0; i < 3; i++) r[i] = convert_long(x[i]); return r; }
+CNST long4 convert_long4(double4 x) { long4 r; for (int i = 0; i < 4; i++) r[i] = convert_long(x[i]); return r; }
+CNST long8 convert_long8(double8 x) { long8 r; for (int i = 0; i < 8; i++) r[i] = convert_long(x[i]); return r; }
+CNST long16 convert_long16(double16 x) { long16 r; for (int i = 0; i < 16; i++) r[i] = convert_long(x[i]); return r; }
+CNST long convert_long_rte(double x) { double r = __builtin_rint(x); if (x != x) return 0; if (r >= 0x1p63) return LONG_MAX; if (r < -0x1p63) return LONG_MIN; return (long)r; }
 CNST long2 convert_long2_rte(double2 x) { long2 r; for (int i = 0; i < 2; i++) r[i] = convert_long_rte(x[i]); return r; }
 CNST long3 convert_long3_rte(double3 x) { long3 r; for (int i = 0; i < 3; i++) r[i] = convert_long_rte(x[i]); return r; }
 CNST long4 convert_long4_rte(double4 x) { long4 r; for (int i = 0; i < 4; i++) r[i] = convert_long_rte(x[i]); return r; }
 CNST long8 convert_long8_rte(double8 x) { long8 r; for (int i = 0; i < 8; i++) r[i] = convert_long_rte(x[i]); return r; }
 CNST long16 convert_long16_rte(double16 x) { long16 r; for (int i = 0; i < 16; i++) r[i] = convert_long_rte(x[i]); return r; }
-CNST long convert_long_rtz(double x) { return (long)__builtin_trunc(x); }
-CNST long2 convert_long2_rtz(double2 x) { return __builtin_convertvector(x, long2); }
-CNST long3 convert_long3_rtz(double3 x) { return __builtin_convertvector(x, long3); }
-CNST long4 convert_long4_rtz(double4 x) { return __builtin_convertvector(x, long4); }
-CNST long8 convert_long8_rtz(double8 x) { return __builtin_convertvector(x, long8); }
-CNST long16 convert_long16_rtz(double16 x) { return __builtin_convertvector(x, long16); }
-CNST long convert_long_rtp(double x) { return (long)__builtin_ceil(x); }
+CNST long convert_long_rtz(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p63) return LONG_MAX; if (r < -0x1p63) return LONG_MIN; return (long)r; }
+CNST long2 convert_long2_rtz(double2 x) { long2 r; for (int i = 0; i < 2; i++) r[i] = convert_long_rtz(x[i]); return r; }
+CNST long3 convert_long3_rtz(double3 x) { long3 r; for (int i = 0; i < 3; i++) r[i] = convert_long_rtz(x[i]); return r; }
+CNST long4 convert_long4_rtz(double4 x) { long4 r; for (int i = 0; i < 4; i++) r[i] = convert_long_rtz(x[i]); return r; }
+CNST long8 convert_long8_rtz(double8 x) { long8 r; for (int i = 0; i < 8; i++) r[i] = convert_long_rtz(x[i]); return r; }
+CNST long16 convert_long16_rtz(double16 x) { long16 r; for (int i = 0; i < 16; i++) r[i] = convert_long_rtz(x[i]); return r; }
+CNST long convert_long_rtp(double x) { double r = __builtin_ceil(x); if (x != x) return 0; if (r >= 0x1p63) return LONG_MAX; if (r < -0x1p63) return LONG_MIN; return (long)r; }
 CNST long2 convert_long2_rtp(double2 x) { long2 r; for (int i = 0; i < 2; i++) r[i] = convert_long_rtp(x[i]); return r; }
 CNST long3 convert_long3_rtp(double3 x) { long3 r; for (int i = 0; i < 3; i++) r[i] = convert_long_rtp(x[i]); return r; }
 CNST long4 convert_long4_rtp(double4 x) { long4 r; for (int i = 0; i < 4; i++) r[i] = convert_long_rtp(x[i]); return r; }
 CNST long8 convert_long8_rtp(double8 x) { long8 r; for (int i = 0; i < 8; i++) r[i] = convert_long_rtp(x[i]); return r; }
 CNST long16 convert_long16_rtp(double16 x) { long16 r; for (int i = 0; i < 16; i++) r[i] = convert_long_rtp(x[i]); return r; }
-CNST long convert_long_rtn(double x) { return (long)__builtin_floor(x); }
+CNST long convert_long_rtn(double x) { double r = __builtin_floor(x); if (x != x) return 0; if (r >= 0x1p63) return LONG_MAX; if (r < -0x1p63) return LONG_MIN; return (long)r; }
 CNST long2 convert_long2_rtn(double2 x) { long2 r; for (int i = 0; i < 2; i++) r[i] = convert_long_rtn(x[i]); return r; }
 CNST long3 convert_long3_rtn(double3 x) { long3 r; for (int i = 0; i < 3; i++) r[i] = convert_long_rtn(x[i]); return r; }
 CNST long4 convert_long4_rtn(double4 x) { long4 r; for (int i = 0; i < 4; i++) r[i] = convert_long_rtn(x[i]); return r; }
@@ -4812,31 +4812,31 @@ CNST ulong4 convert_ulong4_sat_rtn(ulong4 x) { ulong4 r; for (int i = 0; i < 4; 
 CNST ulong8 convert_ulong8_sat_rtn(ulong8 x) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = convert_ulong_sat_rtn(x[i]); return r; }
 CNST ulong16 convert_ulong16_sat_rtn(ulong16 x) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = convert_ulong_sat_rtn(x[i]); return r; }
 /* float -> ulong */
-CNST ulong convert_ulong(float x) { return (ulong)__builtin_truncf(x); }
-CNST ulong2 convert_ulong2(float2 x) { return __builtin_convertvector(x, ulong2); }
-CNST ulong3 convert_ulong3(float3 x) { return __builtin_convertvector(x, ulong3); }
-CNST ulong4 convert_ulong4(float4 x) { return __builtin_convertvector(x, ulong4); }
-CNST ulong8 convert_ulong8(float8 x) { return __builtin_convertvector(x, ulong8); }
-CNST ulong16 convert_ulong16(float16 x) { return __builtin_convertvector(x, ulong16); }
-CNST ulong convert_ulong_rte(float x) { return (ulong)__builtin_rintf(x); }
+CNST ulong convert_ulong(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p64) return ULONG_MAX; if (r < 0.0) return 0; return (ulong)r; }
+CNST ulong2 convert_ulong2(float2 x) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = convert_ulong(x[i]); return r; }
+CNST ulong3 convert_ulong3(float3 x) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = convert_ulong(x[i]); return r; }
+CNST ulong4 convert_ulong4(float4 x) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = convert_ulong(x[i]); return r; }
+CNST ulong8 convert_ulong8(float8 x) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = convert_ulong(x[i]); return r; }
+CNST ulong16 convert_ulong16(float16 x) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = convert_ulong(x[i]); return r; }
+CNST ulong convert_ulong_rte(float x) { float r = __builtin_rintf(x); if (x != x) return 0; if (r >= 0x1p64) return ULONG_MAX; if (r < 0.0) return 0; return (ulong)r; }
 CNST ulong2 convert_ulong2_rte(float2 x) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = convert_ulong_rte(x[i]); return r; }
 CNST ulong3 convert_ulong3_rte(float3 x) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = convert_ulong_rte(x[i]); return r; }
 CNST ulong4 convert_ulong4_rte(float4 x) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = convert_ulong_rte(x[i]); return r; }
 CNST ulong8 convert_ulong8_rte(float8 x) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = convert_ulong_rte(x[i]); return r; }
 CNST ulong16 convert_ulong16_rte(float16 x) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = convert_ulong_rte(x[i]); return r; }
-CNST ulong convert_ulong_rtz(float x) { return (ulong)__builtin_truncf(x); }
-CNST ulong2 convert_ulong2_rtz(float2 x) { return __builtin_convertvector(x, ulong2); }
-CNST ulong3 convert_ulong3_rtz(float3 x) { return __builtin_convertvector(x, ulong3); }
-CNST ulong4 convert_ulong4_rtz(float4 x) { return __builtin_convertvector(x, ulong4); }
-CNST ulong8 convert_ulong8_rtz(float8 x) { return __builtin_convertvector(x, ulong8); }
-CNST ulong16 convert_ulong16_rtz(float16 x) { return __builtin_convertvector(x, ulong16); }
-CNST ulong convert_ulong_rtp(float x) { return (ulong)__builtin_ceilf(x); }
+CNST ulong convert_ulong_rtz(float x) { float r = __builtin_truncf(x); if (x != x) return 0; if (r >= 0x1p64) return ULONG_MAX; if (r < 0.0) return 0; return (ulong)r; }
+CNST ulong2 convert_ulong2_rtz(float2 x) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = convert_ulong_rtz(x[i]); return r; }
+CNST ulong3 convert_ulong3_rtz(float3 x) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = convert_ulong_rtz(x[i]); return r; }
+CNST ulong4 convert_ulong4_rtz(float4 x) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = convert_ulong_rtz(x[i]); return r; }
+CNST ulong8 convert_ulong8_rtz(float8 x) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = convert_ulong_rtz(x[i]); return r; }
+CNST ulong16 convert_ulong16_rtz(float16 x) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = convert_ulong_rtz(x[i]); return r; }
+CNST ulong convert_ulong_rtp(float x) { float r = __builtin_ceilf(x); if (x != x) return 0; if (r >= 0x1p64) return ULONG_MAX; if (r < 0.0) return 0; return (ulong)r; }
 CNST ulong2 convert_ulong2_rtp(float2 x) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = convert_ulong_rtp(x[i]); return r; }
 CNST ulong3 convert_ulong3_rtp(float3 x) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = convert_ulong_rtp(x[i]); return r; }
 CNST ulong4 convert_ulong4_rtp(float4 x) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = convert_ulong_rtp(x[i]); return r; }
 CNST ulong8 convert_ulong8_rtp(float8 x) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = convert_ulong_rtp(x[i]); return r; }
 CNST ulong16 convert_ulong16_rtp(float16 x) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = convert_ulong_rtp(x[i]); return r; }
-CNST ulong convert_ulong_rtn(float x) { return (ulong)__builtin_floorf(x); }
+CNST ulong convert_ulong_rtn(float x) { float r = __builtin_floorf(x); if (x != x) return 0; if (r >= 0x1p64) return ULONG_MAX; if (r < 0.0) return 0; return (ulong)r; }
 CNST ulong2 convert_ulong2_rtn(float2 x) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = convert_ulong_rtn(x[i]); return r; }
 CNST ulong3 convert_ulong3_rtn(float3 x) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = convert_ulong_rtn(x[i]); return r; }
 CNST ulong4 convert_ulong4_rtn(float4 x) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = convert_ulong_rtn(x[i]); return r; }
@@ -4873,31 +4873,31 @@ CNST ulong4 convert_ulong4_sat_rtn(float4 x) { ulong4 r; for (int i = 0; i < 4; 
 CNST ulong8 convert_ulong8_sat_rtn(float8 x) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = convert_ulong_sat_rtn(x[i]); return r; }
 CNST ulong16 convert_ulong16_sat_rtn(float16 x) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = convert_ulong_sat_rtn(x[i]); return r; }
 /* double -> ulong */
-CNST ulong convert_ulong(double x) { return (ulong)__builtin_trunc(x); }
-CNST ulong2 convert_ulong2(double2 x) { return __builtin_convertvector(x, ulong2); }
-CNST ulong3 convert_ulong3(double3 x) { return __builtin_convertvector(x, ulong3); }
-CNST ulong4 convert_ulong4(double4 x) { return __builtin_convertvector(x, ulong4); }
-CNST ulong8 convert_ulong8(double8 x) { return __builtin_convertvector(x, ulong8); }
-CNST ulong16 convert_ulong16(double16 x) { return __builtin_convertvector(x, ulong16); }
-CNST ulong convert_ulong_rte(double x) { return (ulong)__builtin_rint(x); }
+CNST ulong convert_ulong(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p64) return ULONG_MAX; if (r < 0.0) return 0; return (ulong)r; }
+CNST ulong2 convert_ulong2(double2 x) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = convert_ulong(x[i]); return r; }
+CNST ulong3 convert_ulong3(double3 x) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = convert_ulong(x[i]); return r; }
+CNST ulong4 convert_ulong4(double4 x) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = convert_ulong(x[i]); return r; }
+CNST ulong8 convert_ulong8(double8 x) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = convert_ulong(x[i]); return r; }
+CNST ulong16 convert_ulong16(double16 x) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = convert_ulong(x[i]); return r; }
+CNST ulong convert_ulong_rte(double x) { double r = __builtin_rint(x); if (x != x) return 0; if (r >= 0x1p64) return ULONG_MAX; if (r < 0.0) return 0; return (ulong)r; }
 CNST ulong2 convert_ulong2_rte(double2 x) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = convert_ulong_rte(x[i]); return r; }
 CNST ulong3 convert_ulong3_rte(double3 x) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = convert_ulong_rte(x[i]); return r; }
 CNST ulong4 convert_ulong4_rte(double4 x) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = convert_ulong_rte(x[i]); return r; }
 CNST ulong8 convert_ulong8_rte(double8 x) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = convert_ulong_rte(x[i]); return r; }
 CNST ulong16 convert_ulong16_rte(double16 x) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = convert_ulong_rte(x[i]); return r; }
-CNST ulong convert_ulong_rtz(double x) { return (ulong)__builtin_trunc(x); }
-CNST ulong2 convert_ulong2_rtz(double2 x) { return __builtin_convertvector(x, ulong2); }
-CNST ulong3 convert_ulong3_rtz(double3 x) { return __builtin_convertvector(x, ulong3); }
-CNST ulong4 convert_ulong4_rtz(double4 x) { return __builtin_convertvector(x, ulong4); }
-CNST ulong8 convert_ulong8_rtz(double8 x) { return __builtin_convertvector(x, ulong8); }
-CNST ulong16 convert_ulong16_rtz(double16 x) { return __builtin_convertvector(x, ulong16); }
-CNST ulong convert_ulong_rtp(double x) { return (ulong)__builtin_ceil(x); }
+CNST ulong convert_ulong_rtz(double x) { double r = __builtin_trunc(x); if (x != x) return 0; if (r >= 0x1p64) return ULONG_MAX; if (r < 0.0) return 0; return (ulong)r; }
+CNST ulong2 convert_ulong2_rtz(double2 x) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = convert_ulong_rtz(x[i]); return r; }
+CNST ulong3 convert_ulong3_rtz(double3 x) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = convert_ulong_rtz(x[i]); return r; }
+CNST ulong4 convert_ulong4_rtz(double4 x) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = convert_ulong_rtz(x[i]); return r; }
+CNST ulong8 convert_ulong8_rtz(double8 x) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = convert_ulong_rtz(x[i]); return r; }
+CNST ulong16 convert_ulong16_rtz(double16 x) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = convert_ulong_rtz(x[i]); return r; }
+CNST ulong convert_ulong_rtp(double x) { double r = __builtin_ceil(x); if (x != x) return 0; if (r >= 0x1p64) return ULONG_MAX; if (r < 0.0) return 0; return (ulong)r; }
 CNST ulong2 convert_ulong2_rtp(double2 x) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = convert_ulong_rtp(x[i]); return r; }
 CNST ulong3 convert_ulong3_rtp(double3 x) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = convert_ulong_rtp(x[i]); return r; }
 CNST ulong4 convert_ulong4_rtp(double4 x) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = convert_ulong_rtp(x[i]); return r; }
 CNST ulong8 convert_ulong8_rtp(double8 x) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = convert_ulong_rtp(x[i]); return r; }
 CNST ulong16 convert_ulong16_rtp(double16 x) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = convert_ulong_rtp(x[i]); return r; }
-CNST ulong convert_ulong_rtn(double x) { return (ulong)__builtin_floor(x); }
+CNST ulong convert_ulong_rtn(double x) { double r = __builtin_floor(x); if (x != x) return 0; if (r >= 0x1p64) return ULONG_MAX; if (r < 0.0) return 0; return (ulong)r; }
 CNST ulong2 convert_ulong2_rtn(double2 x) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = convert_ulong_rtn(x[i]); return r; }
 CNST ulong3 convert_ulong3_rtn(double3 x) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = convert_ulong_rtn(x[i]); return r; }
 CNST ulong4 convert_ulong4_rtn(double4 x) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = convert_ulong_rtn(x[i]); return r; }
