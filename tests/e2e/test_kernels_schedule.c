@@ -1,7 +1,7 @@
 /* tests/e2e/test_kernels_schedule.c — work-item schedules end to end (Kim ch. 3-4, 7): kernels
  * whose loops vote breadth-first (column-major sgemv under a guard, sgemm NT, a JDS-like loop
  * with per-work-item trip counts, a uniform counter around a barrier, a private array living
- * around a barrier loop) give the host's results
+ * around a barrier loop, a loop under a uniform else-if of a divergent branch) give the host's results
  * under WEFT_SCHEDULE=dfo, bfo and auto, with WEFT_PROFILE=async, sync and off, at local sizes
  * that do and do not fill vectors. Every launch also counts, per work-group, the work-items
  * that ran: under runtime profiling (several launches, so that decisions are taken and then
@@ -89,6 +89,20 @@ static const char *source =
     "    }\n"
     "  }\n"
     "  out[i] = acc;\n"
+    "}\n"
+    /* a loop under a uniform branch under a divergent one (tools/fuzz class D, seed 288): the
+     * divergent branch's other side joined the skeleton, while the work-items of groups >= 2
+     * on this side passed by it: work-items waited at different barriers and some came out
+     * with the other side's v + 1 */
+    "kernel void else_if_loop(global const uint *in, global uint *out, uint n) {\n"
+    "  uint lid = get_local_id(0), gid = get_global_id(0);\n"
+    "  uint v = in[gid];\n"
+    "  if (in[lid + 100u] <= v) {\n"
+    "    v += 1u;\n"
+    "  } else if (get_group_id(0) < 2u) {\n"
+    "    for (uint i = 0u; i < 3u; i++) v += in[(gid + i) % n] & 7u;\n"
+    "  }\n"
+    "  out[gid] = v;\n"
     "}\n";
 
 static char cache_dir[] = "/tmp/weft-schedule-test-XXXXXX";
@@ -451,6 +465,52 @@ static void test_nested_divergent_loops(void **state)
     restore_env();
 }
 
+static void test_loop_under_uniform_else_if(void **state)
+{
+    (void)state;
+    const size_t locals[] = {17, 16};
+    for (size_t li = 0; li < 2; li++) {
+        size_t local = locals[li], global = local * 20, n = global + 128;
+        cl_uint *in = malloc(sizeof(cl_uint) * n), *want = malloc(sizeof(cl_uint) * global),
+                *got = malloc(sizeof(cl_uint) * global);
+        for (size_t i = 0; i < n; i++)
+            in[i] = (cl_uint)(rng_next() % 64);
+        for (size_t g = 0; g < global; g++) {
+            cl_uint v = in[g];
+            if (in[g % local + 100] <= v)
+                v += 1;
+            else if (g / local < 2)
+                for (size_t i = 0; i < 3; i++)
+                    v += in[(g + i) % n] & 7;
+            want[g] = v;
+        }
+        cl_uint nn = (cl_uint)n;
+        cl_mem bi = buf_new(sizeof(cl_uint) * n, in), bo = buf_new(sizeof(cl_uint) * global, NULL);
+        for (size_t s = 0; s < NSETTINGS; s++) {
+            use_setting(s);
+            for (int rep = 0; rep < 3; rep++) {
+                memset(got, 0x7f, sizeof(cl_uint) * global);
+                assert_int_equal(clEnqueueWriteBuffer(env.queue, bo, CL_TRUE, 0, sizeof(cl_uint) * global, got, 0, NULL,
+                                                      NULL),
+                                 CL_SUCCESS);
+                assert_int_equal(launch("else_if_loop", 1, NULL, &global, &local, KARGS(KARG(bi), KARG(bo), KARG(nn))),
+                                 CL_SUCCESS);
+                buf_read(bo, sizeof(cl_uint) * global, got);
+                for (size_t i = 0; i < global; i++)
+                    if (got[i] != want[i])
+                        fail_msg("%s/%s local %zu rep %d: out[%zu] = %u, want %u", settings[s][0], settings[s][1],
+                                 local, rep, i, got[i], want[i]);
+            }
+        }
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+        free(in);
+        free(want);
+        free(got);
+    }
+    restore_env();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_counter_around_barrier),
         cmocka_unit_test(test_private_array_around_barrier),
         cmocka_unit_test(test_nested_divergent_loops),
+        cmocka_unit_test(test_loop_under_uniform_else_if),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -98,29 +98,37 @@ struct guard {
 };
 
 /* Whether the guard's shape allows the predicated form: a two-way branch one of whose sides
- * (St, reached only from B) dominates the preheader O and always reaches it, or B is O. */
-static bool find_guard_sides(const struct weft_locality *L, const struct weft_domtree *pdom, int o,
-                             LLVMBasicBlockRef header, struct guard *g)
+ * (St, reached only from B) dominates the preheader O and always enters the loop (the header
+ * post-dominates St), or B is O. NULL when it does, else why not. Post-dominance by O is not
+ * enough: a (uniform) branch at O or between St and O that can skip the loop lets St's
+ * work-items pass by the skeleton while the other side's wait at its barrier (tools/fuzz
+ * class D: `if (c) ... else if (get_group_id(0) < 2) loop`, the else block both St and O). */
+static const char *find_guard_sides(const struct weft_locality *L, const struct weft_domtree *pdom, int o,
+                                    LLVMBasicBlockRef header, struct guard *g)
 {
+    static const char *const indirect = "the divergent branch around it does not lead straight into it";
     LLVMValueRef t = LLVMGetBasicBlockTerminator(g->block);
-    if (!LLVMIsABranchInst(t) || !LLVMIsConditional(t))
-        return false;
+    int hi = weft_cfg_index(L->cfg, header);
+    if (!LLVMIsABranchInst(t) || !LLVMIsConditional(t) || hi < 0)
+        return indirect;
+    const char *why = indirect;
     for (unsigned s = 0; s < 2; s++) {
         LLVMBasicBlockRef st = LLVMGetSuccessor(t, s), sf = LLVMGetSuccessor(t, 1 - s);
         int sti = weft_cfg_index(L->cfg, st);
         if (L->cfg->blocks[o] == g->block && st == header && sf != header) {
             /* the guard is the preheader: its edge into the loop becomes the edge into P */
             g->away = sf;
-            return true;
+            return NULL;
         }
-        if (st == sf || sti < 0 || weft_cfg_npred(L->cfg, (size_t)sti) != 1)
+        if (st == sf || sti < 0 || weft_cfg_npred(L->cfg, (size_t)sti) != 1 || !weft_dom_dominates(L->dom, sti, o))
             continue;
-        if (weft_dom_dominates(L->dom, sti, o) && weft_dom_dominates(pdom, o, sti)) {
+        if (weft_dom_dominates(pdom, hi, sti)) {
             g->away = sf;
-            return true;
+            return NULL;
         }
+        why = "a branch between the divergent branch around it and the loop can skip the loop";
     }
-    return false;
+    return why;
 }
 
 static LLVMBasicBlockRef new_block(LLVMValueRef fn, const char *name)
@@ -359,8 +367,8 @@ void weft_schedule_loops(LLVMValueRef fn, const uint64_t local_size[3], enum wef
                 note = "its header has several entries";
             if (!note && needs_pred && lp->nexits == 0)
                 note = "it never exits";
-            if (!note && r->guards == 1 && !find_guard_sides(L, pdom, o, L->cfg->blocks[lp->header], &gi))
-                note = "the divergent branch around it does not lead straight into it";
+            if (!note && r->guards == 1)
+                note = find_guard_sides(L, pdom, o, L->cfg->blocks[lp->header], &gi);
             bool want = mode == WEFT_SCHEDULE_BFO || (mode == WEFT_SCHEDULE_AUTO && r->prefers_bfo);
             if (ndone < 64)
                 done[ndone++] = r->header;
