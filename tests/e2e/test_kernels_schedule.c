@@ -1,7 +1,8 @@
 /* tests/e2e/test_kernels_schedule.c — work-item schedules end to end (Kim ch. 3-4, 7): kernels
  * whose loops vote breadth-first (column-major sgemv under a guard, sgemm NT, a JDS-like loop
  * with per-work-item trip counts, a uniform counter around a barrier, a private array living
- * around a barrier loop, a loop under a uniform else-if of a divergent branch) give the host's results
+ * around a barrier loop, a loop under a uniform else-if of a divergent branch, uniform loops nested
+ * in predicated ones) give the host's results
  * under WEFT_SCHEDULE=dfo, bfo and auto, with WEFT_PROFILE=async, sync and off, at local sizes
  * that do and do not fill vectors. Every launch also counts, per work-group, the work-items
  * that ran: under runtime profiling (several launches, so that decisions are taken and then
@@ -101,6 +102,29 @@ static const char *source =
     "    v += 1u;\n"
     "  } else if (get_group_id(0) < 2u) {\n"
     "    for (uint i = 0u; i < 3u; i++) v += in[(gid + i) % n] & 7u;\n"
+    "  }\n"
+    "  out[gid] = v;\n"
+    "}\n"
+    /* loops with uniform trip counts nested in a do-while with per-work-item ones (tools/fuzz
+     * class E, seed 246), and a guarded outer loop whose body starts with the inner one (the
+     * shape of kmeans): the inner loop's guard side is the outer loop's header, whose exit test
+     * passed the inner skeleton by while inactive work-items waited at its barrier */
+    "kernel void nested_in_do_while(global const uint *in, global uint *out, uint n, uint p1, uint p2) {\n"
+    "  uint gid = get_global_id(0), v = get_local_id(0), i0 = 0u;\n"
+    "  do {\n"
+    "    for (uint i1 = 0u; i1 < p1; i1++)\n"
+    "      for (uint i2 = 0u; i2 < p2; i2++) v = in[v % n] + i0;\n"
+    "  } while (i0++ < in[gid] % 8u);\n"
+    "  out[gid] = v;\n"
+    "}\n"
+    "kernel void guarded_nest(global const uint *in, global uint *out, uint n, uint m, uint nc, uint nf) {\n"
+    "  uint gid = get_global_id(0), v = 0u;\n"
+    "  if (gid < m) {\n"
+    "    for (uint c = 0u; c < nc; c++) {\n"
+    "      uint d = 0u;\n"
+    "      for (uint f = 0u; f < nf; f++) d += in[(f * m + gid) % n];\n"
+    "      v = v * 3u + d;\n"
+    "    }\n"
     "  }\n"
     "  out[gid] = v;\n"
     "}\n";
@@ -511,6 +535,70 @@ static void test_loop_under_uniform_else_if(void **state)
     restore_env();
 }
 
+static void test_uniform_loops_nested_in_predicated_ones(void **state)
+{
+    (void)state;
+    const size_t locals[] = {64, 24};
+    for (size_t li = 0; li < 2; li++) {
+        size_t local = locals[li], global = local * 20, n = global;
+        cl_uint *in = malloc(sizeof(cl_uint) * n), *want = malloc(sizeof(cl_uint) * global),
+                *got = malloc(sizeof(cl_uint) * global);
+        for (size_t i = 0; i < n; i++)
+            in[i] = (cl_uint)rng_next();
+        cl_uint nn = (cl_uint)n, p1 = 4, p2 = 2, m = (cl_uint)(global - local / 3), nc = 4, nf = 3;
+        cl_mem bi = buf_new(sizeof(cl_uint) * n, in), bo = buf_new(sizeof(cl_uint) * global, NULL);
+        for (int kernel = 0; kernel < 2; kernel++) {
+            for (size_t g = 0; g < global; g++) {
+                cl_uint v = 0;
+                if (kernel == 0) {
+                    cl_uint i0 = 0;
+                    v = (cl_uint)(g % local);
+                    do {
+                        for (cl_uint i1 = 0; i1 < p1; i1++)
+                            for (cl_uint i2 = 0; i2 < p2; i2++)
+                                v = in[v % nn] + i0;
+                    } while (i0++ < in[g] % 8u);
+                } else if (g < m) {
+                    for (cl_uint c = 0; c < nc; c++) {
+                        cl_uint d = 0;
+                        for (cl_uint f = 0; f < nf; f++)
+                            d += in[(f * m + (cl_uint)g) % nn];
+                        v = v * 3u + d;
+                    }
+                }
+                want[g] = v;
+            }
+            for (size_t s = 0; s < NSETTINGS; s++) {
+                use_setting(s);
+                for (int rep = 0; rep < 3; rep++) {
+                    memset(got, 0x7f, sizeof(cl_uint) * global);
+                    assert_int_equal(clEnqueueWriteBuffer(env.queue, bo, CL_TRUE, 0, sizeof(cl_uint) * global, got, 0,
+                                                          NULL, NULL),
+                                     CL_SUCCESS);
+                    cl_int err = kernel == 0
+                                     ? launch("nested_in_do_while", 1, NULL, &global, &local,
+                                              KARGS(KARG(bi), KARG(bo), KARG(nn), KARG(p1), KARG(p2)))
+                                     : launch("guarded_nest", 1, NULL, &global, &local,
+                                              KARGS(KARG(bi), KARG(bo), KARG(nn), KARG(m), KARG(nc), KARG(nf)));
+                    assert_int_equal(err, CL_SUCCESS);
+                    buf_read(bo, sizeof(cl_uint) * global, got);
+                    for (size_t i = 0; i < global; i++)
+                        if (got[i] != want[i])
+                            fail_msg("%s %s/%s local %zu rep %d: out[%zu] = %u, want %u",
+                                     kernel == 0 ? "nested_in_do_while" : "guarded_nest", settings[s][0],
+                                     settings[s][1], local, rep, i, got[i], want[i]);
+                }
+            }
+        }
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+        free(in);
+        free(want);
+        free(got);
+    }
+    restore_env();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -521,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_private_array_around_barrier),
         cmocka_unit_test(test_nested_divergent_loops),
         cmocka_unit_test(test_loop_under_uniform_else_if),
+        cmocka_unit_test(test_uniform_loops_nested_in_predicated_ones),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
