@@ -9,7 +9,8 @@
 struct cost_entry {
     struct weft_cost_key key;
     double ring[WEFT_COST_WINDOW];   /* samples 2, 3, ... of the key, the newest at (samples-2) % W */
-    unsigned samples;                /* noted in all (fused entries: the chain's fused runs); 0: free */
+    bool used;                       /* false: a free slot */
+    unsigned samples;                /* noted in all (fused entries: the chain's fused runs) */
     /* fused entries only: the decision state of the chain */
     bool rejected;
     unsigned retry_left, backoff;    /* launches until the next retry, and the wait after it */
@@ -28,21 +29,27 @@ static bool key_eq(const struct weft_cost_key *a, const struct weft_cost_key *b)
 static struct cost_entry *find(enum weft_cost_kind kind, const struct weft_cost_key *key)
 {
     for (unsigned i = 0; i < COST_SLOTS; i++)
-        if (table[kind][i].samples && key_eq(&table[kind][i].key, key))
+        if (table[kind][i].used && key_eq(&table[kind][i].key, key))
             return &table[kind][i];
     return NULL;
+}
+
+/* The entry of `key`, a new one (in the slot filled longest ago, round robin) if it has none. */
+static struct cost_entry *find_or_add(enum weft_cost_kind kind, const struct weft_cost_key *key)
+{
+    struct cost_entry *e = find(kind, key);
+    if (!e) {
+        e = &table[kind][next_slot[kind]];
+        next_slot[kind] = (next_slot[kind] + 1) % COST_SLOTS;
+        *e = (struct cost_entry){.key = *key, .used = true, .backoff = WEFT_COST_RETRY_FIRST};
+    }
+    return e;
 }
 
 void weft_cost_note(enum weft_cost_kind kind, const struct weft_cost_key *key, double ns_per_row)
 {
     pthread_mutex_lock(&cost_lock);
-    struct cost_entry *e = find(kind, key);
-    if (!e) {
-        /* the slot filled longest ago goes (round robin) */
-        e = &table[kind][next_slot[kind]];
-        next_slot[kind] = (next_slot[kind] + 1) % COST_SLOTS;
-        *e = (struct cost_entry){.key = *key, .backoff = WEFT_COST_RETRY_FIRST};
-    }
+    struct cost_entry *e = find_or_add(kind, key);
     if (e->samples)
         e->ring[(e->samples - 1) % WEFT_COST_WINDOW] = ns_per_row;
     e->samples++;
@@ -82,8 +89,8 @@ double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, 
 void weft_cost_reject(const struct weft_cost_key *key)
 {
     pthread_mutex_lock(&cost_lock);
-    struct cost_entry *e = find(WEFT_COST_FUSED, key);
-    if (e && !e->rejected) {
+    struct cost_entry *e = find_or_add(WEFT_COST_FUSED, key);
+    if (!e->rejected) {
         e->rejected = true;
         e->retry_left = e->backoff;
         e->backoff = e->backoff < WEFT_COST_RETRY_MAX / 2 ? e->backoff * 2 : WEFT_COST_RETRY_MAX;

@@ -48,8 +48,9 @@ void weft_cost_note(enum weft_cost_kind kind, const struct weft_cost_key *key, d
  * than `min_samples` were noted in all (the first included). */
 double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, unsigned min_samples);
 
-/* The fused chain `key` (it has fused samples) was measured not to pay: it is not planned for
- * the next WEFT_COST_RETRY_FIRST launches, twice as many after each further rejection. */
+/* The fused chain `key` was measured not to pay, or cannot fuse at all (its launches do not
+ * feed each other): it is not planned for the next WEFT_COST_RETRY_FIRST launches, twice as
+ * many after each further rejection. */
 void weft_cost_reject(const struct weft_cost_key *key);
 
 enum weft_cost_plan {

@@ -86,8 +86,6 @@ static void test_rejection_retries_with_doubling_wait(void **state)
     enum weft_cost_plan next;
     struct weft_cost_key k = key(5, 5, 512);
     assert_int_equal(weft_cost_plan_launch(&k), WEFT_COST_PLAN);   /* never measured */
-    weft_cost_reject(&k);                                           /* no fused samples: no entry */
-    assert_int_equal(weft_cost_plan_launch(&k), WEFT_COST_PLAN);
     for (int i = 0; i < 3; i++) {
         weft_cost_note(WEFT_COST_FUSED, &k, 90.0);
         weft_cost_note(WEFT_COST_USEFUL, &k, 120.0);
@@ -109,6 +107,22 @@ static void test_rejection_retries_with_doubling_wait(void **state)
         assert_int_equal(next, WEFT_COST_RETRY);
     }
     assert_int_equal(wait, WEFT_COST_RETRY_MAX);
+}
+
+/* A chain whose launches cannot fuse (fuse.c found no prefix that feeds itself) is rejected
+ * before any fused run: the queue does not plan it again for each launch it starts with. */
+static void test_rejection_without_fused_runs(void **state)
+{
+    (void)state;
+    enum weft_cost_plan next;
+    struct weft_cost_key k = key(6, 6, 1);
+    assert_int_equal(weft_cost_plan_launch(&k), WEFT_COST_PLAN);
+    weft_cost_reject(&k);
+    assert_int_equal(skipped_run(&k, 100000, &next), WEFT_COST_RETRY_FIRST);
+    assert_int_equal(next, WEFT_COST_RETRY);
+    assert_true(weft_cost_get(WEFT_COST_FUSED, &k, 1) == 0);   /* nothing measured */
+    weft_cost_reject(&k);   /* the retry found it unfusable again: twice the wait */
+    assert_int_equal(skipped_run(&k, 100000, &next), 2 * WEFT_COST_RETRY_FIRST);
 }
 
 static void test_explore_schedule(void **state)
@@ -150,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_window_forgets_old_samples),
         cmocka_unit_test(test_keys_differ_by_kernels_grid_and_kind),
         cmocka_unit_test(test_rejection_retries_with_doubling_wait),
+        cmocka_unit_test(test_rejection_without_fused_runs),
         cmocka_unit_test(test_explore_schedule),
         cmocka_unit_test(test_fused_chain_remeasures_unfused),
     };
