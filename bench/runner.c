@@ -32,6 +32,31 @@
 #define BENCH_KERNEL_DIR "bench/kernels"
 #endif
 
+/* Where the kernels' .cl files are: $WEFT_BENCH_KERNELS, the source tree this runner was built
+ * from, ../share/weft/bench/kernels beside an installed runner, or bench/kernels under the
+ * current folder (a copy of the repository, as on the device machine's bundle runs). */
+static const char *kernel_dir(void)
+{
+    static char dir[1100];
+    if (dir[0])
+        return dir;
+    const char *env = getenv("WEFT_BENCH_KERNELS");
+    char installed[1100];
+    ssize_t n = readlink("/proc/self/exe", installed, 1000);
+    installed[n > 0 ? n : 0] = 0;
+    char *slash = strrchr(installed, '/');
+    if (slash)
+        strcpy(slash, "/../share/weft/bench/kernels");
+    const char *candidates[] = {env, BENCH_KERNEL_DIR, slash ? installed : NULL, "bench/kernels"};
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
+        if (candidates[i] && access(candidates[i], R_OK | X_OK) == 0) {
+            snprintf(dir, sizeof dir, "%s", candidates[i]);
+            return dir;
+        }
+    snprintf(dir, sizeof dir, "%s", BENCH_KERNEL_DIR);
+    return dir;
+}
+
 static const struct bench_desc *const families[] = {bench_micro, bench_linalg, bench_sparse,
                                                     bench_patterns, bench_apps, bench_chains};
 
@@ -388,8 +413,8 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
     const struct bench_desc *d = b->d;
     size_t obytes = b->out_count * type_size(d->out_type);
     void *out = calloc(1, obytes ? obytes : 1);
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.cl", BENCH_KERNEL_DIR, d->file);
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s.cl", kernel_dir(), d->file);
     char *src = read_text(path);
     int err = 0;
     if (!src) {
@@ -402,9 +427,10 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
     if (cerr == CL_SUCCESS) {
         /* a file that includes another finds it in the kernels' folder (only then: Weft does
          * not cache builds with -I, whose inputs it cannot see) */
-        char options[1400];
-        const char *inc = strstr(src, "#include") ? "-I " BENCH_KERNEL_DIR " " : "";
-        snprintf(options, sizeof options, "%s%s", inc, d->options ? d->options : "");
+        char options[2400];
+        int inc = strstr(src, "#include") != NULL;
+        snprintf(options, sizeof options, "%s%s%s%s", inc ? "-I " : "", inc ? kernel_dir() : "",
+                 inc ? " " : "", d->options ? d->options : "");
         cerr = clBuildProgram(c->prog, 1, &c->dev, options, NULL, NULL);
     }
     r.compile = now() - t0;

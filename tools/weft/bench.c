@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +26,6 @@
 
 #include "cli.h"
 
-#ifndef WEFT_BUILD_DIR
-#define WEFT_BUILD_DIR "build"
-#endif
 #ifndef WEFT_SOURCE_DIR
 #define WEFT_SOURCE_DIR "."
 #endif
@@ -164,16 +162,39 @@ static int copy_file(const char *from, const char *to)
     return ok ? 0 : -1;
 }
 
-/* The private vendor directory: this build's Weft plus every other registered platform. */
+/* The folder this executable lies in: the runner and libweft.so are found from there
+ * (bin/ and ../lib/ of a build, an installed tree or the device bundle), never at paths
+ * compiled into the build. */
+static void self_dir(char *dir, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+    dir[n > 0 ? n : 0] = 0;
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, len, ".");
+}
+
+/* The private vendor directory: the Weft beside this executable (../lib/libweft.so) plus
+ * every other registered platform. */
 static int make_vendor_dir(char *dir, size_t len)
 {
+    char lib[1100], real[PATH_MAX];
+    self_dir(lib, 1000);
+    strcat(lib, "/../lib/libweft.so");
+    if (!realpath(lib, real)) {
+        fprintf(stderr, "weft bench: cannot find %s: %s\n", lib, strerror(errno));
+        return -1;
+    }
     snprintf(dir, len, "/tmp/weft-bench-XXXXXX");
     if (!mkdtemp(dir))
         return -1;
     char to[1200];
     snprintf(to, sizeof to, "%s/weft.icd", dir);
-    if (copy_file(WEFT_BUILD_DIR "/weft.icd", to) != 0) {
-        fprintf(stderr, "weft bench: cannot read %s/weft.icd (is Weft built?)\n", WEFT_BUILD_DIR);
+    FILE *icd = fopen(to, "w");
+    if (!icd || fprintf(icd, "%s\n", real) < 0 || fclose(icd) != 0) {
+        fprintf(stderr, "weft bench: cannot write %s\n", to);
         return -1;
     }
     DIR *d = opendir("/etc/OpenCL/vendors");
@@ -480,7 +501,12 @@ int weft_cli_bench(int argc, char **argv)
     }
     const char *runner_env = getenv("WEFT_BENCH_RUNNER");
     char runner[1024];
-    snprintf(runner, sizeof runner, "%s", runner_env ? runner_env : WEFT_BUILD_DIR "/bin/weft-bench-runner");
+    if (runner_env) {
+        snprintf(runner, sizeof runner, "%s", runner_env);
+    } else {
+        self_dir(runner, 1000);
+        strcat(runner, "/weft-bench-runner");
+    }
     if (access(runner, X_OK) != 0) {
         fprintf(stderr, "weft bench: %s is missing (build the weft-bench-runner target)\n", runner);
         return 1;
