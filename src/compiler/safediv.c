@@ -50,7 +50,18 @@ static LLVMValueRef splat(LLVMTypeRef t, unsigned long long v, bool sign_extend)
     return r;
 }
 
-static void guard(LLVMBuilderRef b, LLVMValueRef div)
+/* max(d, 1) as unsigned numbers, lane by lane: d where d != 0, else 1. */
+static LLVMValueRef umax_one(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef d)
+{
+    LLVMTypeRef t = LLVMTypeOf(d);
+    static const char name[] = "llvm.umax";
+    unsigned id = LLVMLookupIntrinsicID(name, sizeof name - 1);
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, &t, 1);
+    LLVMValueRef args[] = {d, splat(t, 1, false)};
+    return LLVMBuildCall2(b, LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, &t, 1), f, args, 2, "div.nz");
+}
+
+static void guard(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef div)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(div);
     bool is_signed = op == LLVMSDiv || op == LLVMSRem;
@@ -59,15 +70,32 @@ static void guard(LLVMBuilderRef b, LLVMValueRef div)
     LLVMTypeRef et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
     unsigned bits = LLVMGetIntTypeWidth(et);
     LLVMPositionBuilderBefore(b, div);
-    LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntEQ, d, splat(t, 0, false), "div.zero");
+    LLVMValueRef safe;
+    if (LLVMIsConstant(d)) {
+        /* a constant with a zero lane: the builder folds the select into the divisor */
+        LLVMValueRef zero = LLVMBuildICmp(b, LLVMIntEQ, d, splat(t, 0, false), "div.zero");
+        safe = LLVMBuildSelect(b, zero, splat(t, 1, false), d, "div.nz");
+    } else {
+        /* Not `select (d == 0), 1, d`: InstSimplify threads a division over a select's arms
+         * (udiv x, (select c, y, z) -> select c, (udiv x, y), (udiv x, z)), and where an arm
+         * is a constant vector with a zero lane that lane's undefined behaviour makes the
+         * whole division poison, although the select never picks the lane (a masked divisor
+         * select (m, lid, 1), lid = <0, 1, ...> with lane 0 inactive: every quotient became 0).
+         * umax is no select, and each of its lanes is a defined value other than 0 (freeze:
+         * an inactive lane may hold poison). */
+        d = LLVMBuildFreeze(b, d, "div.fr");
+        safe = umax_one(m, b, d);
+    }
     if (is_signed) {   /* (a constant dividend other than the minimum folds this away) */
         LLVMValueRef min = splat(t, bits >= 64 ? 1ull << 63 : 1ull << (bits - 1), false);
         LLVMValueRef is_min = LLVMBuildICmp(b, LLVMIntEQ, a, min, "");
         LLVMValueRef is_m1 = LLVMBuildICmp(b, LLVMIntEQ, d, splat(t, ~0ull, true), "");
         LLVMValueRef ovf = LLVMBuildAnd(b, is_min, is_m1, "div.ovf");
-        bad = LLVMBuildOr(b, bad, ovf, "");
+        safe = LLVMBuildSelect(b, ovf, splat(t, 1, false), safe, "");
     }
-    LLVMSetOperand(div, 1, LLVMBuildSelect(b, bad, splat(t, 1, false), d, "div.safe"));
+    LLVMSetOperand(div, 1, safe);
+    if (LLVMIsAInstruction(safe))
+        LLVMSetValueName2(safe, "div.safe", 8);
 }
 
 unsigned weft_guard_divisions(LLVMModuleRef m)
@@ -80,7 +108,7 @@ unsigned weft_guard_divisions(LLVMModuleRef m)
                 LLVMOpcode op = LLVMGetInstructionOpcode(i);
                 if (!is_division(op) || constant_is_safe(LLVMGetOperand(i, 1), op == LLVMSDiv || op == LLVMSRem))
                     continue;
-                guard(b, i);
+                guard(m, b, i);
                 n++;
             }
     LLVMDisposeBuilder(b);

@@ -14,7 +14,12 @@
  *     size bound, which runs the scalar work-item loops);
  *   - a private int[7] table initialized from a constant: the vectorizer put the lanes' copies
  *     28 bytes apart while their accesses claimed 16-byte alignment (SIGSEGV, CLSmith
- *     default_102016).
+ *     default_102016);
+ *   - a division by the local id guarded by `lid != 0` (tools/fuzz, random differential runs):
+ *     the vectorizer's masked divisor select (m, lid, 1) had a constant zero in lane 0, and
+ *     InstSimplify, threading the division over the select's arms, took that lane for undefined
+ *     behaviour of the whole vector (every quotient 0 in a partial packet; with two packets
+ *     side by side, work-items 8, 15, 22, 29 got work-item 1's quotient).
  * CTest runs this file vectorized (e2e/), with WEFT_VECTORIZE=off (e2e-novec/) and breadth-first
  * (e2e-bfo/). A hang fails the test through an alarm that names the kernel. */
 #include <signal.h>
@@ -97,6 +102,19 @@ static const char *source =
     "  int t[7] = {7, 0, 7, 7, 0, 7, 7};\n"
     "  t[in[x] % 7] += x;\n"
     "  out[x] = t[(in[x] + 1) % 7] + t[in[x] % 7];\n"
+    "}\n"
+    /* 7. A division by the local id under `lid != 0`, from a private array (a partial packet)
+     * and under a divergent branch (two packets side by side). */
+    "kernel void guarded_div_by_lid(global const uint *in, global uint *out, uint p) {\n"
+    "  uint lid = (uint)get_local_id(0), g = (uint)get_global_id(0);\n"
+    "  uint a[16];\n"
+    "  for (uint t = 0u; t < 16u; t++) a[t] = in[g + t] ^ t;\n"
+    "  uint x = a[in[g] % 16u];\n"
+    "  uint r = lid != 0u ? x % lid : 5u;\n"
+    "  uint q = lid != 0u ? x / lid : 6u;\n"
+    "  uint v = p;\n"
+    "  if (lid % 7u == 1u) v ^= lid != 0u ? p / lid : 9u;\n"
+    "  out[3u * g] = r; out[3u * g + 1u] = q; out[3u * g + 2u] = v;\n"
     "}\n";
 
 static int setup(void **state)
@@ -342,6 +360,38 @@ static void test_private_table_copies_keep_alignment(void **state)
     }
 }
 
+static void test_division_guarded_by_local_id(void **state)
+{
+    (void)state;
+    static const size_t locals[] = {5, 7, 16, 32, 33, 48};
+    const uint32_t p = 1516513847u;
+    for (size_t t = 0; t < ARRAY_LEN(locals); t++) {
+        size_t L = locals[t], G = L * 3;
+        uint32_t *in = malloc((G + 16) * sizeof *in);
+        for (size_t i = 0; i < G + 16; i++)
+            in[i] = rng_next();
+        cl_mem bi = buf_new((G + 16) * sizeof *in, in), bo = buf_poisoned(G * 3 * 4);
+        assert_int_equal(launch_bounded("guarded_div_by_lid", &G, &L, KARGS(KARG(bi), KARG(bo), KARG(p))), CL_SUCCESS);
+        uint32_t *out = (uint32_t *)ints_read(bo, G * 3);
+        for (size_t g = 0; g < G; g++) {
+            uint32_t lid = (uint32_t)(g % L), a[16];
+            for (uint32_t k = 0; k < 16; k++)
+                a[k] = in[g + k] ^ k;
+            uint32_t x = a[in[g] % 16u];
+            uint32_t r = lid ? x % lid : 5u, q = lid ? x / lid : 6u, v = p;
+            if (lid % 7u == 1u)
+                v ^= p / lid;
+            if (out[3 * g] != r || out[3 * g + 1] != q || out[3 * g + 2] != v)
+                fail_msg("guarded_div_by_lid: local %zu, item %zu: %u %u %u, want %u %u %u", L, g, out[3 * g],
+                         out[3 * g + 1], out[3 * g + 2], r, q, v);
+        }
+        free(in);
+        free(out);
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_many_serialized_operations),
         cmocka_unit_test(test_kernel_past_the_size_bound),
         cmocka_unit_test(test_private_table_copies_keep_alignment),
+        cmocka_unit_test(test_division_guarded_by_local_id),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
