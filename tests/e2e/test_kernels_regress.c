@@ -19,7 +19,11 @@
  *     the vectorizer's masked divisor select (m, lid, 1) had a constant zero in lane 0, and
  *     InstSimplify, threading the division over the select's arms, took that lane for undefined
  *     behaviour of the whole vector (every quotient 0 in a partial packet; with two packets
- *     side by side, work-items 8, 15, 22, 29 got work-item 1's quotient).
+ *     side by side, work-items 8, 15, 22, 29 got work-item 1's quotient);
+ *   - a guarded remainder stored to __local after a uniform loop, local size 48 (a linearized
+ *     tail packet of 16 in 32 lanes): with the tail's mask a constant, LLVM's X86 backend kept
+ *     lanes 48..63 of a derived mask active and the packet's masked stores wrote past their
+ *     slots (SIGSEGV in a scatter after the barrier).
  * CTest runs this file vectorized (e2e/), with WEFT_VECTORIZE=off (e2e-novec/) and breadth-first
  * (e2e-bfo/). A hang fails the test through an alarm that names the kernel. */
 #include <signal.h>
@@ -115,6 +119,20 @@ static const char *source =
     "  uint v = p;\n"
     "  if (lid % 7u == 1u) v ^= lid != 0u ? p / lid : 9u;\n"
     "  out[3u * g] = r; out[3u * g + 1u] = q; out[3u * g + 2u] = v;\n"
+    "}\n"
+    /* 8. A guarded remainder into __local after a uniform `if` around a uniform loop. */
+    "kernel void guarded_rem_to_local(global const uint *in, global uint *out, uint n, uint m, uint f,\n"
+    "                                 local uint *dl) {\n"
+    "  uint lid = (uint)get_local_id(0), g = (uint)get_global_id(0), L = (uint)get_local_size(0);\n"
+    "  uint v = in[(lid * 4u + 23u) % n];\n"
+    "  if ((f >> 12u & 1u) == 0u) {\n"
+    "    for (uint i = 0u; i < m; i++)\n"
+    "      if ((f & 3u) != 2u) v ^= in[i];\n"
+    "  }\n"
+    "  uint x = in[lid];\n"
+    "  dl[lid] = x != 0u ? 23u % x : 0u;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[2u * g] = v; out[2u * g + 1u] = dl[(lid + 1u) % L];\n"
     "}\n";
 
 static int setup(void **state)
@@ -392,6 +410,38 @@ static void test_division_guarded_by_local_id(void **state)
     }
 }
 
+static void test_guarded_remainder_to_local_in_tail_packet(void **state)
+{
+    (void)state;
+    static const size_t locals[] = {48, 40, 20, 33};
+    const uint32_t n = 256, m = 3, f = 1560429572u;
+    uint32_t in[256];
+    for (size_t i = 0; i < 256; i++)
+        in[i] = i % 5 ? (uint32_t)(rng_next() % 97) : 0;
+    for (size_t t = 0; t < ARRAY_LEN(locals); t++) {
+        size_t L = locals[t], G = L * 4;
+        cl_mem bi = buf_new(sizeof in, in), bo = buf_poisoned(G * 2 * 4);
+        assert_int_equal(launch_bounded("guarded_rem_to_local", &G, &L,
+                                        KARGS(KARG(bi), KARG(bo), KARG(n), KARG(m), KARG(f), KLOCAL(L * 4))),
+                         CL_SUCCESS);
+        uint32_t *out = (uint32_t *)ints_read(bo, G * 2);
+        for (size_t g = 0; g < G; g++) {
+            uint32_t lid = (uint32_t)(g % L), v = in[(lid * 4u + 23u) % n];
+            if ((f >> 12u & 1u) == 0u)
+                for (uint32_t i = 0; i < m; i++)
+                    if ((f & 3u) != 2u)
+                        v ^= in[i];
+            uint32_t x = in[(lid + 1u) % L], d = x ? 23u % x : 0u;
+            if (out[2 * g] != v || out[2 * g + 1] != d)
+                fail_msg("guarded_rem_to_local: local %zu, item %zu: %u %u, want %u %u", L, g, out[2 * g],
+                         out[2 * g + 1], v, d);
+        }
+        free(out);
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_kernel_past_the_size_bound),
         cmocka_unit_test(test_private_table_copies_keep_alignment),
         cmocka_unit_test(test_division_guarded_by_local_id),
+        cmocka_unit_test(test_guarded_remainder_to_local_in_tail_packet),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

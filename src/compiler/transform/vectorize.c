@@ -2882,6 +2882,25 @@ static void clear_masks(struct weft_vec_plan *p)
         LLVMBuildStore(p->b, zero, p->xmask[e]);
 }
 
+/* The entry mask of a linearized partial packet, lanes 0..active-1, as a value LLVM cannot fold:
+ * the lane count comes back through a volatile load at the start of `start`. With the mask a
+ * constant, InstCombine turns the linear copy's block masks (select (m, c, false)) into shuffles
+ * with a false half, and LLVM 19's X86 backend lost the false half of one kept across blocks
+ * (kmovd of the whole splat): the tail packet of a local size of 48 ran lanes 48..63 and its
+ * masked stores wrote past their slots (SIGSEGV in a scatter after the barrier). What the
+ * vectorizer itself knows of the packet (const_active) stays; a structured (uniform) copy keeps
+ * its constant mask, which only its memory accesses read. */
+static LLVMValueRef partial_mask(struct weft_vec_plan *p, LLVMBasicBlockRef start, unsigned active)
+{
+    LLVMValueRef slot = entry_alloca(p, p->i32, "packet.lanes");
+    LLVMPositionBuilderAtEnd(p->b, start);
+    LLVMValueRef st = LLVMBuildStore(p->b, LLVMConstInt(p->i32, active, 0), slot);
+    LLVMSetVolatile(st, 1);
+    LLVMValueRef n = LLVMBuildLoad2(p->b, p->i32, slot, "packet.lanes");
+    LLVMSetVolatile(n, 1);
+    return LLVMBuildICmp(p->b, LLVMIntULT, iota(p, p->i32), splat(p, n), "packet.mask");
+}
+
 static void emit_packet(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMValueRef base, unsigned active,
                         struct stubs *st)
 {
@@ -2893,7 +2912,7 @@ static void emit_packet(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
         /* a full packet first runs unmasked, and goes linear where its lanes first disagree */
         bool fast = active == p->P;
         p->mask = NULL;
-        emit_linear(p, fast ? NULL : start, const_mask(p, active), st);
+        emit_linear(p, fast ? NULL : start, fast ? const_mask(p, active) : partial_mask(p, start, active), st);
         if (fast && !p->failed) {
             /* a second copy of the same operations: counted once */
             struct weft_vec_report counted = *p->rep;
