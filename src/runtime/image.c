@@ -25,6 +25,7 @@
 #include "runtime/info.h"
 #include "runtime/log.h"
 #include "runtime/mem.h"
+#include "runtime/storage.h"
 
 #define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
@@ -426,8 +427,7 @@ static cl_mem create_image(const char *func, cl_context context, const cl_mem_pr
         m->data = host_ptr;
         m->host_ptr = host_ptr;
     } else {
-        size_t padded = (size + WEFT_MEM_ALIGN - 1) & ~(size_t)(WEFT_MEM_ALIGN - 1);
-        m->data = aligned_alloc(WEFT_MEM_ALIGN, padded ? padded : WEFT_MEM_ALIGN);
+        m->data = weft_storage_alloc(size);   /* freed by mem.c with m->size */
         if (!m->data) {
             weft_mem_free_unpublished(m);
             return WEFT_RETURN(errcode_ret, weft_error(func, CL_MEM_OBJECT_ALLOCATION_FAILURE,

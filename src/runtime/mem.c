@@ -4,7 +4,8 @@
  *   - clCreateBuffer(WithProperties) and clCreateSubBuffer validate every argument in the order
  *     of the OpenCL 3.0 error lists and never crash on a huge size (the allocation fails with
  *     CL_MEM_OBJECT_ALLOCATION_FAILURE instead).
- *   - Storage Weft allocates is WEFT_MEM_ALIGN-byte aligned so kernels' vector loads align;
+ *   - Storage Weft allocates (runtime/storage.c) is zeroed and WEFT_MEM_ALIGN-byte aligned so
+ *     kernels' vector loads align;
  *     CL_MEM_USE_HOST_PTR buffers use the application's memory directly (the device is the host,
  *     so that is zero copy and the host pointer always holds the latest bits); a sub-buffer's
  *     storage is its parent's storage plus the origin.
@@ -20,12 +21,12 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/info.h"
 #include "runtime/log.h"
+#include "runtime/storage.h"
 
 struct weft_mem_destructor {
     void (CL_CALLBACK *fn)(cl_mem, void *);
@@ -41,9 +42,6 @@ struct weft_mem_mapping {
     struct weft_mem_mapping *next;
 };
 
-/* Buffers of at least HUGE_PAGE_MIN bytes are aligned to and advised onto 2 MiB pages. */
-#define HUGE_PAGE ((size_t)2 << 20)
-#define HUGE_PAGE_MIN ((size_t)4 << 20)
 #define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
 #define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
@@ -118,7 +116,7 @@ static void mem_destroy(struct weft_object *obj)
         weft_object_unhold(WEFT_OBJ(root));
     } else {
         if (!(m->flags & CL_MEM_USE_HOST_PTR))
-            free(m->data);
+            weft_storage_free(m->data, m->size);
         for (struct weft_mem_mapping *map = m->mappings, *next; map; map = next) {
             next = map->next;
             free(map);
@@ -236,16 +234,7 @@ clCreateBufferWithProperties(cl_context context, const cl_mem_properties *proper
         /* The device is the host CPU: the application's memory is the storage. */
         m->data = host_ptr;
     } else {
-        /* Padded to the alignment (aligned_alloc wants a multiple of it); a size so large
-         * that padding would wrap cannot be allocated anyway. */
-        size_t align = size >= HUGE_PAGE_MIN ? HUGE_PAGE : WEFT_MEM_ALIGN;
-        size_t padded = (size + align - 1) & ~(size_t)(align - 1);
-        m->data = padded >= size ? aligned_alloc(align, padded) : NULL;
-        /* Large buffers on transparent huge pages (when the system leaves it to madvise): kernels
-         * that stride through them (a column per work-item, a matrix by columns) otherwise miss
-         * the TLB on almost every access. */
-        if (m->data && align == HUGE_PAGE)
-            madvise(m->data, padded, MADV_HUGEPAGE);
+        m->data = weft_storage_alloc(size);   /* zeroed, fresh pages (storage.c) */
         if (!m->data) {
             free(m->properties);
             pthread_mutex_destroy(&m->lock);

@@ -64,6 +64,48 @@ static int teardown(void **state)
 
 /* ---- clCreateBuffer ------------------------------------------------------------------------ */
 
+/* A new buffer reads as zeros, also where a released one of the same size was just written
+ * (the heap or a kernel page cache would hand that memory back), at a heap size and at a mapped
+ * one, in this context and in a new one. */
+static void test_new_buffers_read_zero(void **state)
+{
+    struct env *e = *state;
+    static const size_t sizes[] = {1000, (size_t)200 << 10, (size_t)9 << 20};
+    cl_int err;
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        size_t n = sizes[s];
+        unsigned char *host = malloc(n);
+        assert_non_null(host);
+        for (int round = 0; round < 2; round++) {
+            cl_context ctx = round ? clCreateContext(NULL, 1, &e->device, NULL, NULL, &err) : e->context;
+            if (round)
+                assert_int_equal(err, CL_SUCCESS);
+            cl_command_queue q = clCreateCommandQueueWithProperties(ctx, e->device, NULL, &err);
+            assert_int_equal(err, CL_SUCCESS);
+            memset(host, 0xab, n);
+            cl_mem old = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+            assert_int_equal(err, CL_SUCCESS);
+            assert_int_equal(clEnqueueWriteBuffer(q, old, CL_TRUE, 0, n, host, 0, NULL, NULL), CL_SUCCESS);
+            assert_int_equal(clReleaseMemObject(old), CL_SUCCESS);
+            cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+            assert_int_equal(err, CL_SUCCESS);
+            assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 0, n, host, 0, NULL, NULL), CL_SUCCESS);
+            size_t nonzero = 0;
+            for (size_t i = 0; i < n; i++)
+                nonzero += host[i] != 0;
+            if (nonzero)
+                print_error("a new buffer of %zu bytes holds %zu nonzero bytes\n", n, nonzero);
+            assert_int_equal(nonzero, 0);
+            clReleaseMemObject(m);
+            clReleaseCommandQueue(q);
+            if (round)
+                clReleaseContext(ctx);
+        }
+        free(host);
+    }
+}
+
+
 static void test_create_flags_table(void **state)
 {
     struct env *e = *state;
@@ -606,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_destructor_parent_after_sub_buffer),
         cmocka_unit_test(test_destructor_frees_host_ptr),
         cmocka_unit_test(test_many_buffers),
+        cmocka_unit_test(test_new_buffers_read_zero),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
