@@ -4,6 +4,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "compiler/analysis/cfg.h"
+#include "compiler/analysis/dominators.h"
 
 static bool is_division(LLVMOpcode op)
 {
@@ -98,19 +102,110 @@ static void guard(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef div)
         LLVMSetValueName2(safe, "div.safe", 8);
 }
 
+/* Whether instruction y comes after instruction x, both dominating one point: in one block, by
+ * their order; else y's block is the one dominated. */
+static bool comes_after(const struct weft_domtree *dom, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMBasicBlockRef bx = LLVMGetInstructionParent(x), by = LLVMGetInstructionParent(y);
+    if (bx != by)
+        return weft_dom_dominates_block(dom, bx, by);
+    for (LLVMValueRef i = LLVMGetNextInstruction(x); i; i = LLVMGetNextInstruction(i))
+        if (i == y)
+            return true;
+    return false;
+}
+
+/* The instruction a division of operands a and d may move before: right after the later of
+ * their definitions (both dominate the division, so one dominates the other; past a block's
+ * phis), or after the entry block's allocas when neither is an instruction. NULL when that
+ * point is in the division's own block: nothing to gain. */
+static LLVMValueRef hoist_point(const struct weft_domtree *dom, LLVMValueRef div)
+{
+    LLVMValueRef a = LLVMGetOperand(div, 0), d = LLVMGetOperand(div, 1);
+    LLVMValueRef last = LLVMIsAInstruction(a) ? a : NULL;
+    if (LLVMIsAInstruction(d) && (!last || comes_after(dom, last, d)))
+        last = d;
+    LLVMValueRef at;
+    if (last) {
+        at = LLVMGetNextInstruction(last);
+        while (at && LLVMIsAPHINode(at))
+            at = LLVMGetNextInstruction(at);
+    } else {
+        at = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(div))));
+        while (at && LLVMIsAAllocaInst(at))
+            at = LLVMGetNextInstruction(at);
+    }
+    return at && LLVMGetInstructionParent(at) != LLVMGetInstructionParent(div) ? at : NULL;
+}
+
+/* Guards (when guard_too) the divisions of f that may trap, each moved first to its operands' definitions
+ * (hoist_point): once guarded it cannot trap, so executing it where it did not run before is
+ * safe, and it leaves every conditional block. Why: LLVM 19 speculates only divisions by
+ * constants, and its loop vectorizer, given a uniform division (grp % n) in a divergent block
+ * of a scalar work-item loop, emitted one copy under lane 0's predicate, and the other lanes
+ * used its poison as an address (tools/fuzz class A: SIGSEGV in dfo.scalar, lc.scalar,
+ * bfo.scalar). A division out of its condition is also one LICM may take out of the loop. */
+static unsigned guard_function(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef f, bool guard_too)
+{
+    unsigned n = 0, cap = 0;
+    LLVMValueRef *divs = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMOpcode op = LLVMGetInstructionOpcode(i);
+            if (!is_division(op) || constant_is_safe(LLVMGetOperand(i, 1), op == LLVMSDiv || op == LLVMSRem))
+                continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                divs = realloc(divs, cap * sizeof *divs);
+                if (!divs)
+                    abort();
+            }
+            divs[n++] = i;
+        }
+    if (!n)
+        return 0;
+    /* Moving instructions changes no block or edge: one CFG and dominator tree serve all. In
+     * program order, so a division feeding another has moved before the other is placed. */
+    struct weft_cfg *cfg = weft_cfg_build(f);
+    struct weft_domtree *dom = cfg ? weft_dom_compute(cfg) : NULL;
+    for (unsigned k = 0; k < n; k++) {
+        /* (in an unreachable block, dominance says nothing: left where it is) */
+        bool reachable = dom && cfg->rpo_index[weft_cfg_index(cfg, LLVMGetInstructionParent(divs[k]))] >= 0;
+        LLVMValueRef at = reachable ? hoist_point(dom, divs[k]) : NULL;
+        if (at) {
+            size_t len;
+            const char *name = LLVMGetValueName2(divs[k], &len);
+            char *keep = strndup(name, len);
+            LLVMInstructionRemoveFromParent(divs[k]);
+            LLVMPositionBuilderBefore(b, at);
+            LLVMInsertIntoBuilderWithName(b, divs[k], keep ? keep : "");
+            free(keep);
+        }
+        if (guard_too)
+            guard(m, b, divs[k]);
+    }
+    weft_dom_free(dom);
+    weft_cfg_free(cfg);
+    free(divs);
+    return n;
+}
+
 unsigned weft_guard_divisions(LLVMModuleRef m)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
     unsigned n = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-                LLVMOpcode op = LLVMGetInstructionOpcode(i);
-                if (!is_division(op) || constant_is_safe(LLVMGetOperand(i, 1), op == LLVMSDiv || op == LLVMSRem))
-                    continue;
-                guard(m, b, i);
-                n++;
-            }
+        if (!LLVMIsDeclaration(f))
+            n += guard_function(m, b, f, true);
+    LLVMDisposeBuilder(b);
+    return n;
+}
+
+unsigned weft_hoist_divisions(LLVMValueRef fn)
+{
+    LLVMModuleRef m = LLVMGetGlobalParent(fn);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    unsigned n = LLVMIsDeclaration(fn) ? 0 : guard_function(m, b, fn, false);
     LLVMDisposeBuilder(b);
     return n;
 }

@@ -8,14 +8,22 @@
  * umax(freeze(d), 1) (a signed one then a select against the overflow), never a select on
  * d == 0: LLVM may thread a division over a select's arms and take an arm's constant zero lane
  * for undefined behaviour of the whole vector. The cost is a max (and for signed divisions
- * two compares and a select) next to a division of 20 to 90 cycles.
+ * two compares and a select) next to a division of 20 to 90 cycles. A guarded division moves up
+ * to right after its operands' definitions, out of every conditional block (LLVM 19 speculates
+ * only divisions by constants, and its loop vectorizer mispredicated a uniform one left in a
+ * divergent block); it may then run where it did not, at the cost of one division.
  */
 #ifndef WEFT_COMPILER_SAFEDIV_H
 #define WEFT_COMPILER_SAFEDIV_H
 
 #include <llvm-c/Core.h>
 
-/* Guards every division of every function of m; returns how many it guarded. */
+/* Guards every division of every function of m, each moved up first; returns how many. */
 unsigned weft_guard_divisions(LLVMModuleRef m);
+/* Moves every division of fn that weft_guard_divisions will guard to right after its operands'
+ * definitions, unguarded: the kernel before the work-group function is built around it (there
+ * a uniform dividend kept across a barrier is reloaded inside the conditional block, and the
+ * division could no longer leave it). weft_guard_divisions must run before the code does. */
+unsigned weft_hoist_divisions(LLVMValueRef fn);
 
 #endif

@@ -164,6 +164,7 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     wopts.schedule = spec->schedule;
     if (!spec->wide_ids)
         weft_narrow_ids(m);
+    weft_hoist_divisions(k);   /* guarded below, with the work-group function (safediv.h) */
     struct weft_wg_result res = {0};
     struct weft_diag vdiag;
     weft_diag_init(&vdiag);

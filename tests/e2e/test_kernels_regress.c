@@ -120,6 +120,19 @@ static const char *source =
     "  if (lid % 7u == 1u) v ^= lid != 0u ? p / lid : 9u;\n"
     "  out[3u * g] = r; out[3u * g + 1u] = q; out[3u * g + 2u] = v;\n"
     "}\n"
+    /* 9. A uniform remainder (group id % n) in a divergent block between barriers: LLVM's
+     * loop vectorizer, on the scalar work-item loop, computed it under lane 0's predicate only
+     * (tools/fuzz class A). */
+    "kernel void uniform_rem_in_divergent_branch(global const uint *in, global uint *out, uint n) {\n"
+    "  local uint lm[256];\n"
+    "  uint lid = (uint)get_local_id(0), gid = (uint)get_global_id(0), grp = (uint)get_group_id(0);\n"
+    "  uint v = grp + 0x80000000u;\n"
+    "  lm[lid] = in[gid % n];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (((gid == 0xbbu ? in[grp % n] : 0u) & 7u) == 2u) v ^= lm[lid];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[gid] = v;\n"
+    "}\n"
     /* 8. A guarded remainder into __local after a uniform `if` around a uniform loop. */
     "kernel void guarded_rem_to_local(global const uint *in, global uint *out, uint n, uint m, uint f,\n"
     "                                 local uint *dl) {\n"
@@ -442,6 +455,33 @@ static void test_guarded_remainder_to_local_in_tail_packet(void **state)
     }
 }
 
+static void test_uniform_remainder_in_divergent_branch(void **state)
+{
+    (void)state;
+    static const size_t locals[] = {200, 64, 256};
+    const uint32_t n = 1024;
+    uint32_t in[1024];
+    for (size_t i = 0; i < n; i++)
+        in[i] = i < 4 ? 2u | (uint32_t)rng_next() << 3 : (uint32_t)rng_next();
+    for (size_t t = 0; t < ARRAY_LEN(locals); t++) {
+        size_t L = locals[t], G = L * 4;
+        cl_mem bi = buf_new(sizeof in, in), bo = buf_poisoned(G * 4);
+        assert_int_equal(launch_bounded("uniform_rem_in_divergent_branch", &G, &L, KARGS(KARG(bi), KARG(bo), KARG(n))),
+                         CL_SUCCESS);
+        uint32_t *out = (uint32_t *)ints_read(bo, G);
+        for (size_t g = 0; g < G; g++) {
+            uint32_t grp = (uint32_t)(g / L), v = grp + 0x80000000u;
+            if (((g == 0xbb ? in[grp % n] : 0u) & 7u) == 2u)
+                v ^= in[g % n];
+            if (out[g] != v)
+                fail_msg("uniform_rem_in_divergent_branch: local %zu, item %zu: %u, want %u", L, g, out[g], v);
+        }
+        free(out);
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_private_table_copies_keep_alignment),
         cmocka_unit_test(test_division_guarded_by_local_id),
         cmocka_unit_test(test_guarded_remainder_to_local_in_tail_packet),
+        cmocka_unit_test(test_uniform_remainder_in_divergent_branch),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -21,6 +21,7 @@
  *   wg-function             the whole pipeline: weft_wg_<kernel> per weft/abi.h
  *   drop-kernels            deletes every kernel (what the driver does afterwards)
  *   guard-divisions         integer divisions that cannot trap, on the module (safediv.h)
+ *   hoist-divisions         each kernel's divisions moved to their operands' definitions (safediv.h)
  *   llvm:<pipeline>         LLVMRunPasses with that pipeline string, on the module
  *   print-<analysis>        analysis/print.h dump of the selected kernels (cfg, dominators,
  *                           loops, liveness, shapes, locality, locality-precise, access);
@@ -50,7 +51,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
                     "passes: canonicalize-barriers work-function lower-workitem layout-locals form-subcfgs\n"
-                    "        privatize wg-loops wg-function drop-kernels guard-divisions narrow-ids llvm:<pipeline>\n"
+                    "        privatize wg-loops wg-function drop-kernels guard-divisions hoist-divisions narrow-ids llvm:<pipeline>\n"
                     "        print-<analysis>\n"
                     "analyses: cfg dominators loops liveness shapes locality locality-precise access\n");
 }
@@ -226,6 +227,12 @@ int main(int argc, char **argv)
         if (strcmp(p, "narrow-ids") == 0) {
             /* what the driver does before building a variant that assumes ids below 2^31 */
             fprintf(hs, "; weft: narrow-ids rewrote %u\n", weft_narrow_ids(m));
+            continue;
+        }
+        if (strcmp(p, "hoist-divisions") == 0) {
+            /* what the driver does to a kernel before building its work-group function */
+            for (unsigned k = 0; k < nk; k++)
+                weft_hoist_divisions(kernels[k]);
             continue;
         }
         if (strcmp(p, "guard-divisions") == 0) {
