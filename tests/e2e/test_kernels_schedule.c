@@ -444,6 +444,29 @@ static void test_private_array_around_barrier(void **state)
     restore_env();
 }
 
+/* Launches `kernel`, whose 32-bit results land in `bo`, three times under every setting and
+ * checks each run against `want`. */
+static void check_every_setting(const char *kernel, const struct karg *args, size_t nargs, cl_mem bo, size_t global,
+                                size_t local, const cl_uint *want)
+{
+    cl_uint *got = malloc(sizeof(cl_uint) * global);
+    for (size_t s = 0; s < NSETTINGS; s++) {
+        use_setting(s);
+        for (int rep = 0; rep < 3; rep++) {
+            memset(got, 0x7f, sizeof(cl_uint) * global);
+            assert_int_equal(clEnqueueWriteBuffer(env.queue, bo, CL_TRUE, 0, sizeof(cl_uint) * global, got, 0, NULL, NULL),
+                             CL_SUCCESS);
+            assert_int_equal(launch(kernel, 1, NULL, &global, &local, args, nargs), CL_SUCCESS);
+            buf_read(bo, sizeof(cl_uint) * global, got);
+            for (size_t i = 0; i < global; i++)
+                if (got[i] != want[i])
+                    fail_msg("%s %s/%s local %zu rep %d: out[%zu] = %d, want %d", kernel, settings[s][0],
+                             settings[s][1], local, rep, i, (int)got[i], (int)want[i]);
+        }
+    }
+    free(got);
+}
+
 static void test_nested_divergent_loops(void **state)
 {
     (void)state;
@@ -451,7 +474,7 @@ static void test_nested_divergent_loops(void **state)
     for (size_t li = 0; li < 2; li++) {
         size_t local = locals[li], global = local * 25;   /* enough groups to profile */
         int n = (int)global;
-        int *in = malloc(sizeof(int) * global), *want = malloc(sizeof(int) * global), *got = malloc(sizeof(int) * global);
+        int *in = malloc(sizeof(int) * global), *want = malloc(sizeof(int) * global);
         for (size_t i = 0; i < global; i++)
             in[i] = (int)(rng_next() % 101) - 50;
         for (int i = 0; i < n; i++) {
@@ -465,26 +488,11 @@ static void test_nested_divergent_loops(void **state)
             want[i] = acc;
         }
         cl_mem bi = buf_new(sizeof(int) * global, in), bo = buf_new(sizeof(int) * global, NULL);
-        for (size_t s = 0; s < NSETTINGS; s++) {
-            use_setting(s);
-            for (int rep = 0; rep < 3; rep++) {
-                memset(got, 0x7f, sizeof(int) * global);
-                assert_int_equal(clEnqueueWriteBuffer(env.queue, bo, CL_TRUE, 0, sizeof(int) * global, got, 0, NULL, NULL),
-                                 CL_SUCCESS);
-                assert_int_equal(launch("nested_break", 1, NULL, &global, &local, KARGS(KARG(bi), KARG(bo), KARG(n))),
-                                 CL_SUCCESS);
-                buf_read(bo, sizeof(int) * global, got);
-                for (size_t i = 0; i < global; i++)
-                    if (got[i] != want[i])
-                        fail_msg("%s/%s local %zu rep %d: out[%zu] = %d, want %d", settings[s][0], settings[s][1],
-                                 local, rep, i, got[i], want[i]);
-            }
-        }
+        check_every_setting("nested_break", KARGS(KARG(bi), KARG(bo), KARG(n)), bo, global, local, (const cl_uint *)want);
         clReleaseMemObject(bi);
         clReleaseMemObject(bo);
         free(in);
         free(want);
-        free(got);
     }
     restore_env();
 }
@@ -495,8 +503,7 @@ static void test_loop_under_uniform_else_if(void **state)
     const size_t locals[] = {17, 16};
     for (size_t li = 0; li < 2; li++) {
         size_t local = locals[li], global = local * 20, n = global + 128;
-        cl_uint *in = malloc(sizeof(cl_uint) * n), *want = malloc(sizeof(cl_uint) * global),
-                *got = malloc(sizeof(cl_uint) * global);
+        cl_uint *in = malloc(sizeof(cl_uint) * n), *want = malloc(sizeof(cl_uint) * global);
         for (size_t i = 0; i < n; i++)
             in[i] = (cl_uint)(rng_next() % 64);
         for (size_t g = 0; g < global; g++) {
@@ -510,27 +517,11 @@ static void test_loop_under_uniform_else_if(void **state)
         }
         cl_uint nn = (cl_uint)n;
         cl_mem bi = buf_new(sizeof(cl_uint) * n, in), bo = buf_new(sizeof(cl_uint) * global, NULL);
-        for (size_t s = 0; s < NSETTINGS; s++) {
-            use_setting(s);
-            for (int rep = 0; rep < 3; rep++) {
-                memset(got, 0x7f, sizeof(cl_uint) * global);
-                assert_int_equal(clEnqueueWriteBuffer(env.queue, bo, CL_TRUE, 0, sizeof(cl_uint) * global, got, 0, NULL,
-                                                      NULL),
-                                 CL_SUCCESS);
-                assert_int_equal(launch("else_if_loop", 1, NULL, &global, &local, KARGS(KARG(bi), KARG(bo), KARG(nn))),
-                                 CL_SUCCESS);
-                buf_read(bo, sizeof(cl_uint) * global, got);
-                for (size_t i = 0; i < global; i++)
-                    if (got[i] != want[i])
-                        fail_msg("%s/%s local %zu rep %d: out[%zu] = %u, want %u", settings[s][0], settings[s][1],
-                                 local, rep, i, got[i], want[i]);
-            }
-        }
+        check_every_setting("else_if_loop", KARGS(KARG(bi), KARG(bo), KARG(nn)), bo, global, local, want);
         clReleaseMemObject(bi);
         clReleaseMemObject(bo);
         free(in);
         free(want);
-        free(got);
     }
     restore_env();
 }
@@ -541,8 +532,7 @@ static void test_uniform_loops_nested_in_predicated_ones(void **state)
     const size_t locals[] = {64, 24};
     for (size_t li = 0; li < 2; li++) {
         size_t local = locals[li], global = local * 20, n = global;
-        cl_uint *in = malloc(sizeof(cl_uint) * n), *want = malloc(sizeof(cl_uint) * global),
-                *got = malloc(sizeof(cl_uint) * global);
+        cl_uint *in = malloc(sizeof(cl_uint) * n), *want = malloc(sizeof(cl_uint) * global);
         for (size_t i = 0; i < n; i++)
             in[i] = (cl_uint)rng_next();
         cl_uint nn = (cl_uint)n, p1 = 4, p2 = 2, m = (cl_uint)(global - local / 3), nc = 4, nf = 3;
@@ -568,33 +558,17 @@ static void test_uniform_loops_nested_in_predicated_ones(void **state)
                 }
                 want[g] = v;
             }
-            for (size_t s = 0; s < NSETTINGS; s++) {
-                use_setting(s);
-                for (int rep = 0; rep < 3; rep++) {
-                    memset(got, 0x7f, sizeof(cl_uint) * global);
-                    assert_int_equal(clEnqueueWriteBuffer(env.queue, bo, CL_TRUE, 0, sizeof(cl_uint) * global, got, 0,
-                                                          NULL, NULL),
-                                     CL_SUCCESS);
-                    cl_int err = kernel == 0
-                                     ? launch("nested_in_do_while", 1, NULL, &global, &local,
-                                              KARGS(KARG(bi), KARG(bo), KARG(nn), KARG(p1), KARG(p2)))
-                                     : launch("guarded_nest", 1, NULL, &global, &local,
-                                              KARGS(KARG(bi), KARG(bo), KARG(nn), KARG(m), KARG(nc), KARG(nf)));
-                    assert_int_equal(err, CL_SUCCESS);
-                    buf_read(bo, sizeof(cl_uint) * global, got);
-                    for (size_t i = 0; i < global; i++)
-                        if (got[i] != want[i])
-                            fail_msg("%s %s/%s local %zu rep %d: out[%zu] = %u, want %u",
-                                     kernel == 0 ? "nested_in_do_while" : "guarded_nest", settings[s][0],
-                                     settings[s][1], local, rep, i, got[i], want[i]);
-                }
-            }
+            if (kernel == 0)
+                check_every_setting("nested_in_do_while", KARGS(KARG(bi), KARG(bo), KARG(nn), KARG(p1), KARG(p2)), bo,
+                                    global, local, want);
+            else
+                check_every_setting("guarded_nest", KARGS(KARG(bi), KARG(bo), KARG(nn), KARG(m), KARG(nc), KARG(nf)),
+                                    bo, global, local, want);
         }
         clReleaseMemObject(bi);
         clReleaseMemObject(bo);
         free(in);
         free(want);
-        free(got);
     }
     restore_env();
 }
