@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench_scaling.h"
 #include "cli.h"
 
 #ifndef WEFT_SOURCE_DIR
@@ -411,9 +412,11 @@ static void print_table(FILE *f, const struct run *run, const char *size)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: weft bench [--filter S[,S...]] [--repeat N] [--size small|default|large]\n"
-               "                  [--json FILE] [--plot FILE.png] [--timeout SECONDS]\n"
+               "                  [--json FILE] [--plot FILE.png] [--timeout SECONDS] [--threads N,N...]\n"
                "Runs the bench/ corpus on this build's Weft, every other CPU OpenCL platform and\n"
-               "natively (C/OpenMP); prints medians, throughput, %% of peak and Weft's speedups.\n");
+               "natively (C/OpenMP); prints medians, throughput, %% of peak and Weft's speedups.\n"
+               "--threads 1,2,4,...: instead, Weft and native at each thread count, with each side's\n"
+               "speedup over the first count (WEFT_NUM_THREADS, OMP_NUM_THREADS).\n");
 }
 
 /* Runs the runner's --peak and keeps, field by field, the best value seen so far. */
@@ -474,7 +477,7 @@ static int write_json(const struct run *run, const char *path, const char *size)
 int weft_cli_bench(int argc, char **argv)
 {
     const char *filter = "", *size = "default", *json = NULL, *plot = NULL, *repeat = "5",
-               *timeout = "300";
+               *timeout = "300", *threads = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -493,6 +496,8 @@ int weft_cli_bench(int argc, char **argv)
             json = argv[++i];
         else if (!strcmp(a, "--plot") && v)
             plot = argv[++i];
+        else if (!strcmp(a, "--threads") && v)
+            threads = argv[++i];
         else {
             fprintf(stderr, "weft bench: bad option '%s'\n", a);
             usage(stderr);
@@ -552,6 +557,11 @@ int weft_cli_bench(int argc, char **argv)
         return 2;
     }
 
+    if (threads) {
+        int rc = weft_bench_scaling(runner, threads, run.bench, run.nbench, size, repeat, timeout, capture);
+        remove_vendor_dir(vdir);
+        return rc;
+    }
     fprintf(stderr, "weft bench: %d benchmarks on", run.nbench);
     for (int p = 0; p < run.nplat; p++)
         fprintf(stderr, "%s %s", p ? "," : "", short_name(run.platforms[p]));
