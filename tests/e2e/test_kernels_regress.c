@@ -133,6 +133,17 @@ static const char *source =
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  out[gid] = v;\n"
     "}\n"
+    /* 10. A private array a kernel loop fills (bfo/lc keep it in scratch), then an element
+     * zeroed through a variable index and another read: LLVM's loop vectorizer read a[0]
+     * before the store of the same work-item (tools/fuzz seed 690). */
+    "kernel void private_store_then_load(global const uint *in, global uint *out, uint n, uint g) {\n"
+    "  uint oid = (uint)get_global_id(0);\n"
+    "  uint a[3];\n"
+    "  for (uint t = 0u; t < 3u; t++) a[t] = in[(oid + t * 24u) % n] ^ t;\n"
+    "  a[1] ^= 1u;\n"
+    "  a[(g | 1u) % 3u] = 0u;\n"
+    "  out[oid] = a[0];\n"
+    "}\n"
     /* 8. A guarded remainder into __local after a uniform `if` around a uniform loop. */
     "kernel void guarded_rem_to_local(global const uint *in, global uint *out, uint n, uint m, uint f,\n"
     "                                 local uint *dl) {\n"
@@ -482,6 +493,37 @@ static void test_uniform_remainder_in_divergent_branch(void **state)
     }
 }
 
+static void test_private_store_then_load(void **state)
+{
+    (void)state;
+    const uint32_t n = 100;
+    uint32_t in[100];
+    for (size_t i = 0; i < n; i++)
+        in[i] = (uint32_t)rng_next();
+    static const uint32_t gs[] = {0, 1, 2, 5};
+    for (size_t t = 0; t < ARRAY_LEN(gs); t++) {
+        size_t L = 48, G = L * 8;
+        uint32_t g = gs[t];
+        cl_mem bi = buf_new(sizeof in, in), bo = buf_poisoned(G * 4);
+        assert_int_equal(launch_bounded("private_store_then_load", &G, &L, KARGS(KARG(bi), KARG(bo), KARG(n), KARG(g))),
+                         CL_SUCCESS);
+        uint32_t *out = (uint32_t *)ints_read(bo, G);
+        for (size_t o = 0; o < G; o++) {
+            uint32_t a[3];
+            for (uint32_t k = 0; k < 3; k++)
+                a[k] = in[(o + k * 24u) % n] ^ k;
+            a[1] ^= 1u;
+            a[(g | 1u) % 3u] = 0u;
+            uint32_t want = a[0];
+            if (out[o] != want)
+                fail_msg("private_store_then_load: g %u, item %zu: %u, want %u", g, o, out[o], want);
+        }
+        free(out);
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -494,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_division_guarded_by_local_id),
         cmocka_unit_test(test_guarded_remainder_to_local_in_tail_packet),
         cmocka_unit_test(test_uniform_remainder_in_divergent_branch),
+        cmocka_unit_test(test_private_store_then_load),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -86,6 +86,8 @@ struct weft_workfn {
     LLVMTypeRef ctx_type;          /* struct weft_wg_ctx as an LLVM struct */
     uint64_t static_local_size;    /* set by weft_locals_layout */
     uint64_t scratch_size;         /* set by weft_privatize */
+    LLVMValueRef scratch_base;     /* set by weft_privatize: its load of ctx->scratch, the base of the
+                                    * work-items' private copies (NULL: none) */
     unsigned privatized;           /* how many slots/variables became scratch arrays */
     unsigned uniform_slots;        /* cross-sub-CFG values kept in one scalar slot */
     unsigned recomputed;           /* affine cross-sub-CFG values recomputed from a uniform base */

@@ -631,7 +631,7 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
         uint64_t base_off = offset;
         offset += stride * local_total;
         if (!scratch)
-            scratch = weft_ctx_load(eb, wf, WEFT_CTX_FIELD_SCRATCH, NULL);
+            scratch = wf->scratch_base = weft_ctx_load(eb, wf, WEFT_CTX_FIELD_SCRATCH, NULL);
 
         size_t nl = 0;
         const char *an = LLVMGetValueName2(a, &nl);

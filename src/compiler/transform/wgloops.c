@@ -12,8 +12,9 @@
  *   - every work-item loop's latch carries its own !llvm.loop with llvm.loop.parallel_accesses
  *     (the innermost is the one meant for the vectorizer), and every
  *     load/store/memory intrinsic of the sub-CFG body that does not address a stack slot of
- *     the function is in that access group (stack slots shared by all work-items of a loop must
- *     not be declared parallel: sroa removes them before vectorization anyway);
+ *     the function or a work-item's private copy is in that access group (stack slots shared
+ *     by all work-items of a loop must not be declared parallel: sroa removes them before
+ *     vectorization anyway; private copies: see mark_parallel);
  *   - with more than one sub-CFG, an i32 "next barrier" slot and a dispatcher block
  *     ("dispatch": switch on it) select the loop nest to run next; each exit of a sub-CFG
  *     towards barrier j stores j; the exit barrier's id (-1) leaves to the `ret`. With one
@@ -127,11 +128,12 @@ static void build_nest(struct weft_workfn *wf, int id, LLVMBasicBlockRef pred, L
     LLVMDisposeBuilder(b);
 }
 
-/* Is `p` (a pointer operand) an address inside one of the function's own stack slots? */
-static bool addresses_alloca(LLVMValueRef p)
+/* Is `p` (a pointer operand) an address inside one of the function's own stack slots, or in
+ * the work-items' private copies (based on `scratch`, privatize.c's load of ctx->scratch)? */
+static bool addresses_alloca(LLVMValueRef p, LLVMValueRef scratch)
 {
     for (int depth = 0; p && depth < 16; depth++) {
-        if (LLVMIsAAllocaInst(p))
+        if (LLVMIsAAllocaInst(p) || (scratch && p == scratch))
             return true;
         if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
             p = LLVMGetOperand(p, 0);
@@ -141,7 +143,13 @@ static bool addresses_alloca(LLVMValueRef p)
     return false;
 }
 
-static void mark_parallel(LLVMValueRef i, unsigned ag_kind, LLVMValueRef ag)
+/* Puts memory access i into the work-item loop's parallel access group, unless it addresses a
+ * stack slot (shared by all work-items of the loop) or a work-item's private copy: LLVM 19's
+ * loop vectorizer takes the group for "no dependence at all", not only none across iterations,
+ * and moved a load of a private array's element (an interleaved group with a neighbour) above a
+ * store to it through a variable index of the same iteration (tools/fuzz seed 690: lc.scalar,
+ * bfo.scalar read a[0] before `a[i] = 0` wrote it). */
+static void mark_parallel(LLVMValueRef i, unsigned ag_kind, LLVMValueRef ag, LLVMValueRef scratch)
 {
     LLVMValueRef ptr = NULL;
     if (LLVMIsALoadInst(i))
@@ -152,13 +160,13 @@ static void mark_parallel(LLVMValueRef i, unsigned ag_kind, LLVMValueRef ag)
         ptr = LLVMGetOperand(i, 0);
     else
         return;
-    if ((LLVMIsAMemCpyInst(i) || LLVMIsAMemMoveInst(i)) && addresses_alloca(LLVMGetOperand(i, 1)))
+    if ((LLVMIsAMemCpyInst(i) || LLVMIsAMemMoveInst(i)) && addresses_alloca(LLVMGetOperand(i, 1), scratch))
         return;
     if (LLVMIsAStoreInst(i) || LLVMIsALoadInst(i)) {
         if (LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || LLVMGetVolatile(i))
             return;
     }
-    if (addresses_alloca(ptr))
+    if (addresses_alloca(ptr, scratch))
         return;
     LLVMSetMetadata(i, ag_kind, ag);
 }
@@ -397,7 +405,7 @@ bool weft_wgloops_build(struct weft_workfn *wf, struct weft_diag *diag)
                     continue;
                 }
                 if (nest.inner_br)
-                    mark_parallel(ci, ag_kind, ag);
+                    mark_parallel(ci, ag_kind, ag, wf->scratch_base);
             }
         }
         /* get_local_id(d) -> the loop variable of dimension d (after remapping: users of
