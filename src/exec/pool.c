@@ -49,11 +49,13 @@
  * Chunking is cache-affine, then guided: the caller splits the groups into one contiguous range
  * per taking-part thread (slot i gets the i-th of `threads` equal ranges), so a launch over the
  * same NDRange as the one before gives each thread the same groups, whose data its cache may
- * still hold (OpenMP's static schedule). A thread claims max(1, what is left / 2) of its own
+ * still hold (OpenMP's static schedule). A thread claims max(1, what is left / 8) of its own
  * range at a time with a CAS on the range's counter, then takes what the others left, a
  * quarter of a range's rest at a time, until every range is used up: early chunks are big (few
  * atomics), the last ones single groups (every thread stays busy to the end), and a helper that
- * never shows up loses its range to the others. A launch may cap the chunk size (max_chunk);
+ * never shows up, or comes late, loses its range to the others (claiming half of the own range
+ * at once left a late thread a first chunk no one could take over: mad kernels 12-19% slower
+ * on the 16-core Xeon). A launch may cap the chunk size (max_chunk);
  * then all its groups are one range, taken in order by whichever thread comes.
  */
 #define _GNU_SOURCE
@@ -584,8 +586,8 @@ int weft_pool_run(const struct weft_launch *launch)
     pool.job.threads = helpers + 1;
     /* the ranges (see Chunking above); a launch that caps its chunks (a fused chain's tiles, one
      * at a time; a profiled slice) is one range that every thread takes from in order, as big
-     * units balance better taken first come, first served (on the 16-core Xeon, ranges of tiles
-     * made Jacobi-2D's fused chain 1.2x slower, while streams ran 1.2-1.6x faster) */
+     * units balance better taken first come, first served (on the 16-core Xeon, in one A/B,
+     * ranges of tiles made Jacobi-2D's fused chain 1.2x slower) */
     const uint64_t parts = launch->max_chunk ? 1 : helpers + 1;
     for (unsigned i = 0; i <= helpers; i++) {
         struct slot *r = &pool.slots[i];
