@@ -169,8 +169,10 @@ def unwraps(lines):
         if m and m.group(3) not in ("0u", "1u"):
             out.append((i, "%s%s %s 0u;" % (ind, m.group(1), m.group(2))))
             out.append((i, "%s%s %s 1u;" % (ind, m.group(1), m.group(2))))
-            for v in ("lid", "gid", "v0", "v1"):
-                out.append((i, "%s%s %s %s;" % (ind, m.group(1), m.group(2), v)))
+            # a single name is as simple as another: swapping them would never end
+            if m.group(3) not in ("lid", "gid", "v0", "v1"):
+                for v in ("lid", "gid", "v0", "v1"):
+                    out.append((i, "%s%s %s %s;" % (ind, m.group(1), m.group(2), v)))
         m = re.match(r"if \((.*)\) (break|continue|[^;]*;)$", s)
         if m:
             out.append((i, ind + m.group(2)))
