@@ -47,16 +47,19 @@
  * needed (small launches) are never signalled.
  *
  * Chunking is cache-affine, then guided: for a 1-D grid of groups, the caller splits the groups
- * into one contiguous range per taking-part thread (slot i gets the i-th of `threads` equal ranges), so a launch over the
- * same NDRange as the one before gives each thread the same groups, whose data its cache may
- * still hold (OpenMP's static schedule). A thread claims max(1, what is left / 8) of its own
+ * into one contiguous range per taking-part thread (slot i gets the i-th of `threads` equal
+ * ranges), so a launch over the same NDRange as the one before gives each thread the same
+ * groups, whose data its cache may still hold (OpenMP's static schedule). A thread claims max(1, what is left / 8) of its own
  * range at a time with a CAS on the range's counter, then takes what the others left, a
  * quarter of a range's rest at a time, until every range is used up: early chunks are big (few
  * atomics), the last ones single groups (every thread stays busy to the end), and a helper that
  * never shows up, or comes late, loses its range to the others (claiming half of the own range
  * at once left a late thread a first chunk no one could take over: mad kernels 12-19% slower
- * on the 16-core Xeon). A launch may cap the chunk size (max_chunk);
- * then all its groups are one range, taken in order by whichever thread comes.
+ * on the 16-core Xeon). A launch may cap the chunk size (max_chunk). A launch with a capped
+ * chunk size or a 2-D or 3-D grid of groups is one range, slot 0's, that every thread claims
+ * guided: max(1, what is left / (2 * threads)) at a time, so early chunks are big and the last
+ * ones single groups (a quarter at a time, as stealing takes, left the first thieves a quarter
+ * of the whole launch each: sgemm_tiled 4x slower on the 16-core Xeon).
  */
 #define _GNU_SOURCE
 #include "exec/pool.h"
@@ -151,6 +154,7 @@ struct slot {
 struct job {
     const struct weft_launch *launch;
     unsigned threads;            /* caller + helpers taking part */
+    bool one_range;              /* all groups in slot 0's range (see Chunking) */
 };
 
 struct pool {
@@ -378,18 +382,21 @@ static bool claim(struct slot *r, uint64_t divisor, uint64_t max_chunk, uint64_t
     }
 }
 
-/* Runs slot `s`'s own range of the current launch, then what the others left, with its context. */
+/* Runs slot `s`'s own range of the current launch, then what the others left, with its context.
+ * One range shared by all is claimed guided, max(1, what is left / (2 * threads)) at a time. */
 static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigned threads)
 {
     uint64_t first, count;
+    const bool one = pool.job.one_range;
+    const uint64_t own_div = one ? 2u * (uint64_t)threads : 8u, steal_div = one ? 2u * (uint64_t)threads : 4u;
     if (s->index < threads)
-        while (claim(s, 8, launch->max_chunk, &first, &count))
+        while (claim(s, own_div, launch->max_chunk, &first, &count))
             launch->fn(launch->args, &s->ctx, launch->first_group + first, count);
     for (bool found = true; found;) {
         found = false;
         for (unsigned k = 1; k <= threads; k++) {
             struct slot *r = &pool.slots[(s->index + k) % threads];
-            if (claim(r, 4, launch->max_chunk, &first, &count)) {
+            if (claim(r, steal_div, launch->max_chunk, &first, &count)) {
                 launch->fn(launch->args, &s->ctx, launch->first_group + first, count);
                 found = true;
             }
@@ -594,6 +601,7 @@ int weft_pool_run(const struct weft_launch *launch)
      * 2-core EPYC) */
     const bool one_row = launch->ctx.num_groups[1] <= 1 && launch->ctx.num_groups[2] <= 1;
     const uint64_t parts = launch->max_chunk || !one_row ? 1 : helpers + 1;
+    pool.job.one_range = parts == 1;
     for (unsigned i = 0; i <= helpers; i++) {
         struct slot *r = &pool.slots[i];
         const uint64_t total = i < parts ? launch->total_groups : 0;
