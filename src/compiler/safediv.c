@@ -4,10 +4,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "compiler/analysis/cfg.h"
 #include "compiler/analysis/dominators.h"
+#include "compiler/transform/irutil.h"
 
 static bool is_division(LLVMOpcode op)
 {
@@ -173,13 +173,8 @@ static unsigned guard_function(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef f
         bool reachable = dom && cfg->rpo_index[weft_cfg_index(cfg, LLVMGetInstructionParent(divs[k]))] >= 0;
         LLVMValueRef at = reachable ? hoist_point(dom, divs[k]) : NULL;
         if (at) {
-            size_t len;
-            const char *name = LLVMGetValueName2(divs[k], &len);
-            char *keep = strndup(name, len);
-            LLVMInstructionRemoveFromParent(divs[k]);
             LLVMPositionBuilderBefore(b, at);
-            LLVMInsertIntoBuilderWithName(b, divs[k], keep ? keep : "");
-            free(keep);
+            weft_move_instruction(b, divs[k]);
         }
         if (guard_too)
             guard(m, b, divs[k]);

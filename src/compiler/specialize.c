@@ -93,14 +93,14 @@ static void demote_kernels(LLVMModuleRef m)
             LLVMSetFunctionCallConv(f, LLVMCCallConv);
 }
 
-/* WEFT_VECTORIZE=auto (default) | off | <W> | <W>x<U>: lanes per packet W (auto: the target's
- * SIMD width for 32-bit lanes) and packets side by side U (default: the cost model's choice). */
 bool weft_vectorize_off(void)
 {
     const char *e = getenv("WEFT_VECTORIZE");
     return e && (!strcmp(e, "off") || !strcmp(e, "0") || !strcmp(e, "1"));
 }
 
+/* WEFT_VECTORIZE=auto (default) | off | <W> | <W>x<U>: lanes per packet W (auto: the target's
+ * SIMD width for 32-bit lanes) and packets side by side U (default: the cost model's choice). */
 void weft_vector_setting(LLVMValueRef kernel, unsigned *width, unsigned *interleave)
 {
     const char *e = getenv("WEFT_VECTORIZE");

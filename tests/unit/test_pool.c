@@ -201,6 +201,44 @@ static void test_uneven_groups_exactly_once(void **state)
     }
 }
 
+/* The three ways a launch's groups are handed out (exec/pool.c, Chunking): per-thread ranges
+ * (a 1-D grid), one guided range (a 2-D grid), one range in capped chunks (max_chunk) each run
+ * every group exactly once, with uneven group costs, and a capped launch never gets a chunk
+ * past its cap. */
+static _Atomic uint64_t largest_chunk;
+
+static void capped_fn(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
+{
+    uint64_t seen = atomic_load(&largest_chunk);
+    while (count > seen && !atomic_compare_exchange_weak(&largest_chunk, &seen, count))
+        ;
+    slow_fn(args, ctx, first, count);
+}
+
+static void test_every_partition_exactly_once(void **state)
+{
+    static const uint64_t sizes[] = {2, 3, 17, 500, 4099};
+    static const struct {
+        uint64_t rows, cap;   /* groups in dimension 1 (2: a 2-D grid), max_chunk */
+    } kinds[] = {{1, 0}, {2, 0}, {1, 1}, {2, 3}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            struct record r;
+            struct weft_launch l = make_launch(&r, sizes[i], 0, 0);
+            l.ctx.num_groups[1] = kinds[k].rows;
+            l.max_chunk = kinds[k].cap;
+            l.fn = capped_fn;
+            r.launch = &l;
+            atomic_store(&largest_chunk, 0);
+            assert_int_equal(weft_pool_run(&l), 0);
+            check_exactly_once(&r, sizes[i]);
+            if (kinds[k].cap && atomic_load(&largest_chunk) > kinds[k].cap)
+                fail_msg("max_chunk %llu: a chunk of %llu groups", (unsigned long long)kinds[k].cap,
+                         (unsigned long long)atomic_load(&largest_chunk));
+            free(r.counts);
+        }
+}
+
 static void test_zero_groups_runs_nothing(void **state)
 {
     struct record r;
@@ -524,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_concurrency_follows_weft_num_threads),
         cmocka_unit_test(test_every_group_exactly_once),
         cmocka_unit_test(test_uneven_groups_exactly_once),
+        cmocka_unit_test(test_every_partition_exactly_once),
         cmocka_unit_test(test_zero_groups_runs_nothing),
         cmocka_unit_test(test_arenas_distinct_aligned_and_reused),
         cmocka_unit_test(test_concurrent_launches_serialize),

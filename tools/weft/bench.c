@@ -24,7 +24,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench_scaling.h"
 #include "cli.h"
 
 #ifndef WEFT_SOURCE_DIR
@@ -419,6 +418,108 @@ static void usage(FILE *f)
                "speedup over the first count (WEFT_NUM_THREADS, OMP_NUM_THREADS).\n");
 }
 
+/* Runs benchmark `bench` on `platform` ("native": the C/OpenMP reference) in a runner process of
+ * its own and fills its cell; returns the runner's result line, or, for a runner that died
+ * without one, a line saying so (malloc'd). */
+static char *run_cell(const char *runner, const char *platform, const char *bench, const char *size,
+                      const char *repeat, const char *timeout, struct cell *c)
+{
+    char exact[80];
+    snprintf(exact, sizeof exact, "=%s", bench);
+    char *args[16];
+    int n = 0;
+    args[n++] = (char *)runner;
+    if (!strcmp(platform, "native")) {
+        args[n++] = "--native";
+    } else {
+        args[n++] = "--platform";
+        args[n++] = (char *)platform;
+    }
+    char *rest[] = {"--filter", exact, "--size", (char *)size, "--repeat", (char *)repeat,
+                    "--timeout", (char *)timeout, "--quiet", NULL};
+    for (int i = 0; rest[i]; i++)
+        args[n++] = rest[i];
+    args[n] = NULL;
+    int st;
+    char *out = capture(args, &st);
+    char *line = out ? strstr(out, "{\"bench\"") : NULL;
+    if (line) {
+        line[strcspn(line, "\n")] = 0;
+        parse_cell(c, line);
+        line = strdup(line);
+        free(out);
+        return line;
+    }
+    free(out);
+    c->present = 1;
+    if (WIFSIGNALED(st))
+        snprintf(c->err, sizeof c->err, "runner killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else
+        snprintf(c->err, sizeof c->err, "runner exited with status %d and no result",
+                 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    char synth[512];
+    snprintf(synth, sizeof synth, "{\"bench\":\"%s\",\"platform\":\"%s\",\"verified\":false,\"error\":\"%s\"}",
+             bench, platform, c->err);
+    return strdup(synth);
+}
+
+/* weft bench --threads: each benchmark on Weft (WEFT_NUM_THREADS) and natively (OMP_NUM_THREADS)
+ * at every thread count of the comma list `threads`, each a runner process of its own (the pool
+ * and OpenMP size themselves once, as in an application), with each side's speedup over its
+ * own time at the first count: whether Weft gains from cores what a native OpenMP program
+ * gains, not which is faster (the main table says that). Returns 1 when a run failed. */
+static int scaling(const char *runner, const char *threads, const struct run *run, const char *size,
+                   const char *repeat, const char *timeout)
+{
+    enum { MAX_COUNTS = 16 };
+    char counts[MAX_COUNTS][16], list[256];
+    int nc = 0;
+    snprintf(list, sizeof list, "%s", threads);
+    for (char *save, *t = strtok_r(list, ",", &save); t && nc < MAX_COUNTS; t = strtok_r(NULL, ",", &save))
+        if (atoi(t) > 0)
+            snprintf(counts[nc++], sizeof counts[0], "%d", atoi(t));
+    if (nc == 0) {
+        fprintf(stderr, "weft bench: --threads wants a list of thread counts, e.g. 1,2,4,8,16\n");
+        return 2;
+    }
+    static const char *const sides[2] = {"Weft", "native"};
+    printf("thread scaling, size %s: medians; speedup = the side's time at %s thread(s) / its time at N\n\n",
+           size, counts[0]);
+    printf("%-18s %7s %12s %12s %9s %9s\n", "benchmark", "threads", "Weft", "native", "Weft x", "native x");
+    int rc = 0;
+    for (int b = 0; b < run->nbench; b++) {
+        struct cell base[2];
+        for (int c = 0; c < nc; c++) {
+            struct cell cell[2];
+            setenv("WEFT_NUM_THREADS", counts[c], 1);
+            setenv("OMP_NUM_THREADS", counts[c], 1);
+            for (int side = 0; side < 2; side++) {
+                memset(&cell[side], 0, sizeof cell[side]);
+                free(run_cell(runner, sides[side], run->bench[b], size, repeat, timeout, &cell[side]));
+                rc |= !good(&cell[side]);
+                if (c == 0)
+                    base[side] = cell[side];
+            }
+            printf("%-18s %7s", c == 0 ? run->bench[b] : "", counts[c]);
+            for (int side = 0; side < 2; side++) {
+                char t[32];
+                time_str(t, sizeof t, &cell[side]);
+                printf(" %12s", t);
+            }
+            for (int side = 0; side < 2; side++)
+                if (good(&cell[side]) && good(&base[side]))
+                    printf(" %8.2fx", base[side].median / cell[side].median);
+                else
+                    printf(" %9s", "-");
+            printf("\n");
+            fflush(stdout);
+        }
+    }
+    unsetenv("WEFT_NUM_THREADS");
+    unsetenv("OMP_NUM_THREADS");
+    return rc;
+}
+
 /* Runs the runner's --peak and keeps, field by field, the best value seen so far. */
 static void measure_peak(struct run *run, char *runner, const char *size)
 {
@@ -558,7 +659,7 @@ int weft_cli_bench(int argc, char **argv)
     }
 
     if (threads) {
-        int rc = weft_bench_scaling(runner, threads, run.bench, run.nbench, size, repeat, timeout, capture);
+        int rc = scaling(runner, threads, &run, size, repeat, timeout);
         remove_vendor_dir(vdir);
         return rc;
     }
@@ -572,49 +673,14 @@ int weft_cli_bench(int argc, char **argv)
     int total = run.nbench * run.nplat, done = 0;
     for (int p = 0; p < run.nplat; p++)
         for (int b = 0; b < run.nbench; b++) {
-            char exact[80];
-            snprintf(exact, sizeof exact, "=%s", run.bench[b]);
-            int native = !strcmp(run.platforms[p], "native");
-            char *args[16];
-            int n = 0;
-            args[n++] = runner;
-            if (native) {
-                args[n++] = "--native";
-            } else {
-                args[n++] = "--platform";
-                args[n++] = run.platforms[p];
-            }
-            char *rest[] = {"--filter", exact, "--size", (char *)size, "--repeat", (char *)repeat,
-                            "--timeout", (char *)timeout, "--quiet", NULL};
-            for (int i = 0; rest[i]; i++)
-                args[n++] = rest[i];
-            args[n] = NULL;
             fprintf(stderr, "[%3d/%d] %-8s %-18s ", ++done, total, short_name(run.platforms[p]), run.bench[b]);
-            out = capture(args, &st);
             struct cell *c = &run.cells[b][p];
-            char *line = out ? strstr(out, "{\"bench\"") : NULL;
-            if (line) {
-                line[strcspn(line, "\n")] = 0;
-                parse_cell(c, line);
-                append_line(&run, line);
-            } else {
-                c->present = 1;
-                if (WIFSIGNALED(st))
-                    snprintf(c->err, sizeof c->err, "runner killed by signal %d (%s)", WTERMSIG(st),
-                             strsignal(WTERMSIG(st)));
-                else
-                    snprintf(c->err, sizeof c->err, "runner exited with status %d and no result",
-                             WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-                char synth[512];
-                snprintf(synth, sizeof synth,
-                         "{\"bench\":\"%s\",\"platform\":\"%s\",\"verified\":false,\"error\":\"%s\"}",
-                         run.bench[b], run.platforms[p], c->err);
-                append_line(&run, synth);
-            }
+            char *line = run_cell(runner, run.platforms[p], run.bench[b], size, repeat, timeout, c);
+            append_line(&run, line);
+            free(line);
             char t[32];
             time_str(t, sizeof t, c);
             fprintf(stderr, "%s\n", t);
-            free(out);
         }
     /* measured again at the end, keeping the better of the two: on a shared machine one of
      * them may have had a core taken by someone else */

@@ -2871,7 +2871,6 @@ static void emit_linear(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
         LLVMBuildUnreachable(p->b);
 }
 
-/* One packet: the sub-CFG for lanes base .. base+P-1 of which the first `active` are real. */
 /* Clears every block and exit mask at the builder. */
 static void clear_masks(struct weft_vec_plan *p)
 {
@@ -2901,6 +2900,7 @@ static LLVMValueRef partial_mask(struct weft_vec_plan *p, LLVMBasicBlockRef star
     return LLVMBuildICmp(p->b, LLVMIntULT, iota(p, p->i32), splat(p, n), "packet.mask");
 }
 
+/* One packet: the sub-CFG for lanes base .. base+P-1 of which the first `active` are real. */
 static void emit_packet(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMValueRef base, unsigned active,
                         struct stubs *st)
 {
