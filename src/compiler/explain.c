@@ -809,6 +809,7 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
         goto done;
     }
     out->schedule = res.schedule;
+    out->schedule_fell_back = res.schedule_fell_back;
     out->uses_sub_groups = res.uses_sub_groups;
     out->sub_group_width = res.sub_group_width;
     out->vec = res.vec;
@@ -1176,6 +1177,9 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
                 line = end ? end + 1 : line + n;
             }
         }
+        if (k->schedule_fell_back)
+            fprintf(f, "    breadth-first scheduling left invalid IR (a Weft bug; please report it): every loop "
+                       "of this variant runs depth-first\n");
         if (k->schedule_mode == WEFT_SCHEDULE_AUTO && r->votes_bfo)
             fprintf(f, "    auto: depth-first runs first; the first two launches with at least %u work-groups "
                        "(and %u per thread) also time the breadth-first variant on some of their groups, and the faster is kept "

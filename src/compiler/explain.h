@@ -93,6 +93,7 @@ struct weft_explain_kernel {
     struct weft_explain_loop *loops;
     struct weft_schedule_report schedule;   /* the loops' locality votes and schedule */
     int schedule_mode;           /* WEFT_SCHEDULE (enum weft_schedule_mode) */
+    bool schedule_fell_back;     /* breadth-first scheduling failed (a bug): depth-first instead */
     struct weft_variant_spec variant;   /* the variant explained: what a launch runs first */
     bool variant_forced;         /* ... because WEFT_VARIANT names it */
     char *locality;              /* analysis/print.h "locality" dump of the kernel: the stride

@@ -179,6 +179,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         built = weft_build_wg_function(m, k, &wopts, &res, diag) && res.fn;
     }
     weft_diag_free(&vdiag);
+    if (built && res.schedule_fell_back)
+        weft_log(WEFT_LOG_INFO, "%s: breadth-first scheduling left invalid IR (a Weft bug): built depth-first", tag);
     if (built && res.vectorization_skipped && res.vec && res.subcfg_count)
         weft_log(WEFT_LOG_INFO, "%s: %s", tag, res.vec[0].reason);
     for (unsigned i = 0; built && res.vec && i < res.subcfg_count; i++)

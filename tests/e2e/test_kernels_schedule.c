@@ -127,6 +127,26 @@ static const char *source =
     "    }\n"
     "  }\n"
     "  out[gid] = v;\n"
+    "}\n"
+    /* a value of a predicated do-while read after it by a switch: once by the case that falls
+     * through and twice by the join's phi (tools/fuzz seed 681: SSA repair after the skeleton
+     * left the first use unrepaired, and bfo read another iteration's value) */
+    "kernel void loop_value_in_switch(global const uint *in, global uint *out, uint n) {\n"
+    "  uint lid = get_local_id(0), gid = get_global_id(0), v0 = 0x25u, v1 = gid >> 4, i0 = 0u;\n"
+    "  uint a[4];\n"
+    "  for (uint t = 0u; t < 4u; t++) a[t] = in[(gid + t * 34u) % n] ^ t;\n"
+    "  do {\n"
+    "    v0 ^= 1u;\n"
+    "  } while (i0++ < ((gid + v1) & 7u));\n"
+    "  switch (a[lid % 4u] & 3u) {\n"
+    "  case 0u:\n"
+    "    break;\n"
+    "  case 2u:\n"
+    "    v0 ^= lid;\n"
+    "  default:\n"
+    "    v1 = 0u;\n"
+    "  }\n"
+    "  out[gid] = v0 * 0x01000193u ^ v1;\n"
     "}\n";
 
 static char cache_dir[] = "/tmp/weft-schedule-test-XXXXXX";
@@ -573,6 +593,37 @@ static void test_uniform_loops_nested_in_predicated_ones(void **state)
     restore_env();
 }
 
+static void test_loop_value_read_by_a_switch(void **state)
+{
+    (void)state;
+    const size_t locals[] = {24, 16};
+    for (size_t li = 0; li < 2; li++) {
+        size_t local = locals[li], global = local * 32, n = 64;
+        cl_uint *in = malloc(sizeof(cl_uint) * n), *want = malloc(sizeof(cl_uint) * global);
+        for (size_t i = 0; i < n; i++)
+            in[i] = (cl_uint)rng_next();
+        for (size_t g = 0; g < global; g++) {
+            cl_uint lid = (cl_uint)(g % local), gid = (cl_uint)g, v0 = 0x25u, v1 = gid >> 4;
+            for (cl_uint i0 = 0; i0 <= ((gid + v1) & 7u); i0++)
+                v0 ^= 1u;
+            cl_uint sel = (in[(gid + (lid % 4u) * 34u) % n] ^ (lid % 4u)) & 3u;
+            if (sel == 2u)
+                v0 ^= lid;
+            if (sel != 0u)
+                v1 = 0u;
+            want[g] = v0 * 0x01000193u ^ v1;
+        }
+        cl_uint nn = (cl_uint)n;
+        cl_mem bi = buf_new(sizeof(cl_uint) * n, in), bo = buf_new(sizeof(cl_uint) * global, NULL);
+        check_every_setting("loop_value_in_switch", KARGS(KARG(bi), KARG(bo), KARG(nn)), bo, global, local, want);
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+        free(in);
+        free(want);
+    }
+    restore_env();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -584,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_nested_divergent_loops),
         cmocka_unit_test(test_loop_under_uniform_else_if),
         cmocka_unit_test(test_uniform_loops_nested_in_predicated_ones),
+        cmocka_unit_test(test_loop_value_read_by_a_switch),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,10 +1,29 @@
 /* compiler/transform/ssarepair.c — SSA repair by demotion (transform/ssarepair.h). */
 #include "compiler/transform/ssarepair.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "compiler/analysis/cfg.h"
 #include "compiler/analysis/dominators.h"
+
+/* The load that replaces `def` in operand `op` of `user`: before the user, or for a phi at
+ * the end of the incoming block. A phi's entries for one block must carry one value (a switch
+ * with two cases to the same block), so a phi reuses the load it made for that block. */
+static LLVMValueRef reload(LLVMBuilderRef b, LLVMValueRef user, unsigned op, LLVMTypeRef ty, LLVMValueRef slot)
+{
+    if (!LLVMIsAPHINode(user)) {
+        LLVMPositionBuilderBefore(b, user);
+        return LLVMBuildLoad2(b, ty, slot, "");
+    }
+    LLVMBasicBlockRef from = LLVMGetIncomingBlock(user, op);
+    for (unsigned k = 0; k < op; k++)
+        if (LLVMGetIncomingBlock(user, k) == from && LLVMIsALoadInst(LLVMGetIncomingValue(user, k)) &&
+            LLVMGetOperand(LLVMGetIncomingValue(user, k), 0) == slot)
+            return LLVMGetIncomingValue(user, k);
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(from));
+    return LLVMBuildLoad2(b, ty, slot, "");
+}
 
 static void demote(LLVMValueRef fn, LLVMValueRef def)
 {
@@ -15,23 +34,30 @@ static void demote(LLVMValueRef fn, LLVMValueRef def)
     LLVMPositionBuilderBefore(b, first);
     LLVMTypeRef ty = LLVMTypeOf(def);
     LLVMValueRef slot = LLVMBuildAlloca(b, ty, "ssa.slot");
-    /* uses first (the store added below is a use too) */
-    LLVMUseRef u = LLVMGetFirstUse(def);
-    while (u) {
-        LLVMUseRef next = LLVMGetNextUse(u);
+    /* The users first, then their operands: rewriting one operand of a user that holds `def`
+     * twice (a phi with two entries) takes both of its uses off the list, so walking the list
+     * while rewriting skipped the users after it (seed 681 of tools/fuzz: a value used by a phi
+     * twice and by one more instruction kept that last use and broke dominance). */
+    size_t nusers = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(def); u; u = LLVMGetNextUse(u))
+        nusers++;
+    LLVMValueRef *users = malloc((nusers ? nusers : 1) * sizeof *users);
+    size_t n = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(def); u && users; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
-        unsigned n = (unsigned)LLVMGetNumOperands(user);
-        for (unsigned op = 0; op < n; op++) {
-            if (LLVMGetOperand(user, op) != def)
-                continue;
-            if (LLVMIsAPHINode(user))
-                LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, op)));
-            else
-                LLVMPositionBuilderBefore(b, user);
-            LLVMSetOperand(user, op, LLVMBuildLoad2(b, ty, slot, ""));
-        }
-        u = next;
+        bool seen = false;
+        for (size_t i = 0; i < n && !seen; i++)
+            seen = users[i] == user;
+        if (!seen)
+            users[n++] = user;
     }
+    for (size_t i = 0; i < n; i++) {
+        unsigned nops = (unsigned)LLVMGetNumOperands(users[i]);
+        for (unsigned op = 0; op < nops; op++)
+            if (LLVMGetOperand(users[i], op) == def)
+                LLVMSetOperand(users[i], op, reload(b, users[i], op, ty, slot));
+    }
+    free(users);
     LLVMValueRef at = LLVMGetNextInstruction(def);
     while (at && LLVMIsAPHINode(at))
         at = LLVMGetNextInstruction(at);

@@ -356,7 +356,7 @@ static unsigned long vectorized_size_limit(unsigned long kernel_size)
 
 static bool build_once(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,
                        enum weft_wg_stage last, struct weft_wg_result *out, struct weft_diag *diag,
-                       char *too_large, size_t too_large_size)
+                       char *too_large, size_t too_large_size, bool *schedule_broken)
 {
     memset(out, 0, sizeof *out);
     struct weft_arg_layout lay;
@@ -370,7 +370,15 @@ static bool build_once(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_w
     if (ok && last >= WEFT_WG_STAGE_WORKITEM) {
         /* before lowering: the locality analysis reads get_local_id / get_global_id */
         weft_schedule_loops(wf.fn, opts->local_size, opts->schedule, &sched);
-        ok = weft_workitem_lower(&wf, diag);
+        /* A breadth-first loop is rewired with a skeleton and SSA repair: if that left invalid
+         * IR, the later passes would not notice (demotion to slots makes any IR valid again)
+         * and the variant would compute wrong values. The caller builds depth-first instead. */
+        if (sched.bfo && LLVMVerifyFunction(wf.fn, LLVMReturnStatusAction)) {
+            *schedule_broken = true;
+            ok = false;
+        }
+        if (ok)
+            ok = weft_workitem_lower(&wf, diag);
     }
     if (ok && last >= WEFT_WG_STAGE_COLLECTIVES)
         ok = weft_lower_wg_collectives(&wf, diag);
@@ -505,25 +513,34 @@ bool weft_build_wg_function_until(LLVMModuleRef m, LLVMValueRef kernel, const st
                                   enum weft_wg_stage last, struct weft_wg_result *out,
                                   struct weft_diag *diag)
 {
+    struct weft_wg_options o = *opts;
     char too_large[sizeof out->vec->reason] = "";
-    bool ok = build_once(m, kernel, opts, last, out, diag, too_large, sizeof too_large);
-    if (ok || !too_large[0])
-        return ok;
-    /* the vectorized function was too large: the scalar work-item loops instead (a failed build
-     * leaves the module as it was), and every sub-CFG's report says why */
-    struct weft_wg_options scalar = *opts;
-    scalar.vector_width = 0;
-    if (!build_once(m, kernel, &scalar, last, out, diag, NULL, 0))
-        return false;
-    out->vec = calloc(out->subcfg_count ? out->subcfg_count : 1, sizeof *out->vec);
-    if (!out->vec) {
-        weft_diag_error(diag, "out of memory");
-        return false;
+    bool schedule_broken = false;
+    bool ok = build_once(m, kernel, &o, last, out, diag, too_large, sizeof too_large, &schedule_broken);
+    if (schedule_broken) {
+        /* a bug in breadth-first scheduling (see build_once): the depth-first loops instead,
+         * the simpler form every kernel has (a failed build leaves the module as it was) */
+        o.schedule = WEFT_SCHEDULE_DFO;
+        ok = build_once(m, kernel, &o, last, out, diag, too_large, sizeof too_large, &schedule_broken);
     }
-    for (unsigned s = 0; s < out->subcfg_count; s++)
-        snprintf(out->vec[s].reason, sizeof out->vec[s].reason, "%s", too_large);
-    out->vectorization_skipped = true;
-    return true;
+    if (!ok && too_large[0]) {
+        /* the vectorized function was too large: the scalar work-item loops instead, and every
+         * sub-CFG's report says why */
+        o.vector_width = 0;
+        if (!build_once(m, kernel, &o, last, out, diag, NULL, 0, &schedule_broken))
+            return false;
+        out->vec = calloc(out->subcfg_count ? out->subcfg_count : 1, sizeof *out->vec);
+        if (!out->vec) {
+            weft_diag_error(diag, "out of memory");
+            return false;
+        }
+        for (unsigned s = 0; s < out->subcfg_count; s++)
+            snprintf(out->vec[s].reason, sizeof out->vec[s].reason, "%s", too_large);
+        out->vectorization_skipped = true;
+        ok = true;
+    }
+    out->schedule_fell_back = ok && o.schedule != opts->schedule;
+    return ok;
 }
 
 bool weft_build_wg_function(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_wg_options *opts,

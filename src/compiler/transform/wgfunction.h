@@ -54,6 +54,8 @@ struct weft_wg_result {
     bool uses_sub_groups;        /* the kernel calls sub-group built-ins */
     struct weft_vec_report *vec; /* [subcfg_count] what the vectorizer did per sub-CFG (NULL when
                                     it was off); free with weft_wg_result_dispose */
+    bool schedule_fell_back;     /* breadth-first scheduling left invalid IR (a bug): these
+                                    are the depth-first loops */
     bool vectorization_skipped;  /* the vectorized function passed the size bound: these are the
                                     scalar work-item loops, and vec[*].reason says so */
 };
