@@ -93,14 +93,25 @@ unsigned weft_fuse_teams(void)
     const struct weft_topology *t = weft_topology_get();
     const unsigned threads = weft_pool_concurrency();
     unsigned levels = env_unsigned("WEFT_FUSE_LEVELS", 1), domains = env_unsigned("WEFT_FUSE_DOMAINS", 0);
-    /* one level unless asked for: a team of two cores ran 1.2-1.5x slower than a tile per core
-     * on the machine it was measured on, whose cores hwloc reports on separate L3s (so the
-     * faithful teams were of one core, which is one level); docs/PERFORMANCE.md */
     if (levels < 2 && !domains)
         return 0;
     if (!domains)
         domains = t->llc_domains;
     return domains < threads ? domains : threads;
+}
+
+unsigned weft_fuse_team_candidate(void)
+{
+    if (getenv("WEFT_FUSE_LEVELS") || getenv("WEFT_FUSE_DOMAINS"))
+        return 0;
+    /* Where each thread has a last-level cache of its own (the 2-core EPYC, whose cores hwloc
+     * reports on separate L3s), a team is one thread: two levels are one. Where threads share
+     * one, which form wins depends on the chain (16-core Xeon, one L3: two levels 1.2-1.35x
+     * faster on Poisson and HotSpot 2048², 1.3-1.4x slower on 1-D Jacobi K=64;
+     * docs/PERFORMANCE.md), so both are measured. */
+    const struct weft_topology *t = weft_topology_get();
+    const unsigned threads = weft_pool_concurrency();
+    return t->llc_domains && t->llc_domains < threads ? t->llc_domains : 0;
 }
 
 uint64_t weft_fuse_team_budget(unsigned teams)
@@ -439,9 +450,11 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         if (plan == WEFT_COST_SKIP)
             return NULL;
     }
+    const uint64_t t_prepare = weft_now_ns();
     struct weft_fusion *f = calloc(1, sizeof *f);
     if (!f)
         return NULL;
+    f->t_prepare = t_prepare;
     pthread_mutex_init(&f->lock, NULL);
     f->chain.stage = f->fpst;
     f->chain.buf = f->buf;
@@ -480,8 +493,11 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
      * measured on this machine */
     const uint64_t rows = weft_fp_rows(&f->chain);
     unsigned forced_tile = env_unsigned("WEFT_FUSE_TILE", 0), forced_cols = env_unsigned("WEFT_FUSE_COLS", 0);
-    /* two levels (fuse_hot.c) only for row tiles */
-    const unsigned teams = forced_cols ? 0 : weft_fuse_teams();
+    /* two levels (fuse_hot.c) only for row tiles: forced by WEFT_FUSE_LEVELS / WEFT_FUSE_DOMAINS,
+     * else tried where threads share a last-level cache and kept where measured faster */
+    unsigned teams = forced_cols ? 0 : weft_fuse_teams();
+    const unsigned candidate_teams = forced_cols || teams ? 0 : weft_fuse_team_candidate();
+    f->key.form = teams ? WEFT_FUSE_FORM_TWO_LEVELS : WEFT_FUSE_FORM_ONE_LEVEL;
     unsigned K;
     uint64_t tile;
     if (forced_depth) {
@@ -501,6 +517,13 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         }
         double fused = weft_cost_get(WEFT_COST_FUSED, &f->key, WEFT_FUSE_FUSED_SAMPLES);
         double useful = weft_cost_get(WEFT_COST_USEFUL, &f->key, WEFT_FUSE_FUSED_SAMPLES);
+        if (candidate_teams && weft_cost_pick_form(&f->key, WEFT_FUSE_FUSED_SAMPLES) == WEFT_FUSE_FORM_TWO_LEVELS) {
+            /* the gain over unfused is judged on the form that runs */
+            teams = candidate_teams;
+            f->key.form = WEFT_FUSE_FORM_TWO_LEVELS;
+            fused = weft_cost_get(WEFT_COST_FUSED, &f->key, WEFT_FUSE_FUSED_SAMPLES);
+            useful = weft_cost_get(WEFT_COST_USEFUL, &f->key, WEFT_FUSE_FUSED_SAMPLES);
+        }
         /* not measured yet, or a retry: try */
         double ratio = fused > 0 && plan != WEFT_COST_RETRY ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;
         uint64_t budget = teams ? weft_fuse_team_budget(teams) : weft_fuse_tile_budget();
@@ -508,7 +531,8 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         weft_fp_choose(&f->chain, row_bytes, budget, teams ? teams : weft_pool_concurrency(), ratio, &K, &tile);
         weft_log(WEFT_LOG_DEBUG,
                  "fuse: %s: unfused %.2f ns/row, fused %.2f ns per row run, %.2f per row replaced, t_s/t_c %.2f: "
-                 "K=%u, tile %llu", s0->name, unfused, fused, useful, ratio, K, (unsigned long long)tile);
+                 "K=%u, tile %llu, %s", s0->name, unfused, fused, useful, ratio, K, (unsigned long long)tile,
+                 teams ? "two levels" : "one level");
         if (forced_tile)
             tile = forced_tile;
         /* The model charges the copies in and out to every stage alike; below a few stages or a
@@ -983,6 +1007,10 @@ cl_int weft_fuse_run(struct weft_fusion *f)
     int rc = weft_pool_run(&launch);
     fuse_flush_deferred(f, true);
     uint64_t ns = weft_now_ns() - t0;
+    /* The costs include the planning (analyses, windows, variants looked up): the launches it
+     * replaces are timed from their start to their end too, and a chain of many stages or
+     * buffers pays it on every run */
+    const uint64_t ns_planned = weft_now_ns() - f->t_prepare;
     if (rc != 0 || atomic_load(&f->failed))
         return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
                           "could not allocate the windows of a fused chain of %u launches", f->chain.nstages);
@@ -990,8 +1018,8 @@ cl_int weft_fuse_run(struct weft_fusion *f)
     const uint64_t items = atomic_load(&f->items_run), useful = (uint64_t)f->chain.nstages * weft_fp_rows(&f->chain);
     const double run = (double)items / (double)f->row_items;
     if (items) {
-        weft_cost_note(WEFT_COST_USEFUL, &f->key, (double)ns / (double)useful);
-        weft_cost_note(WEFT_COST_FUSED, &f->key, (double)ns / run);
+        weft_cost_note(WEFT_COST_USEFUL, &f->key, (double)ns_planned / (double)useful);
+        weft_cost_note(WEFT_COST_FUSED, &f->key, (double)ns_planned / run);
     }
     if (weft_log_level() >= WEFT_LOG_INFO) {
         char shape[96];
@@ -1006,10 +1034,10 @@ cl_int weft_fuse_run(struct weft_fusion *f)
         const bool two = f->st[1].s.meta != s0->meta;
         weft_log(WEFT_LOG_INFO,
                  "fuse: %u launches (%s%s%s) fused into %llu tiles of %s: K=%u, redundant rows %.0f of %llu (%.1f%%), "
-                 "%.3f ms",
+                 "%.3f ms (%.3f ms with planning)",
                  f->chain.nstages, s0->name, two ? ", " : "", two ? f->st[1].s.name : "", (unsigned long long)f->tiles,
                  shape, f->chain.nstages, run - (double)useful, (unsigned long long)useful,
-                 100.0 * (run - (double)useful) / (double)useful, (double)ns / 1e6);
+                 100.0 * (run - (double)useful) / (double)useful, (double)ns / 1e6, (double)ns_planned / 1e6);
     }
     return CL_SUCCESS;
 }

@@ -61,9 +61,13 @@ uint64_t weft_fuse_tile_budget(void);
 /* Hierarchical overlapped tiling (Zhou's HOT; runtime/fuse_hot.c): the number of teams, one
  * per last-level cache domain, that run level-1 tiles of weft_fuse_team_budget bytes each
  * together; 0 for plain overlapped tiling (one tile per thread, of weft_fuse_tile_budget).
- * WEFT_FUSE_LEVELS=2 asks for it (default 1); WEFT_FUSE_DOMAINS=N forces N teams (and two
- * levels). */
+ * WEFT_FUSE_LEVELS=2 forces it, WEFT_FUSE_LEVELS=1 forbids it; WEFT_FUSE_DOMAINS=N forces N
+ * teams (and two levels); 0 without either (see weft_fuse_team_candidate). */
 unsigned weft_fuse_teams(void);
+/* Without WEFT_FUSE_LEVELS and WEFT_FUSE_DOMAINS: the teams of the two-level form where threads
+ * share a last-level cache (then the runtime measures both forms per chain and runs the faster),
+ * else 0. */
+unsigned weft_fuse_team_candidate(void);
 uint64_t weft_fuse_team_budget(unsigned teams);
 /* Rows a stage's region rounds out to: 1-D regions start and end on work-groups of the local
  * size, at most 256 work-items; other dimensions run rows of work-groups one item high. */

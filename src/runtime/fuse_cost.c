@@ -23,7 +23,8 @@ static unsigned next_slot[WEFT_COST_KINDS];
 
 static bool key_eq(const struct weft_cost_key *a, const struct weft_cost_key *b)
 {
-    return a->k0 == b->k0 && a->k1 == b->k1 && !memcmp(a->global, b->global, sizeof a->global);
+    return a->k0 == b->k0 && a->k1 == b->k1 && !memcmp(a->global, b->global, sizeof a->global) &&
+           a->form == b->form;
 }
 
 static struct cost_entry *find(enum weft_cost_kind kind, const struct weft_cost_key *key)
@@ -53,8 +54,11 @@ void weft_cost_note(enum weft_cost_kind kind, const struct weft_cost_key *key, d
     if (e->samples)
         e->ring[(e->samples - 1) % WEFT_COST_WINDOW] = ns_per_row;
     e->samples++;
-    if (kind == WEFT_COST_FUSED && weft_cost_explore_due(e->samples))
-        e->explore_left = WEFT_COST_WINDOW;
+    if (kind == WEFT_COST_FUSED && weft_cost_explore_due(e->samples)) {
+        struct weft_cost_key chain = *key;
+        chain.form = WEFT_FUSE_FORM_ONE_LEVEL;
+        find_or_add(kind, &chain)->explore_left = WEFT_COST_WINDOW;
+    }
     pthread_mutex_unlock(&cost_lock);
 }
 
@@ -88,8 +92,10 @@ double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, 
 
 void weft_cost_reject(const struct weft_cost_key *key)
 {
+    struct weft_cost_key chain = *key;
+    chain.form = WEFT_FUSE_FORM_ONE_LEVEL;
     pthread_mutex_lock(&cost_lock);
-    struct cost_entry *e = find_or_add(WEFT_COST_FUSED, key);
+    struct cost_entry *e = find_or_add(WEFT_COST_FUSED, &chain);
     if (!e->rejected) {
         e->rejected = true;
         e->retry_left = e->backoff;
@@ -99,11 +105,23 @@ void weft_cost_reject(const struct weft_cost_key *key)
     pthread_mutex_unlock(&cost_lock);
 }
 
+unsigned weft_cost_pick_form(const struct weft_cost_key *key, unsigned min_samples)
+{
+    struct weft_cost_key one = *key, two = *key;
+    one.form = WEFT_FUSE_FORM_ONE_LEVEL;
+    two.form = WEFT_FUSE_FORM_TWO_LEVELS;
+    const double c1 = weft_cost_get(WEFT_COST_USEFUL, &one, min_samples);
+    const double c2 = weft_cost_get(WEFT_COST_USEFUL, &two, min_samples);
+    return c1 > 0 && (c2 == 0 || c2 < c1) ? WEFT_FUSE_FORM_TWO_LEVELS : WEFT_FUSE_FORM_ONE_LEVEL;
+}
+
 enum weft_cost_plan weft_cost_plan_launch(const struct weft_cost_key *key)
 {
     enum weft_cost_plan r = WEFT_COST_PLAN;
+    struct weft_cost_key chain = *key;
+    chain.form = WEFT_FUSE_FORM_ONE_LEVEL;
     pthread_mutex_lock(&cost_lock);
-    struct cost_entry *e = find(WEFT_COST_FUSED, key);
+    struct cost_entry *e = find(WEFT_COST_FUSED, &chain);
     if (e && e->rejected) {
         if (e->retry_left > 0) {
             e->retry_left--;

@@ -26,11 +26,15 @@ enum weft_cost_kind {
 };
 
 /* k0, k1: the kernel functions (their shared metadata) of the stage, or of a chain's first two
- * stages; global: the NDRange. */
+ * stages; global: the NDRange; form: how a fused chain ran (WEFT_FUSE_FORM_*), for its fused
+ * costs only: a chain's decision state (rejection, retries, re-measuring unfused) is kept under
+ * the key of form WEFT_FUSE_FORM_ONE_LEVEL whichever form ran. */
 struct weft_cost_key {
     const void *k0, *k1;
     uint64_t global[3];
+    unsigned form;
 };
+enum { WEFT_FUSE_FORM_ONE_LEVEL, WEFT_FUSE_FORM_TWO_LEVELS, WEFT_FUSE_FORMS };
 
 #define WEFT_COST_WINDOW 8u            /* samples a cost is the median of */
 #define WEFT_COST_RETRY_FIRST 256u     /* launches a rejected chain waits before its first retry */
@@ -60,6 +64,11 @@ enum weft_cost_plan {
     WEFT_COST_RETRY,   /* a rejected chain's retry: run it fused once whatever was measured; its
                         * new sample joins the old ones (two retries outweigh two cold runs) */
 };
+
+/* The form the next fused run of chain `key` takes where both can run: one level until
+ * `min_samples` of its runs are measured, then two levels until theirs are, then the one with
+ * the lower cost per row replaced (WEFT_COST_USEFUL). */
+unsigned weft_cost_pick_form(const struct weft_cost_key *key, unsigned min_samples);
 
 /* Called once per launch that could start the chain `key`; counts the launch. */
 enum weft_cost_plan weft_cost_plan_launch(const struct weft_cost_key *key);

@@ -3,7 +3,8 @@
  *
  * Level 1 is fuse.c's overlapped tiling with tiles of a core's L2 per thread of a team
  * (weft_fuse_team_budget) instead of one core's, one team of threads per last-level cache
- * domain (weft_fuse_teams; opt-in: WEFT_FUSE_LEVELS=2 or WEFT_FUSE_DOMAINS=N). A team runs
+ * domain (weft_fuse_teams: WEFT_FUSE_LEVELS=2 or WEFT_FUSE_DOMAINS=N; unset, measured against
+ * one level where threads share a last-level cache, weft_fuse_team_candidate). A team runs
  * its level-1 tile together, in phases separated by a team barrier (runtime/fuse_team.h): fill
  * the tile's windows, then each stage over the tile's region split into units of rows, then
  * write back what the tile owns. Each thread keeps to its own share of a stage's rows (a

@@ -67,6 +67,7 @@ struct weft_fusion {
     char *base[MAX_BUFS];
     struct weft_fp_chain chain;
     struct weft_cost_key key;          /* what its runs are measured under (fuse_cost.h) */
+    uint64_t t_prepare;                /* when weft_fuse_prepare began planning it (weft_now_ns) */
     uint64_t tile, tiles, reach;       /* rows per tile, tiles, neighbours a window may reach */
     bool cols;                         /* 2-D tiles of `tile` rows and `ctile` columns (t2) */
     uint64_t ctile;

@@ -11,7 +11,7 @@
 
 #include "runtime/fuse_cost.h"
 
-static const char kern[8][1];   /* distinct addresses standing for kernels */
+static const char kern[12][1];   /* distinct addresses standing for kernels */
 
 static struct weft_cost_key key(int k0, int k1, uint64_t rows)
 {
@@ -157,6 +157,51 @@ static void test_fused_chain_remeasures_unfused(void **state)
     assert_int_equal(next, WEFT_COST_RETRY);
 }
 
+/* Where both forms can run: one level is measured first, then two levels, then the one with
+ * the lower cost per row replaced runs, and stays measured (a change of costs flips it). */
+static void test_two_levels_tried_then_the_faster_kept(void **state)
+{
+    (void)state;
+    struct weft_cost_key one = key(8, 9, 512), two = one;
+    two.form = WEFT_FUSE_FORM_TWO_LEVELS;
+    assert_int_equal(weft_cost_pick_form(&one, 3), WEFT_FUSE_FORM_ONE_LEVEL);   /* nothing measured */
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(weft_cost_pick_form(&one, 3), WEFT_FUSE_FORM_ONE_LEVEL);
+        weft_cost_note(WEFT_COST_USEFUL, &one, 100.0);
+    }
+    /* one level measured: two levels next, until its three runs are */
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(weft_cost_pick_form(&two, 3), WEFT_FUSE_FORM_TWO_LEVELS);
+        weft_cost_note(WEFT_COST_USEFUL, &two, 70.0);
+    }
+    assert_int_equal(weft_cost_pick_form(&one, 3), WEFT_FUSE_FORM_TWO_LEVELS);   /* faster */
+    for (int i = 0; i < (int)WEFT_COST_WINDOW; i++)
+        weft_cost_note(WEFT_COST_USEFUL, &two, 130.0);
+    assert_int_equal(weft_cost_pick_form(&two, 3), WEFT_FUSE_FORM_ONE_LEVEL);    /* now slower */
+    /* the forms' costs are apart: one level's are as noted */
+    assert_true(weft_cost_get(WEFT_COST_USEFUL, &one, 3) == 100.0);
+}
+
+/* A chain's decision state is one whatever form ran: rejecting it under two levels skips its
+ * launches under either key, and a two-level run due for re-measuring unfused makes the chain
+ * (its one-level key, which the queue asks with) run unfused. */
+static void test_decisions_shared_by_the_forms(void **state)
+{
+    (void)state;
+    enum weft_cost_plan next;
+    struct weft_cost_key one = key(10, 11, 512), two = one;
+    two.form = WEFT_FUSE_FORM_TWO_LEVELS;
+    for (unsigned run = 1; run <= 4; run++)
+        weft_cost_note(WEFT_COST_FUSED, &two, 80.0);   /* run 4: re-measure unfused */
+    assert_int_equal(skipped_run(&one, 100, &next), WEFT_COST_WINDOW);
+    assert_int_equal(next, WEFT_COST_PLAN);
+    weft_cost_reject(&two);
+    assert_int_equal(skipped_run(&one, 100000, &next), WEFT_COST_RETRY_FIRST);
+    assert_int_equal(next, WEFT_COST_RETRY);
+    assert_true(weft_cost_get(WEFT_COST_FUSED, &two, 3) == 80.0);
+    assert_true(weft_cost_get(WEFT_COST_FUSED, &one, 1) == 0.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +212,8 @@ int main(void)
         cmocka_unit_test(test_rejection_without_fused_runs),
         cmocka_unit_test(test_explore_schedule),
         cmocka_unit_test(test_fused_chain_remeasures_unfused),
+        cmocka_unit_test(test_two_levels_tried_then_the_faster_kept),
+        cmocka_unit_test(test_decisions_shared_by_the_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
