@@ -26,6 +26,9 @@
  *   print-<analysis>        analysis/print.h dump of the selected kernels (cfg, dominators,
  *                           loops, liveness, shapes, locality, locality-precise, access);
  *                           when last, only the dumps are printed
+ *   print-subcfg-<analysis> the same dump (cfg, dominators, loops) of each barrier-free
+ *                           sub-CFG of the kernel (analysis/cfg.h's sub-CFG mode), after
+ *                           canonicalize-barriers; it names the barrier blocks barrier<i>
  * The result goes to stdout; errors to stderr, exit status 1. After the wg-function stages a
  * comment line "; weft: <kernel> static_local_size=N scratch_size=M [subcfgs=.. arrays=..
  * uniform_slots=.. recomputed=..]" is printed first (the counts from form-subcfgs on).
@@ -211,6 +214,20 @@ int main(int argc, char **argv)
             fflush(hs);
             for (unsigned k = 0; k < nk; k++)
                 weft_analysis_print(p + 6, kernels[k], hs);
+            last_was_print = true;
+            continue;
+        }
+        if (strncmp(p, "print-subcfg-", 13) == 0 && weft_analysis_has_subcfg_printer(p + 13)) {
+            /* the same dumps of each sub-CFG (subcfg.c forms them as the pipeline does) */
+            fflush(hs);
+            for (unsigned k = 0; k < nk && ok; k++) {
+                struct weft_subcfgs subs;
+                ok = weft_subcfgs_form(kernels[k], &subs, &diag);
+                for (unsigned s = 0; ok && s < subs.count; s++)
+                    weft_analysis_print_subcfg(p + 13, kernels[k], subs.s[s].blocks, subs.s[s].nblocks, hs);
+                if (ok)
+                    weft_subcfgs_free(&subs);
+            }
             last_was_print = true;
             continue;
         }

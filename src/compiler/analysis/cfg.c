@@ -1,5 +1,5 @@
-/* compiler/analysis/cfg.c — dense block numbering, de-duplicated edge lists, reverse post-order
- * (see cfg.h for the guarantees). */
+/* compiler/analysis/cfg.c — dense block numbering, de-duplicated edge lists, reverse post-order,
+ * of a whole function or of a sub-CFG (see cfg.h for the guarantees). */
 #include "compiler/analysis/cfg.h"
 
 #include <stdlib.h>
@@ -34,35 +34,66 @@ int weft_cfg_inst_block(const struct weft_cfg *cfg, LLVMValueRef inst)
     return weft_cfg_index(cfg, LLVMGetInstructionParent(inst));
 }
 
-struct weft_cfg *weft_cfg_build(LLVMValueRef fn)
+int weft_cfg_exit_index(const struct weft_cfg *cfg, LLVMBasicBlockRef bb)
 {
-    if (!fn || LLVMCountBasicBlocks(fn) == 0)
-        return NULL;
+    for (size_t e = 0; e < cfg->nexits; e++)
+        if (cfg->exits[e] == bb)
+            return (int)e;
+    return -1;
+}
+
+/* The CFG of blocks[0..n) (blocks[0] the entry), which the new CFG takes; `sub` keeps edges
+ * that leave the set as exit edges (a function's blocks have none to leave to). */
+static struct weft_cfg *build(LLVMValueRef fn, LLVMBasicBlockRef *blocks, size_t n, bool sub)
+{
     struct weft_cfg *cfg = xcalloc(1, sizeof(*cfg));
     cfg->fn = fn;
-    cfg->nblocks = LLVMCountBasicBlocks(fn);
-    cfg->blocks = xcalloc(cfg->nblocks, sizeof(LLVMBasicBlockRef));
+    cfg->sub = sub;
+    cfg->nblocks = n;
+    cfg->blocks = blocks;
     weft_ptrmap_init(&cfg->block_index);
     weft_ptrmap_init(&cfg->inst_pos);
 
-    size_t i = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb), i++) {
-        cfg->blocks[i] = bb;
+    size_t i;
+    for (i = 0; i < cfg->nblocks; i++) {
+        LLVMBasicBlockRef bb = cfg->blocks[i];
         weft_ptrmap_put(&cfg->block_index, bb, i);
         uintptr_t pos = 0;
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
             weft_ptrmap_put(&cfg->inst_pos, in, pos++);
     }
 
-    /* Successors, de-duplicated in terminator order. */
-    WEFT_VEC(uint32_t) succ = {0};
+    /* Successors, de-duplicated in terminator order; edges out of the set are exit edges. */
+    WEFT_VEC(uint32_t) succ = {0}, exit = {0};
+    WEFT_VEC(LLVMBasicBlockRef) exits = {0};
     cfg->succ_start = xcalloc(cfg->nblocks + 1, sizeof(uint32_t));
+    cfg->exit_start = xcalloc(cfg->nblocks + 1, sizeof(uint32_t));
     for (i = 0; i < cfg->nblocks; i++) {
         cfg->succ_start[i] = (uint32_t)succ.len;
+        cfg->exit_start[i] = (uint32_t)exit.len;
         LLVMValueRef term = LLVMGetBasicBlockTerminator(cfg->blocks[i]);
-        unsigned n = term ? LLVMGetNumSuccessors(term) : 0;
-        for (unsigned k = 0; k < n; k++) {
-            uint32_t s = (uint32_t)weft_cfg_index(cfg, LLVMGetSuccessor(term, k));
+        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+        for (unsigned k = 0; k < ns; k++) {
+            LLVMBasicBlockRef sb = LLVMGetSuccessor(term, k);
+            int si = weft_cfg_index(cfg, sb);
+            if (si < 0) {
+                /* only in sub-CFG mode: every successor is a block of the function */
+                int e = -1;
+                for (size_t x = 0; x < exits.len && e < 0; x++)
+                    if (exits.data[x] == sb)
+                        e = (int)x;
+                if (e < 0) {
+                    e = (int)exits.len;
+                    weft_vec_push(&exits, sb);
+                }
+                bool dup = false;
+                for (size_t j = cfg->exit_start[i]; j < exit.len; j++)
+                    dup |= exit.data[j] == (uint32_t)e;
+                if (!dup)
+                    weft_vec_push(&exit, (uint32_t)e);
+                continue;
+            }
+            uint32_t s = (uint32_t)si;
             bool dup = false;
             for (size_t j = cfg->succ_start[i]; j < succ.len; j++)
                 dup |= succ.data[j] == s;
@@ -72,6 +103,10 @@ struct weft_cfg *weft_cfg_build(LLVMValueRef fn)
     }
     cfg->succ_start[cfg->nblocks] = (uint32_t)succ.len;
     cfg->succ = succ.len ? succ.data : xcalloc(1, sizeof(uint32_t));
+    cfg->exit_start[cfg->nblocks] = (uint32_t)exit.len;
+    cfg->exit = exit.len ? exit.data : xcalloc(1, sizeof(uint32_t));
+    cfg->nexits = exits.len;
+    cfg->exits = exits.len ? exits.data : xcalloc(1, sizeof(LLVMBasicBlockRef));
 
     /* Predecessors by counting sort over the edges, so they come in block order. */
     cfg->pred_start = xcalloc(cfg->nblocks + 1, sizeof(uint32_t));
@@ -125,6 +160,26 @@ struct weft_cfg *weft_cfg_build(LLVMValueRef fn)
     return cfg;
 }
 
+struct weft_cfg *weft_cfg_build(LLVMValueRef fn)
+{
+    if (!fn || LLVMCountBasicBlocks(fn) == 0)
+        return NULL;
+    size_t n = LLVMCountBasicBlocks(fn), i = 0;
+    LLVMBasicBlockRef *blocks = xcalloc(n, sizeof(LLVMBasicBlockRef));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        blocks[i++] = bb;
+    return build(fn, blocks, n, false);
+}
+
+struct weft_cfg *weft_cfg_build_sub(LLVMValueRef fn, LLVMBasicBlockRef const *blocks, size_t n)
+{
+    if (!fn || !blocks || n == 0)
+        return NULL;
+    LLVMBasicBlockRef *own = xcalloc(n, sizeof(LLVMBasicBlockRef));
+    memcpy(own, blocks, n * sizeof(LLVMBasicBlockRef));
+    return build(fn, own, n, true);
+}
+
 void weft_cfg_free(struct weft_cfg *cfg)
 {
     if (!cfg)
@@ -136,6 +191,9 @@ void weft_cfg_free(struct weft_cfg *cfg)
     free(cfg->pred);
     free(cfg->rpo);
     free(cfg->rpo_index);
+    free(cfg->exits);
+    free(cfg->exit_start);
+    free(cfg->exit);
     weft_ptrmap_free(&cfg->block_index);
     weft_ptrmap_free(&cfg->inst_pos);
     free(cfg);

@@ -229,14 +229,15 @@ struct weft_domtree *weft_dom_compute(const struct weft_cfg *cfg)
 struct weft_domtree *weft_postdom_compute(const struct weft_cfg *cfg)
 {
     size_t nb = cfg->nblocks, vexit = nb;
-    /* Roots of the reverse graph: blocks without successors, then one block of each region that
-     * cannot reach them (found by reverse reachability, picking the unreached reachable block
-     * that comes last in RPO, i.e. deepest in the infinite loop). */
+    /* Roots of the reverse graph: blocks without successors and (sub-CFG mode) blocks with an
+     * edge out of the set, then one block of each region that cannot reach them (found by
+     * reverse reachability, picking the unreached reachable block that comes last in RPO, i.e.
+     * deepest in the infinite loop). */
     bool *reaches = xcalloc(nb, sizeof(bool));
     WEFT_VEC(uint32_t) roots = {0}, work = {0};
     for (size_t k = 0; k < cfg->nreachable; k++) {
         uint32_t b = cfg->rpo[k];
-        if (weft_cfg_nsucc(cfg, b) == 0)
+        if (weft_cfg_nsucc(cfg, b) == 0 || weft_cfg_nexit(cfg, b) > 0)
             weft_vec_push(&roots, b);
     }
     size_t scanned = 0;

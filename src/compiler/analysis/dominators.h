@@ -4,9 +4,9 @@
  * Guarantees: for the dominator tree, `idom[i]` is the immediate dominator of reachable block i,
  * -1 for the entry and for unreachable blocks. For the post-dominator tree the graph is the
  * reverse CFG with a virtual exit node numbered `cfg->nblocks` (WEFT_DOM_VIRTUAL_EXIT(t)) whose
- * predecessors are every block without successors (ret, unreachable) and, so that every
- * reachable block has a post-dominator, one block of every region that cannot reach an exit
- * (an infinite loop): the last such block in RPO. `idom[i]` is then the immediate
+ * predecessors are every block without successors (ret, unreachable), in a sub-CFG every block
+ * with an edge out of it (cfg.h), and, so that every reachable block has a post-dominator, one
+ * block of every region that cannot reach an exit (an infinite loop): the last such block in RPO. `idom[i]` is then the immediate
  * post-dominator, possibly the virtual exit; `idom[virtual exit]` is -1. Only blocks reachable
  * from the entry take part in either tree.
  * Dominance queries are O(1) after construction (tree pre/post numbering). Frontiers are

@@ -101,7 +101,7 @@ struct weft_loops *weft_loops_compute(const struct weft_cfg *cfg, const struct w
                 if (!dup)
                     weft_vec_push(&exits, s);
             }
-            if (is_exiting)
+            if (is_exiting || weft_cfg_nexit(cfg, b) > 0)
                 weft_vec_push(&exiting, b);
         }
         sort_u32(latches.data, latches.len, NULL);

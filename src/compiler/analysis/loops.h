@@ -9,6 +9,9 @@
  * -1; depth 1 is outermost. `innermost[b]` is the innermost loop containing block b or -1.
  * A retreating edge whose target does not dominate its source makes `irreducible` true; such
  * cycles are not reported as loops (run LLVM's "fix-irreducible" first when that matters).
+ * On a sub-CFG's CFG (cfg.h) the loops are those of the sub-CFG: `exits` are blocks of the
+ * sub-CFG only, and a loop that leaves the sub-CFG through an exit edge has that block among its
+ * `exiting` blocks.
  */
 #ifndef WEFT_ANALYSIS_LOOPS_H
 #define WEFT_ANALYSIS_LOOPS_H

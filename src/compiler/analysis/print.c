@@ -3,7 +3,8 @@
  * Guarantees: output depends only on the IR (function order of blocks and values, never on
  * pointer values or hash order). Blocks print as their label (`entry`, or LLVM's number `3`
  * when unnamed), values as in the IR (`%x`, `%5`). Formats, one line each:
- *   cfg:        "<block>: succs [a, b] preds [c]"            ("unreachable" appended if so)
+ *   cfg:        "<block>: succs [a, b] preds [c]"            ("unreachable" appended if so;
+ *               a sub-CFG's blocks with edges out of it add "exits [d]" before that)
  *   dominators: "<block>: idom <b|-> frontier [..]" then "post-dominators" with "ipdom"
  *               (the virtual exit prints as "<exit>")
  *   loops:      "loop <header>: depth D parent <header|-> blocks [..] latches [..] exiting [..]
@@ -102,8 +103,20 @@ static void print_block_list(const struct names *n, const struct weft_cfg *cfg, 
     fputc(']', out);
 }
 
+/* Ends a dump's header line: " sub-CFG <entry>:" in sub-CFG mode, ":" otherwise. */
+static void print_sub_entry(const struct names *n, const struct weft_cfg *cfg, FILE *out)
+{
+    if (cfg->sub) {
+        fputs(" sub-CFG ", out);
+        print_block(n, cfg->blocks[0], out);
+    }
+    fputs(":\n", out);
+}
+
 static void print_cfg(const struct names *n, const struct weft_cfg *cfg, FILE *out)
 {
+    fprintf(out, "cfg of @%s", LLVMGetValueName(cfg->fn));
+    print_sub_entry(n, cfg, out);
     for (size_t b = 0; b < cfg->nblocks; b++) {
         fputs("  ", out);
         print_block(n, cfg->blocks[b], out);
@@ -111,13 +124,23 @@ static void print_cfg(const struct names *n, const struct weft_cfg *cfg, FILE *o
         print_block_list(n, cfg, weft_cfg_succs(cfg, b), weft_cfg_nsucc(cfg, b), out);
         fputs(" preds ", out);
         print_block_list(n, cfg, weft_cfg_preds(cfg, b), weft_cfg_npred(cfg, b), out);
+        if (weft_cfg_nexit(cfg, b)) {
+            fputs(" exits [", out);
+            for (size_t e = 0; e < weft_cfg_nexit(cfg, b); e++) {
+                if (e)
+                    fputs(", ", out);
+                print_block(n, cfg->exits[weft_cfg_exit_edges(cfg, b)[e]], out);
+            }
+            fputc(']', out);
+        }
         fputs(weft_cfg_reachable(cfg, b) ? "\n" : " unreachable\n", out);
     }
 }
 
 static void print_tree(const struct names *n, const struct weft_cfg *cfg, const struct weft_domtree *t, FILE *out)
 {
-    fprintf(out, "%s of @%s:\n", t->post ? "post-dominators" : "dominators", LLVMGetValueName(cfg->fn));
+    fprintf(out, "%s of @%s", t->post ? "post-dominators" : "dominators", LLVMGetValueName(cfg->fn));
+    print_sub_entry(n, cfg, out);
     for (size_t b = 0; b < cfg->nblocks; b++) {
         fputs("  ", out);
         print_block(n, cfg->blocks[b], out);
@@ -144,7 +167,8 @@ static void print_tree(const struct names *n, const struct weft_cfg *cfg, const 
 static void print_loops(const struct names *n, const struct weft_loops *l, FILE *out)
 {
     const struct weft_cfg *cfg = l->cfg;
-    fprintf(out, "loops of @%s:\n", LLVMGetValueName(cfg->fn));
+    fprintf(out, "loops of @%s", LLVMGetValueName(cfg->fn));
+    print_sub_entry(n, cfg, out);
     for (size_t i = 0; i < l->count; i++) {
         const struct weft_loop *lp = &l->loops[i];
         fputs("  loop ", out);
@@ -294,6 +318,51 @@ static void print_access(LLVMValueRef fn, FILE *out)
     weft_access_summary_dispose(&s);
 }
 
+/* The dumps that work on a function's CFG and on a sub-CFG's alike; false for other names. */
+static bool print_graph(const char *name, const struct names *n, const struct weft_cfg *cfg, FILE *out)
+{
+    if (strcmp(name, "cfg") == 0) {
+        print_cfg(n, cfg, out);
+    } else if (strcmp(name, "dominators") == 0) {
+        struct weft_domtree *dom = weft_dom_compute(cfg), *pdom = weft_postdom_compute(cfg);
+        print_tree(n, cfg, dom, out);
+        print_tree(n, cfg, pdom, out);
+        weft_dom_free(dom);
+        weft_dom_free(pdom);
+    } else if (strcmp(name, "loops") == 0) {
+        struct weft_domtree *dom = weft_dom_compute(cfg);
+        struct weft_loops *l = weft_loops_compute(cfg, dom);
+        print_loops(n, l, out);
+        weft_loops_free(l);
+        weft_dom_free(dom);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool weft_analysis_has_subcfg_printer(const char *name)
+{
+    return name && (strcmp(name, "cfg") == 0 || strcmp(name, "dominators") == 0 || strcmp(name, "loops") == 0);
+}
+
+void weft_analysis_print_subcfg(const char *name, LLVMValueRef fn, LLVMBasicBlockRef const *blocks, size_t nblocks,
+                                FILE *out)
+{
+    if (!weft_analysis_has_subcfg_printer(name)) {
+        fprintf(out, "unknown sub-CFG analysis '%s'\n", name ? name : "(null)");
+        return;
+    }
+    struct weft_cfg *cfg = weft_cfg_build_sub(fn, blocks, nblocks);
+    if (!cfg)
+        return;
+    struct names n;
+    names_init(&n, fn);
+    print_graph(name, &n, cfg, out);
+    weft_ptrmap_free(&n.slot);
+    weft_cfg_free(cfg);
+}
+
 static const char *const printers[] = {"cfg", "dominators", "loops", "liveness", "shapes", "locality",
                                        "locality-precise", "access"};
 
@@ -316,21 +385,8 @@ void weft_analysis_print(const char *name, LLVMValueRef fn, FILE *out)
         return;   /* a declaration: nothing to print */
     struct names n;
     names_init(&n, fn);
-    if (strcmp(name, "cfg") == 0) {
-        fprintf(out, "cfg of @%s:\n", LLVMGetValueName(fn));
-        print_cfg(&n, cfg, out);
-    } else if (strcmp(name, "dominators") == 0) {
-        struct weft_domtree *dom = weft_dom_compute(cfg), *pdom = weft_postdom_compute(cfg);
-        print_tree(&n, cfg, dom, out);
-        print_tree(&n, cfg, pdom, out);
-        weft_dom_free(dom);
-        weft_dom_free(pdom);
-    } else if (strcmp(name, "loops") == 0) {
-        struct weft_domtree *dom = weft_dom_compute(cfg);
-        struct weft_loops *l = weft_loops_compute(cfg, dom);
-        print_loops(&n, l, out);
-        weft_loops_free(l);
-        weft_dom_free(dom);
+    if (weft_analysis_has_subcfg_printer(name)) {
+        print_graph(name, &n, cfg, out);
     } else if (strcmp(name, "liveness") == 0) {
         struct weft_liveness *l = weft_liveness_compute(cfg);
         print_liveness(&n, l, out);

@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/analysis/cfg.h"
+#include "compiler/analysis/dominators.h"
+#include "compiler/analysis/loops.h"
 #include "compiler/analysis/shape.h"
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
@@ -58,9 +61,11 @@ struct priv {
     LLVMValueRef lanes;        /* <P x ptr>: each lane's copy (not simple) */
 };
 
+/* A natural loop of the sub-CFG, numbered in the order its first back edge comes in the
+ * sub-CFG's reverse post-order (the order the linear copy's loop ends are made in). */
 struct vloop {
     int header, parent;
-    bool *in;                  /* [nb] */
+    int shared;                /* its index in plan->loop_info */
     int first, last;           /* positions in the linear order */
 };
 
@@ -73,9 +78,13 @@ struct weft_vec_plan {
     LLVMTypeRef i1, i32, i64;
     unsigned W, U, P;
     bool linear;
+    /* the sub-CFG's own CFG, dominators and natural loops (analysis/, sub-CFG mode): blocks
+     * are numbered as in sub->blocks, entry first */
+    struct weft_cfg *cfg;
+    struct weft_domtree *dom;
+    struct weft_loops *loop_info;
     unsigned nb;
-    LLVMBasicBlockRef *blocks;
-    struct weft_ptrmap bidx;   /* block -> index + 1 */
+    LLVMBasicBlockRef *blocks; /* cfg->blocks */
     struct vinfo *vi;
     size_t nvi;
     struct weft_ptrmap iidx;   /* instruction -> index + 1 */
@@ -87,7 +96,7 @@ struct weft_vec_plan {
     int *order;                /* linear order (block indices) */
     int norder;
     int *inner;                /* [nb] innermost loop or -1 */
-    LLVMBasicBlockRef *exits;  /* distinct barrier blocks the sub-CFG leaves to */
+    LLVMBasicBlockRef *exits;  /* distinct barrier blocks the sub-CFG leaves to (cfg->exits) */
     unsigned nexits;
 
     /* emission */
@@ -263,7 +272,7 @@ static struct priv *priv_of(struct weft_vec_plan *p, LLVMValueRef v)
 
 static int block_index(const struct weft_vec_plan *p, LLVMBasicBlockRef bb)
 {
-    return (int)weft_ptrmap_get_or(&p->bidx, bb, 0) - 1;
+    return weft_cfg_index(p->cfg, bb);
 }
 
 /* The kind of any operand: sub-CFG instructions by their info, lane-private allocas are
@@ -318,31 +327,18 @@ static void fail_at(struct weft_vec_plan *p, const char *what, LLVMValueRef v)
 
 /* ---- plan: blocks, kinds, legality --------------------------------------------------------- */
 
-static bool collect_blocks(struct weft_vec_plan *p)
+/* The sub-CFG's blocks and the barrier blocks it leaves to, from its CFG. */
+static void collect_blocks(struct weft_vec_plan *p)
 {
-    p->nb = p->sub->nblocks;
-    p->blocks = p->sub->blocks;
-    weft_ptrmap_init(&p->bidx);
-    for (unsigned k = 0; k < p->nb; k++)
-        weft_ptrmap_put(&p->bidx, p->blocks[k], k + 1);
-    WEFT_VEC(LLVMBasicBlockRef) exits = {0};
-    for (unsigned k = 0; k < p->nb; k++) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
-        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-        for (unsigned j = 0; j < ns; j++) {
-            LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
-            if (block_index(p, s) >= 0)
-                continue;
-            bool seen = false;
-            for (size_t e = 0; e < exits.len; e++)
-                seen |= exits.data[e] == s;
-            if (!seen)
-                weft_vec_push(&exits, s);
-        }
+    p->cfg = weft_cfg_build_sub(p->wf->fn, p->sub->blocks, p->sub->nblocks);
+    if (!p->cfg) {
+        fail(p, "internal: a sub-CFG without blocks%s", NULL);
+        return;
     }
-    p->exits = exits.data;
-    p->nexits = (unsigned)exits.len;
-    return true;
+    p->nb = (unsigned)p->cfg->nblocks;
+    p->blocks = p->cfg->blocks;
+    p->exits = p->cfg->exits;
+    p->nexits = (unsigned)p->cfg->nexits;
 }
 
 /* Whether a pointer derived from the alloca is used outside this sub-CFG: such memory is shared
@@ -580,177 +576,55 @@ static void check_legal(struct weft_vec_plan *p)
 
 /* ---- plan: loops and the linear order ------------------------------------------------------ */
 
-/* The sub-CFG as a small graph: successors inside it, RPO, dominators by the iterative set
- * algorithm (sub-CFGs are small), natural loops and their nesting; fails on a retreating edge
- * that is not a back edge (irreducible control flow). */
-struct graph {
-    unsigned nb;
-    int *succ;        /* [nb][nb + 1] */
-    int *nsucc;
-    int *rpo, nrpo;
-    int *rpo_pos;     /* [nb], -1: unreachable */
-    bool *dom;        /* [nb][nb]: dom[b*nb + d] = d dominates b */
-};
-
-static int *S(struct graph *g, int b) { return g->succ + (size_t)b * (g->nb + 1); }
-
-static void graph_free(struct graph *g)
+/* Whether loop l (plan numbering) contains block b. */
+static bool in_loop(const struct weft_vec_plan *p, int l, int b)
 {
-    free(g->succ);
-    free(g->nsucc);
-    free(g->rpo);
-    free(g->rpo_pos);
-    free(g->dom);
+    return weft_loop_contains(p->loop_info, p->loops[l].shared, b);
 }
 
-static void graph_build(struct weft_vec_plan *p, struct graph *g)
+/* The sub-CFG's natural loops from the shared analysis (analysis/loops.h on the sub-CFG's CFG),
+ * numbered by their first back edge in reverse post-order, with their nesting and each block's
+ * innermost loop; fails on irreducible control flow. */
+static bool find_loops(struct weft_vec_plan *p)
 {
+    const struct weft_cfg *cfg = p->cfg;
+    p->dom = weft_dom_compute(cfg);
+    p->loop_info = weft_loops_compute(cfg, p->dom);
+    if (p->loop_info->irreducible) {
+        fail(p, "irreducible control flow%s", NULL);
+        return false;
+    }
     unsigned nb = p->nb;
-    g->nb = nb;
-    g->succ = malloc(sizeof(int) * nb * (nb + 1));
-    g->nsucc = calloc(nb, sizeof(int));
-    g->rpo = malloc(sizeof(int) * nb);
-    g->rpo_pos = malloc(sizeof(int) * nb);
-    g->dom = malloc((size_t)nb * nb);
-    int *stack = malloc(sizeof(int) * nb), *edge = calloc(nb, sizeof(int)), *post = malloc(sizeof(int) * nb);
-    bool *seen = calloc(nb, sizeof(bool)), *nd = malloc(nb);
-    if (!g->succ || !g->nsucc || !g->rpo || !g->rpo_pos || !g->dom || !stack || !edge || !post || !seen || !nd)
-        abort();
-    for (unsigned b = 0; b < nb; b++) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[b]);
-        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-        for (unsigned j = 0; j < ns; j++) {
-            int s = block_index(p, LLVMGetSuccessor(t, j));
-            bool dup = s < 0;
-            for (int k = 0; k < g->nsucc[b] && !dup; k++)
-                dup = S(g, (int)b)[k] == s;
-            if (!dup)
-                S(g, (int)b)[g->nsucc[b]++] = s;
-        }
-    }
-    int sp = 0, npost = 0;
-    stack[sp++] = 0;
-    seen[0] = true;
-    while (sp) {
-        int b = stack[sp - 1];
-        if (edge[b] < g->nsucc[b]) {
-            int s = S(g, b)[edge[b]++];
-            if (!seen[s]) {
-                seen[s] = true;
-                stack[sp++] = s;
-            }
-        } else {
-            post[npost++] = b;
-            sp--;
-        }
-    }
-    g->nrpo = 0;
-    for (int k = npost - 1; k >= 0; k--)
-        g->rpo[g->nrpo++] = post[k];
-    for (unsigned b = 0; b < nb; b++)
-        g->rpo_pos[b] = -1;
-    for (int k = 0; k < g->nrpo; k++)
-        g->rpo_pos[g->rpo[k]] = k;
-    memset(g->dom, 1, (size_t)nb * nb);
-    memset(g->dom, 0, nb);
-    g->dom[0] = 1;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int k = 1; k < g->nrpo; k++) {
-            int b = g->rpo[k];
-            memset(nd, 1, nb);
-            for (int q = 0; q < g->nrpo; q++) {
-                int pb = g->rpo[q];
-                for (int j = 0; j < g->nsucc[pb]; j++)
-                    if (S(g, pb)[j] == b)
-                        for (unsigned d = 0; d < nb; d++)
-                            nd[d] = nd[d] && g->dom[(size_t)pb * nb + d];
-            }
-            nd[b] = 1;
-            if (memcmp(nd, g->dom + (size_t)b * nb, nb)) {
-                memcpy(g->dom + (size_t)b * nb, nd, nb);
-                changed = true;
-            }
-        }
-    }
-    free(stack);
-    free(edge);
-    free(post);
-    free(seen);
-    free(nd);
-}
-
-static bool find_loops(struct weft_vec_plan *p, struct graph *g)
-{
-    unsigned nb = p->nb;
+    size_t nshared = p->loop_info->count;
     p->loops = calloc(nb, sizeof *p->loops);
     p->inner = malloc(sizeof(int) * nb);
-    int *work = malloc(sizeof(int) * nb);
-    if (!p->loops || !p->inner || !work)
+    int *number = malloc(sizeof(int) * (nshared + 1));   /* shared index -> plan number */
+    if (!p->loops || !p->inner || !number)
         abort();
-    for (int k = 0; k < g->nrpo; k++) {
-        int t = g->rpo[k];
-        for (int j = 0; j < g->nsucc[t]; j++) {
-            int h = S(g, t)[j];
-            if (g->rpo_pos[h] > g->rpo_pos[t])
+    for (size_t l = 0; l < nshared; l++)
+        number[l] = -1;
+    for (size_t k = 0; k < cfg->nreachable; k++) {
+        uint32_t t = cfg->rpo[k];
+        for (size_t j = 0; j < weft_cfg_nsucc(cfg, t); j++) {
+            uint32_t h = weft_cfg_succs(cfg, t)[j];
+            if (cfg->rpo_index[h] > cfg->rpo_index[t])
+                continue;   /* a forward edge; retreating ones are back edges (reducible) */
+            int shared = weft_loops_with_header(p->loop_info, (int)h);
+            if (shared < 0 || number[shared] >= 0)
                 continue;
-            if (!g->dom[(size_t)t * nb + h]) {
-                fail(p, "irreducible control flow%s", NULL);
-                free(work);
-                return false;
-            }
-            int L = -1;
-            for (int l = 0; l < p->nloops; l++)
-                if (p->loops[l].header == h)
-                    L = l;
-            if (L < 0) {
-                L = p->nloops++;
-                p->loops[L].header = h;
-                p->loops[L].in = calloc(nb, sizeof(bool));
-                p->loops[L].in[h] = true;
-            }
-            /* the blocks that reach t without passing h */
-            bool *in = p->loops[L].in;
-            int wsp = 0;
-            if (!in[t]) {
-                in[t] = true;
-                work[wsp++] = t;
-            }
-            while (wsp) {
-                int x = work[--wsp];
-                for (int q = 0; q < g->nrpo; q++) {
-                    int pb = g->rpo[q];
-                    if (in[pb])
-                        continue;
-                    for (int jj = 0; jj < g->nsucc[pb]; jj++)
-                        if (S(g, pb)[jj] == x) {
-                            in[pb] = true;
-                            work[wsp++] = pb;
-                            break;
-                        }
-                }
-            }
+            number[shared] = p->nloops;
+            p->loops[p->nloops].header = (int)h;
+            p->loops[p->nloops].shared = shared;
+            p->nloops++;
         }
     }
-    free(work);
-    int *size = calloc((size_t)p->nloops + 1, sizeof(int));
-    for (int l = 0; l < p->nloops; l++)
-        for (unsigned b = 0; b < nb; b++)
-            size[l] += p->loops[l].in[b];
     for (int l = 0; l < p->nloops; l++) {
-        p->loops[l].parent = -1;
-        for (int q = 0; q < p->nloops; q++)
-            if (q != l && p->loops[q].in[p->loops[l].header] && size[q] > size[l] &&
-                (p->loops[l].parent < 0 || size[q] < size[p->loops[l].parent]))
-                p->loops[l].parent = q;
+        int parent = p->loop_info->loops[p->loops[l].shared].parent;
+        p->loops[l].parent = parent < 0 ? -1 : number[parent];
     }
-    for (unsigned b = 0; b < nb; b++) {
-        p->inner[b] = -1;
-        for (int l = 0; l < p->nloops; l++)
-            if (p->loops[l].in[b] && (p->inner[b] < 0 || size[l] < size[p->inner[b]]))
-                p->inner[b] = l;
-    }
-    free(size);
+    for (unsigned b = 0; b < nb; b++)
+        p->inner[b] = p->loop_info->innermost[b] < 0 ? -1 : number[p->loop_info->innermost[b]];
+    free(number);
     return true;
 }
 
@@ -764,9 +638,12 @@ static int loop_with_header(const struct weft_vec_plan *p, int b)
 
 /* Appends the blocks of `region` (a loop, or -1 for the whole sub-CFG) in topological order of
  * the region with its back edges removed and each nested loop as one node (Kahn's algorithm,
- * ties broken by RPO), recursing into nested loops where they come. */
-static void order_region(struct weft_vec_plan *p, struct graph *g, int region)
+ * ties broken by RPO), recursing into nested loops where they come: every loop's blocks end up
+ * contiguous, header first, which the linear copy needs (a loop repeats by jumping back to its
+ * first position). */
+static void order_region(struct weft_vec_plan *p, int region)
 {
+    const struct weft_cfg *cfg = p->cfg;
     unsigned nb = p->nb;
     int *node_of = malloc(sizeof(int) * nb), *indeg = calloc(nb, sizeof(int));
     bool *taken = calloc(nb, sizeof(bool));
@@ -775,7 +652,7 @@ static void order_region(struct weft_vec_plan *p, struct graph *g, int region)
     int rh = region < 0 ? -1 : p->loops[region].header;
     for (unsigned b = 0; b < nb; b++) {
         node_of[b] = -1;
-        if (region < 0 ? g->rpo_pos[b] < 0 : !p->loops[region].in[b])
+        if (region < 0 ? !weft_cfg_reachable(cfg, b) : !in_loop(p, region, (int)b))
             continue;
         /* the outermost loop strictly inside the region that contains b, else b itself */
         int l = p->inner[b], node = (int)b;
@@ -786,8 +663,8 @@ static void order_region(struct weft_vec_plan *p, struct graph *g, int region)
         node_of[b] = node;
     }
     for (unsigned b = 0; b < nb; b++)
-        for (int j = 0; node_of[b] >= 0 && j < g->nsucc[b]; j++) {
-            int s = S(g, (int)b)[j];
+        for (size_t j = 0; node_of[b] >= 0 && j < weft_cfg_nsucc(cfg, b); j++) {
+            int s = (int)weft_cfg_succs(cfg, b)[j];
             if (node_of[s] >= 0 && s != rh && node_of[s] != node_of[b])
                 indeg[node_of[s]]++;
         }
@@ -796,19 +673,20 @@ static void order_region(struct weft_vec_plan *p, struct graph *g, int region)
     for (;;) {
         int best = -1;
         for (unsigned b = 0; b < nb; b++)
-            if (node_of[b] == (int)b && !taken[b] && indeg[b] == 0 && (best < 0 || g->rpo_pos[b] < g->rpo_pos[best]))
+            if (node_of[b] == (int)b && !taken[b] && indeg[b] == 0 &&
+                (best < 0 || cfg->rpo_index[b] < cfg->rpo_index[best]))
                 best = (int)b;
         if (best < 0)
             break;
         taken[best] = true;
         int l = loop_with_header(p, best);
         if (l >= 0 && l != region)
-            order_region(p, g, l);
+            order_region(p, l);
         else
             p->order[p->norder++] = best;
         for (unsigned b = 0; b < nb; b++)
-            for (int j = 0; node_of[b] == best && j < g->nsucc[b]; j++) {
-                int s = S(g, (int)b)[j];
+            for (size_t j = 0; node_of[b] == best && j < weft_cfg_nsucc(cfg, b); j++) {
+                int s = (int)weft_cfg_succs(cfg, b)[j];
                 if (node_of[s] >= 0 && s != rh && node_of[s] != best)
                     indeg[node_of[s]]--;
             }
@@ -890,7 +768,7 @@ static unsigned choose_packet_any(struct weft_vec_plan *p, unsigned requested)
     for (int l = 0; l < p->nloops; l++)
         for (size_t x = 0; x < p->nvi; x++) {
             struct vinfo *v = &p->vi[x];
-            if (!p->loops[l].in[v->block])
+            if (!in_loop(p, l, v->block))
                 continue;
             if (LLVMIsAPHINode(v->v) && v->block == p->loops[l].header) {
                 if (v->kind != K_U && weft_ptrmap_put(&counted, v->v, 1))
@@ -901,14 +779,14 @@ static unsigned choose_packet_any(struct weft_vec_plan *p, unsigned requested)
                 /* demoted state: a varying value reloaded from the same place every iteration */
                 LLVMValueRef ptr = LLVMGetOperand(v->v, 0);
                 struct vinfo *pi = info(p, ptr);
-                bool invariant = priv_of(p, ptr) || (kind_of(p, ptr) != K_U && pi && !p->loops[l].in[pi->block]);
+                bool invariant = priv_of(p, ptr) || (kind_of(p, ptr) != K_U && pi && !in_loop(p, l, pi->block));
                 if (invariant && weft_ptrmap_put(&counted, ptr, 1))
                     carried += reg_units(p, LLVMTypeOf(v->v));
             }
             int no = LLVMGetNumOperands(v->v);
             for (int o = 0; o < no; o++) {
                 struct vinfo *d = info(p, LLVMGetOperand(v->v, (unsigned)o));
-                if (d && d->kind != K_U && !p->loops[l].in[d->block] && weft_ptrmap_put(&counted, d->v, 1))
+                if (d && d->kind != K_U && !in_loop(p, l, d->block) && weft_ptrmap_put(&counted, d->v, 1))
                     carried += reg_units(p, LLVMTypeOf(d->v));
             }
         }
@@ -944,7 +822,6 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
     p->i1 = LLVMInt1TypeInContext(p->c);
     p->i32 = LLVMInt32TypeInContext(p->c);
     p->i64 = LLVMInt64TypeInContext(p->c);
-    weft_ptrmap_init(&p->bidx);
     weft_ptrmap_init(&p->iidx);
     weft_ptrmap_init(&p->pidx);
     if (width < 2)
@@ -953,8 +830,9 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
         fail(p, "the local size in x is 1: no work-items to put side by side%s", NULL);
     else if (!shapes)
         fail(p, "no shape analysis%s", NULL);
-    if (!p->failed) {
+    if (!p->failed)
         collect_blocks(p);
+    if (!p->failed) {
         collect_values(p);
         propagate_kinds(p);
         mark_cross(p);
@@ -962,14 +840,12 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
     }
     if (!p->failed) {
         p->linear = sub_divergent(p);
-        struct graph g = {0};
-        graph_build(p, &g);
-        if (find_loops(p, &g)) {
+        if (find_loops(p)) {
             p->order = malloc(sizeof(int) * (p->nb + 1));
             if (!p->order)
                 abort();
-            order_region(p, &g, -1);
-            if (p->norder != g.nrpo)
+            order_region(p, -1);
+            if ((size_t)p->norder != p->cfg->nreachable)
                 fail(p, "internal: the linear order misses blocks%s", NULL);
             p->position = malloc(sizeof(int) * (p->nb + 1));
             if (!p->position)
@@ -979,7 +855,6 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
             for (int x = 0; x < p->norder; x++)
                 p->position[p->order[x]] = x;
         }
-        graph_free(&g);
     }
     if (p->failed) {
         weft_vectorize_plan_free(p);
@@ -1010,18 +885,17 @@ void weft_vectorize_plan_free(struct weft_vec_plan *p)
         free(p->vi[x].lanes);
     free(p->vi);
     free(p->priv);
-    for (int l = 0; l < p->nloops; l++)
-        free(p->loops[l].in);
     free(p->loops);
     free(p->order);
     free(p->inner);
-    free(p->exits);
+    weft_loops_free(p->loop_info);
+    weft_dom_free(p->dom);
+    weft_cfg_free(p->cfg);
     free(p->bmask);
     free(p->xmask);
     free(p->lin_guard);
     free(p->lin_loop_end);
     free(p->position);
-    weft_ptrmap_free(&p->bidx);
     weft_ptrmap_free(&p->iidx);
     weft_ptrmap_free(&p->pidx);
     free(p);
@@ -2824,7 +2698,7 @@ static void emit_linear(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
         if (L >= 0) {
             /* a new iteration: its blocks start empty, back edges collect the next one's lanes */
             for (unsigned b = 0; b < p->nb; b++)
-                if (p->loops[L].in[b])
+                if (in_loop(p, L, (int)b))
                     LLVMBuildStore(p->b, zero, p->bmask[b]);
         }
         emit_block_body(p, k);
