@@ -698,7 +698,7 @@ const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_
 
 /* The most work-items a variant for local size `ls` runs side by side, each lane with its own
  * copy of the kernel's private arrays on the stack: 1 for scalar work-item loops; else a packet
- * of P = W x U lanes (transform/vectorize.c, choose_packet): W the target's SIMD width (at most
+ * of P = W x U lanes (transform/vectorize_plan.c, choose_packet): W the target's SIMD width (at most
  * 16) or WEFT_VECTORIZE's, U at most 16 packets and P at most W times the largest power of two
  * of W-lane groups that the x extent holds. The rules are the compiler's; the compiled variant
  * does not report its stack frame, so the runtime bounds it from them. */

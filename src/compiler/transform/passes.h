@@ -29,7 +29,8 @@
  *   8. wgloops.c    weft_wgloops_build: one work-item loop nest per sub-CFG (dimension 0
  *                   innermost, llvm.loop.parallel_accesses on it), a dispatcher switch on the next
  *                   barrier id, get_local_id replaced by the loop variables. Dimension 0 of a
- *                   sub-CFG that vectorize.c accepts runs in packets of work-items instead.
+ *                   sub-CFG that the vectorizer accepts (vectorize.h) runs in packets of
+ *                   work-items instead.
  *      localatomics.c weft_lower_local_atomics: then atomics on __local memory become plain
  *                   read-modify-write sequences (a work-group runs on one thread).
  *   9. wgfunction.c the ABI wrapper weft_wg_<k>(args, ctx, first_group, group_count).

@@ -14,7 +14,7 @@
  *     get_enqueued_num_sub_groups); sub_group_barrier disappears (see workitem.c why).
  *   - wgfunction.c: once S is decided the placeholders become constants; with S == 1 each
  *     collective becomes its one-work-item value (weft_subgroup_lower_scalar).
- *   - vectorize.c: with S == W the collectives (reduce, scan, broadcast, all, any) become
+ *   - vectorize_lanes.c: with S == W the collectives (reduce, scan, broadcast, all, any) become
  *     horizontal operations over each W-lane group of a packet, inactive lanes left out.
  */
 #ifndef WEFT_TRANSFORM_SUBGROUP_H
