@@ -5,7 +5,7 @@
 ;   odd[2x]                  stride 2: a scatter, likewise;
 ;   *last = x                uniform address, varying value: one scalar store of the last
 ;                            active lane's value (ctlz of the mask; lane 7 when all run).
-; Lane 0's address under a mask drops inbounds (lane 0 may be inactive, see scalar_clone).
+; Lane 0's address under a mask drops inbounds (lane 0 may be inactive: weft_vec_scalar_clone).
 ; RUN: weft-opt -pass=wg-loops -local-size=8 -vectorize=8 %s | FileCheck %s
 
 ; CHECK:       ; weft-vec: k subcfg 0: width 8 interleave 1 linearized vector_mem=3 scalar_mem=1 gathers=2
