@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/cache.h"
 #include "compiler/compiler.h"
 #include "compiler/transform/schedule.h"
 #include "exec/pool.h"
@@ -430,6 +431,24 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_
     return true;
 }
 
+static bool other_form_measured(const struct weft_cost_key *key)
+{
+    struct weft_cost_key other = *key;
+    other.form = key->form == WEFT_FUSE_FORM_ONE_LEVEL ? WEFT_FUSE_FORM_TWO_LEVELS : WEFT_FUSE_FORM_ONE_LEVEL;
+    return weft_cost_get(WEFT_COST_USEFUL, &other, WEFT_FUSE_FUSED_SAMPLES) > 0;
+}
+
+/* Where a chain's decision is kept on disk (fuse_cost.h): its first two kernels by content, its
+ * NDRange and local size, and what decides its costs on this machine (threads, the two-level
+ * form's teams, this build of Weft). */
+static uint64_t prior_key(const struct weft_fuse_stage *a, const struct weft_fuse_stage *b)
+{
+    uint64_t k[12] = {weft_kernel_code_key(a->kernel), weft_kernel_code_key(b->kernel), a->global[0], a->global[1],
+                      a->global[2], a->local[0], a->local[1], a->local[2], weft_pool_concurrency(),
+                      weft_fuse_team_candidate(), weft_cache_build_identity(), a->work_dim};
+    return weft_hash64(k, sizeof k, 0x6675736570726eull);
+}
+
 struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, unsigned *used)
 {
     if (n < 2)
@@ -444,8 +463,11 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     struct weft_cost_key pair_key;
     const bool have_pair = !forced_depth && weft_ndrange_fuse_stage(cmds[0], &a) &&
                            weft_ndrange_fuse_stage(cmds[1], &b);
+    uint64_t disk_key = 0;
     if (have_pair) {
         pair_key = chain_key(&a, &b);
+        disk_key = prior_key(&a, &b);
+        weft_cost_load_prior(&pair_key, disk_key);
         plan = weft_cost_plan_launch(&pair_key);
         if (plan == WEFT_COST_SKIP)
             return NULL;
@@ -505,33 +527,40 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         f->chain.nstages = K;
         tile = forced_tile ? forced_tile : (rows + 3) / 4;
     } else {
+        /* what an earlier process measured and decided (fuse_cost.h), until this one has
+         * measured the same */
+        struct weft_cost_prior prior;
+        const bool have_prior = have_pair && weft_cost_prior(&f->key, &prior);
         double unfused = 0;
-        for (unsigned k = 0; k < f->chain.nstages; k++) {
+        for (unsigned k = 0; k < f->chain.nstages && unfused >= 0; k++) {
             const struct weft_cost_key uk = chain_key(&f->st[k].s, NULL);
             double u = weft_cost_get(WEFT_COST_UNFUSED, &uk, WEFT_FUSE_UNFUSED_SAMPLES);
-            if (u == 0) {
+            if (u == 0 && !have_prior) {
                 snprintf(why, sizeof why, "no unfused run of %s measured yet", f->st[k].s.name);
                 goto no;
             }
-            unfused += u / f->chain.nstages;
+            unfused = u == 0 ? -1.0 : unfused + u / f->chain.nstages;   /* -1: not all measured */
         }
-        double fused = weft_cost_get(WEFT_COST_FUSED, &f->key, WEFT_FUSE_FUSED_SAMPLES);
-        double useful = weft_cost_get(WEFT_COST_USEFUL, &f->key, WEFT_FUSE_FUSED_SAMPLES);
-        if (candidate_teams && weft_cost_pick_form(&f->key, WEFT_FUSE_FUSED_SAMPLES) == WEFT_FUSE_FORM_TWO_LEVELS) {
+        unsigned form = have_prior ? prior.form
+                        : candidate_teams ? weft_cost_pick_form(&f->key, WEFT_FUSE_FUSED_SAMPLES)
+                                          : WEFT_FUSE_FORM_ONE_LEVEL;
+        if (form == WEFT_FUSE_FORM_TWO_LEVELS && candidate_teams) {
             /* the gain over unfused is judged on the form that runs */
             teams = candidate_teams;
             f->key.form = WEFT_FUSE_FORM_TWO_LEVELS;
-            fused = weft_cost_get(WEFT_COST_FUSED, &f->key, WEFT_FUSE_FUSED_SAMPLES);
-            useful = weft_cost_get(WEFT_COST_USEFUL, &f->key, WEFT_FUSE_FUSED_SAMPLES);
         }
-        /* not measured yet, or a retry: try */
-        double ratio = fused > 0 && plan != WEFT_COST_RETRY ? unfused / fused - 1.0 : WEFT_FUSE_FIRST_RATIO;
+        double fused = weft_cost_get(WEFT_COST_FUSED, &f->key, WEFT_FUSE_FUSED_SAMPLES);
+        double useful = weft_cost_get(WEFT_COST_USEFUL, &f->key, WEFT_FUSE_FUSED_SAMPLES);
+        const bool measured = unfused > 0 && fused > 0 && plan != WEFT_COST_RETRY;
+        /* measured; else what an earlier process measured; else (or a retry) try */
+        double ratio = measured ? unfused / fused - 1.0 : have_prior ? prior.ratio : WEFT_FUSE_FIRST_RATIO;
         uint64_t budget = teams ? weft_fuse_team_budget(teams) : weft_fuse_tile_budget();
         uint64_t row_bytes = weft_fp_row_bytes(&f->chain);
         weft_fp_choose(&f->chain, row_bytes, budget, teams ? teams : weft_pool_concurrency(), ratio, &K, &tile);
         weft_log(WEFT_LOG_DEBUG,
-                 "fuse: %s: unfused %.2f ns/row, fused %.2f ns per row run, %.2f per row replaced, t_s/t_c %.2f: "
-                 "K=%u, tile %llu, %s", s0->name, unfused, fused, useful, ratio, K, (unsigned long long)tile,
+                 "fuse: %s: unfused %.2f ns/row, fused %.2f ns per row run, %.2f per row replaced, t_s/t_c %.2f%s: "
+                 "K=%u, tile %llu, %s", s0->name, unfused, fused, useful, ratio,
+                 !measured && have_prior ? " (an earlier process's)" : "", K, (unsigned long long)tile,
                  teams ? "two levels" : "one level");
         if (forced_tile)
             tile = forced_tile;
@@ -539,16 +568,22 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
          * clear margin they are not paid back (Jacobi 2-D on a 2-core EPYC: K=2 took 1.4x the
          * unfused time at ratio 0.05). */
         if (ratio < FUSE_MIN_RATIO || K < FUSE_MIN_DEPTH ||
-            (plan != WEFT_COST_RETRY && useful > 0 && useful > unfused * (1.0 - FUSE_MIN_GAIN)))
+            (measured && useful > 0 && useful > unfused * (1.0 - FUSE_MIN_GAIN)))
             K = 1;
         if (K < 2) {
-            if (fused > 0)
+            if (fused > 0) {
                 weft_cost_reject(&f->key);
+                if (measured && disk_key)
+                    weft_cost_store_prior(&f->key, disk_key, true, f->key.form, ratio);
+            }
             snprintf(why, sizeof why,
                      "fusing does not pay: unfused %.1f ns/row, fused %.1f ns per row run, %.1f ns per row replaced",
                      unfused, fused, useful);
             goto no;
         }
+        /* it pays, with both forms measured (or the one there is): final until costs change */
+        if (measured && disk_key && (!candidate_teams || other_form_measured(&f->key)))
+            weft_cost_store_prior(&f->key, disk_key, false, f->key.form, ratio);
     }
     tile = (tile + f->chain.align - 1) / f->chain.align * f->chain.align;
     for (unsigned k = K; k < f->chain.nstages; k++) {

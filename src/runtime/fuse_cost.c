@@ -1,8 +1,12 @@
 /* runtime/fuse_cost.c — measured costs and planning decisions of fused chains (fuse_cost.h). */
 #include "runtime/fuse_cost.h"
 
+#include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "compiler/cache.h"
 
 #define COST_SLOTS 64u
 
@@ -15,6 +19,20 @@ struct cost_entry {
     bool rejected;
     unsigned retry_left, backoff;    /* launches until the next retry, and the wait after it */
     unsigned explore_left;           /* launches still to run unfused */
+    /* the decision on disk (weft_cost_load_prior): read once; state as read or last stored */
+    bool prior_loaded;
+    enum { PRIOR_NONE, PRIOR_REJECTED, PRIOR_FUSED } prior_state;
+    unsigned prior_form;
+    double prior_ratio;
+};
+
+#define PRIOR_MAGIC 0x57454654465553ull   /* "WEFTFUS" */
+
+/* What the disk cache holds for a chain: 16 bytes, the padding zeroed. */
+struct prior_record {
+    uint64_t magic;
+    uint16_t state, form;
+    float ratio;
 };
 
 static pthread_mutex_t cost_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -137,3 +155,83 @@ enum weft_cost_plan weft_cost_plan_launch(const struct weft_cost_key *key)
     pthread_mutex_unlock(&cost_lock);
     return r;
 }
+
+/* The chain's entry: its one-level FUSED one, which holds its decisions. Called locked. */
+static struct cost_entry *chain_entry(const struct weft_cost_key *key)
+{
+    struct weft_cost_key chain = *key;
+    chain.form = WEFT_FUSE_FORM_ONE_LEVEL;
+    return find_or_add(WEFT_COST_FUSED, &chain);
+}
+
+void weft_cost_load_prior(const struct weft_cost_key *key, uint64_t disk_key)
+{
+    pthread_mutex_lock(&cost_lock);
+    struct cost_entry *e = chain_entry(key);
+    bool loaded = e->prior_loaded;
+    e->prior_loaded = true;
+    pthread_mutex_unlock(&cost_lock);
+    if (loaded)
+        return;
+    void *payload = NULL;
+    size_t size = 0;
+    struct prior_record r;
+    bool ok = weft_cache_load(disk_key, &payload, &size) && size == sizeof r;
+    if (ok)
+        memcpy(&r, payload, sizeof r);
+    free(payload);
+    if (!ok || r.magic != PRIOR_MAGIC || r.form >= WEFT_FUSE_FORMS || !(r.ratio >= 0.0f && r.ratio < 1e6f) ||
+        (r.state != PRIOR_REJECTED && r.state != PRIOR_FUSED))
+        return;
+    pthread_mutex_lock(&cost_lock);
+    e = chain_entry(key);
+    e->prior_state = r.state;
+    e->prior_form = r.form;
+    e->prior_ratio = r.ratio;
+    if (r.state == PRIOR_REJECTED && !e->rejected) {
+        e->rejected = true;
+        e->retry_left = e->backoff;
+        e->explore_left = 0;
+    }
+    pthread_mutex_unlock(&cost_lock);
+}
+
+bool weft_cost_prior(const struct weft_cost_key *key, struct weft_cost_prior *out)
+{
+    pthread_mutex_lock(&cost_lock);
+    struct cost_entry *e = chain_entry(key);
+    bool fused = e->prior_state == PRIOR_FUSED;
+    if (fused) {
+        out->form = e->prior_form;
+        out->ratio = e->prior_ratio;
+    }
+    pthread_mutex_unlock(&cost_lock);
+    return fused;
+}
+
+void weft_cost_store_prior(const struct weft_cost_key *key, uint64_t disk_key, bool rejected, unsigned form,
+                           double ratio)
+{
+    unsigned state = rejected ? PRIOR_REJECTED : PRIOR_FUSED;
+    pthread_mutex_lock(&cost_lock);
+    struct cost_entry *e = chain_entry(key);
+    /* a ratio within 10 % of the stored one is the same decision: not written again */
+    bool same = e->prior_state == state &&
+                (rejected || (e->prior_form == form && fabs(e->prior_ratio - ratio) <= 0.1 * e->prior_ratio));
+    if (!same) {
+        e->prior_state = state;
+        e->prior_form = form;
+        e->prior_ratio = ratio;
+    }
+    pthread_mutex_unlock(&cost_lock);
+    if (same)
+        return;
+    struct prior_record r;
+    memset(&r, 0, sizeof r);
+    r.magic = PRIOR_MAGIC;
+    r.state = (uint16_t)state;
+    r.form = (uint16_t)form;
+    r.ratio = (float)ratio;
+    weft_cache_store(disk_key, &r, sizeof r);
+}
+

@@ -799,6 +799,13 @@ cl_int weft_kernel_sub_group_width(cl_kernel k, cl_uint work_dim, const size_t l
     return err;
 }
 
+uint64_t weft_kernel_code_key(cl_kernel k)
+{
+    uint8_t opt_disable = k->image->opt_disable;
+    uint64_t h = weft_hash64(&opt_disable, sizeof opt_disable, k->image->bitcode_hash);
+    return weft_hash64(k->meta->name, strlen(k->meta->name) + 1, h);
+}
+
 const char *weft_kernel_name(cl_kernel k)
 {
     return k->meta->name;

@@ -72,6 +72,9 @@ cl_int weft_kernel_sub_group_width(cl_kernel k, cl_uint work_dim, const size_t l
 char *weft_kernel_program_globals(cl_kernel k);
 /* The kernel's function name. */
 const char *weft_kernel_name(cl_kernel k);
+/* Names the kernel's code by content (its program's bitcode, -cl-opt-disable and its name): the
+ * same in every process that builds or loads the same program, for decisions kept on disk. */
+uint64_t weft_kernel_code_key(cl_kernel k);
 /* The kernel's compiled metadata (argument layout, access summary). */
 const struct weft_kernel_meta *weft_kernel_meta_of(cl_kernel k);
 /* The buffer of the snapshot whose storage starts at `data`, or NULL. */

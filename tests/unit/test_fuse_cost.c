@@ -1,17 +1,24 @@
 /* tests/unit/test_fuse_cost.c — the fusion planner's measurements (runtime/fuse_cost.c): costs
  * are lower medians of the recent window with each key's first sample left out, keys are told
  * apart by kernels and NDRange, a rejected chain waits a doubling number of launches before it
- * is tried once more, and a fused chain runs a window of launches unfused now and then.
+ * is tried once more, and a fused chain runs a window of launches unfused now and then; a
+ * chain's decision kept on disk reaches a later process (another key standing for the same
+ * chain there).
  * Each test uses keys of its own (the tables are process-wide). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cache.h"
 
 #include "runtime/fuse_cost.h"
 
-static const char kern[12][1];   /* distinct addresses standing for kernels */
+static const char kern[20][1];   /* distinct addresses standing for kernels */
 
 static struct weft_cost_key key(int k0, int k1, uint64_t rows)
 {
@@ -202,6 +209,84 @@ static void test_decisions_shared_by_the_forms(void **state)
     assert_true(weft_cost_get(WEFT_COST_FUSED, &one, 1) == 0.0);
 }
 
+/* A private cache directory for the tests that keep decisions on disk. */
+static char cache_dir[] = "/tmp/weft-fuse-cost-XXXXXX";
+
+static void use_private_cache(void)
+{
+    if (!strchr(cache_dir, 'X') || mkdtemp(cache_dir))
+        setenv("WEFT_CACHE_DIR", cache_dir, 1);
+    else
+        fail_msg("mkdtemp failed");
+}
+
+/* A fused decision stored by one process: the next one (a new key for the same chain, as its
+ * kernels are other objects there) reads its form and ratio once, before measuring anything;
+ * a ratio within 10 % is not written again. */
+static void test_fused_decision_reaches_the_next_process(void **state)
+{
+    (void)state;
+    use_private_cache();
+    const uint64_t disk = 0x1234567890abcdefull;
+    struct weft_cost_key first = key(12, 13, 512), next = key(14, 15, 512);
+    struct weft_cost_prior p;
+    weft_cost_load_prior(&first, disk);   /* nothing on disk */
+    assert_false(weft_cost_prior(&first, &p));
+    weft_cost_store_prior(&first, disk, false, WEFT_FUSE_FORM_TWO_LEVELS, 0.8);
+    weft_cost_load_prior(&next, disk);
+    assert_true(weft_cost_prior(&next, &p));
+    assert_int_equal(p.form, WEFT_FUSE_FORM_TWO_LEVELS);
+    assert_true(p.ratio > 0.79 && p.ratio < 0.81);
+    enum weft_cost_plan plan;
+    assert_int_equal(skipped_run(&next, 100, &plan), 0);   /* planned at once */
+    assert_int_equal(plan, WEFT_COST_PLAN);
+    /* the same decision again is not rewritten; another one is */
+    void *payload = NULL;
+    size_t size = 0;
+    assert_true(weft_cache_load(disk, &payload, &size));
+    free(payload);
+    weft_cost_store_prior(&first, disk, false, WEFT_FUSE_FORM_TWO_LEVELS, 0.85);
+    weft_cost_store_prior(&first, disk, false, WEFT_FUSE_FORM_ONE_LEVEL, 0.85);
+    struct weft_cost_key third = key(16, 17, 512);
+    weft_cost_load_prior(&third, disk);
+    assert_true(weft_cost_prior(&third, &p));
+    assert_int_equal(p.form, WEFT_FUSE_FORM_ONE_LEVEL);
+}
+
+/* A chain stored as rejected is rejected in the next process from its first launch, waits for
+ * its retry as usual; a damaged record is ignored. */
+static void test_rejected_decision_reaches_the_next_process(void **state)
+{
+    (void)state;
+    use_private_cache();
+    const uint64_t disk = 0x0fedcba987654321ull, damaged = 0x1111111111111111ull;
+    struct weft_cost_key first = key(18, 19, 512), next = key(18, 19, 1024), other = key(19, 18, 1024);
+    weft_cost_store_prior(&first, disk, true, WEFT_FUSE_FORM_ONE_LEVEL, 0.0);
+    weft_cost_load_prior(&next, disk);
+    struct weft_cost_prior p;
+    assert_false(weft_cost_prior(&next, &p));
+    enum weft_cost_plan plan;
+    assert_int_equal(skipped_run(&next, 100000, &plan), WEFT_COST_RETRY_FIRST);
+    assert_int_equal(plan, WEFT_COST_RETRY);
+    const char junk[16] = "not a record!!!";
+    assert_true(weft_cache_store(damaged, junk, sizeof junk));
+    weft_cost_load_prior(&other, damaged);
+    assert_false(weft_cost_prior(&other, &p));
+    assert_int_equal(skipped_run(&other, 100, &plan), 0);
+}
+
+static int remove_cache(void **state)
+{
+    (void)state;
+    if (!strchr(cache_dir, 'X')) {
+        char cmd[96];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", cache_dir);
+        if (system(cmd) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +299,8 @@ int main(void)
         cmocka_unit_test(test_fused_chain_remeasures_unfused),
         cmocka_unit_test(test_two_levels_tried_then_the_faster_kept),
         cmocka_unit_test(test_decisions_shared_by_the_forms),
+        cmocka_unit_test(test_fused_decision_reaches_the_next_process),
+        cmocka_unit_test(test_rejected_decision_reaches_the_next_process),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, remove_cache);
 }
