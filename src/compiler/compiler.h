@@ -153,6 +153,8 @@ struct weft_kernel_meta {
 struct weft_image {
     struct weft_bitcode bitcode;
     char *options;                             /* the build options string */
+    bool denorms_zero;                         /* -cl-denorms-are-zero: kernels run with the
+                                                  SSE control register's DAZ and FTZ set */
     bool opt_disable;                          /* -cl-opt-disable: the one option variants'
                                                   code, and so their cache key, depends on */
     cl_uint num_kernels;

@@ -72,6 +72,43 @@ static LLVMValueRef wrap_for_printf(LLVMModuleRef m, LLVMValueRef fn, const char
     return w;
 }
 
+/* -cl-denorms-are-zero: the work-group function `symbol` runs `fn` with the SSE control
+ * register's DAZ (denormal inputs read as zero) and FTZ (denormal results flushed) bits set,
+ * and restores the register after. The option allows flushing; programs built with it expect
+ * it (piglit's amdgcn-f32-inline-immediates adds a denormal constant and wants 0), and pocl
+ * flushes too. Clang drops the option for x86, so the runtime does it around each call. */
+static LLVMValueRef wrap_flushing_denormals(LLVMModuleRef m, LLVMValueRef fn, const char *symbol)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    char body_name[256];
+    snprintf(body_name, sizeof body_name, "%s.daz", symbol);
+    LLVMSetValueName2(fn, body_name, strlen(body_name));
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+    LLVMValueRef w = LLVMAddFunction(m, symbol, fty);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+    static const char st_name[] = "llvm.x86.sse.stmxcsr", ld_name[] = "llvm.x86.sse.ldmxcsr";
+    LLVMValueRef st = LLVMGetIntrinsicDeclaration(m, LLVMLookupIntrinsicID(st_name, sizeof st_name - 1), NULL, 0);
+    LLVMValueRef ld = LLVMGetIntrinsicDeclaration(m, LLVMLookupIntrinsicID(ld_name, sizeof ld_name - 1), NULL, 0);
+    LLVMTypeRef csr_ty = LLVMGlobalGetValueType(st);   /* void (ptr), as ldmxcsr's */
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
+    LLVMValueRef saved = LLVMBuildAlloca(b, i32, "mxcsr.saved"), set = LLVMBuildAlloca(b, i32, "mxcsr.daz");
+    LLVMBuildCall2(b, csr_ty, st, &saved, 1, "");
+    LLVMValueRef bits = LLVMBuildOr(b, LLVMBuildLoad2(b, i32, saved, ""), LLVMConstInt(i32, 0x8040, 0), "");
+    LLVMBuildStore(b, bits, set);
+    LLVMBuildCall2(b, csr_ty, ld, &set, 1, "");
+    unsigned n = LLVMCountParams(w);
+    LLVMValueRef args[8];
+    for (unsigned i = 0; i < n && i < 8; i++)
+        args[i] = LLVMGetParam(w, i);
+    LLVMBuildCall2(b, fty, fn, args, n, "");
+    LLVMBuildCall2(b, csr_ty, ld, &saved, 1, "");
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return w;
+}
+
 /* spir_kernel is not a calling convention the x86 backend knows: every kernel left (and
  * each call to one) becomes a plain internal C function. */
 static void demote_kernels(LLVMModuleRef m)
@@ -124,9 +161,8 @@ static const char *vector_setting_key(void)
 }
 
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
-                       bool opt_disable, const struct weft_variant_spec *spec, const char *symbol,
-                       struct weft_specialize_result *out,
-                       struct weft_diag *diag)
+                       bool opt_disable, bool denorms_zero, const struct weft_variant_spec *spec,
+                       const char *symbol, struct weft_specialize_result *out, struct weft_diag *diag)
 {
     memset(out, 0, sizeof *out);
     cl_int err = CL_OUT_OF_RESOURCES;
@@ -207,6 +243,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     LLVMValueRef pf = LLVMGetNamedFunction(m, WEFT_PRINTF_HOOK);
     if (pf && LLVMGetFirstUse(pf))
         fn = wrap_for_printf(m, fn, symbol);
+    if (denorms_zero)
+        fn = wrap_flushing_denormals(m, fn, symbol);
     /* Everything else is internal so that globaldce and the optimizer may take it apart. */
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         if (f != fn && !LLVMIsDeclaration(f))
@@ -321,6 +359,16 @@ static cl_int create_globals(struct weft_image *img, LLVMModuleRef m, struct wef
     return err;
 }
 
+/* Whether the options string holds `opt` as a whole word. */
+static bool has_option(const char *options, const char *opt)
+{
+    size_t n = strlen(opt);
+    for (const char *p = strstr(options, opt); p; p = strstr(p + 1, opt))
+        if ((p == options || p[-1] == ' ' || p[-1] == '\t') && (p[n] == 0 || p[n] == ' ' || p[n] == '\t'))
+            return true;
+    return false;
+}
+
 cl_int weft_image_create(struct weft_bitcode *bc, const char *options, bool kernel_arg_info,
                          bool opt_disable, struct weft_image **out, struct weft_diag *diag)
 {
@@ -347,6 +395,7 @@ cl_int weft_image_create(struct weft_bitcode *bc, const char *options, bool kern
     img->options = strdup(options ? options : "");
     img->bitcode = *bc;
     img->opt_disable = opt_disable;
+    img->denorms_zero = has_option(img->options, "-cl-denorms-are-zero");
     img->bitcode_hash = weft_hash64(bc->data, bc->size, 0x77656674);
     pthread_mutex_init(&img->lock, NULL);
     bc->data = NULL;
@@ -392,8 +441,10 @@ static uint64_t variant_key(const struct weft_image *img, const char *kernel, co
      * built from source and then loaded from its binary with other options (hashcat links with
      * none, then builds the binary with its compile options), so a binary would never find
      * the variants its source build left in the disk cache. */
-    uint8_t opt_disable = img->opt_disable;
+    uint8_t opt_disable = img->opt_disable, denorms_zero = img->denorms_zero;
     h = weft_hash64(&opt_disable, sizeof opt_disable, h);
+    if (denorms_zero)   /* hashed only when set: the other variants keep their keys */
+        h = weft_hash64(&denorms_zero, sizeof denorms_zero, h);
     h = weft_hash64(kernel, strlen(kernel) + 1, h);
     h = weft_hash64(local, 3 * sizeof local[0], h);
     const char *vec = vector_setting_key();
@@ -457,7 +508,8 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
     } else {
         free(payload);
         payload = NULL;
-        err = weft_specialize(&img->bitcode, name, local_size, img->opt_disable, spec, symbol, &sr, diag);
+        err = weft_specialize(&img->bitcode, name, local_size, img->opt_disable, img->denorms_zero, spec, symbol,
+                              &sr, diag);
         if (err != CL_SUCCESS)
             goto done;
         memset(&ph, 0, sizeof ph);

@@ -17,11 +17,12 @@ struct weft_specialize_result {
 /* Clones nothing shared: parses `exe` into a private LLVMContext, builds the work-group
  * function of `kernel` for `local_size`, removes the other kernels, optimizes for the host
  * (default<O3>, or a minimal pipeline with `opt_disable`) and emits an object whose only
- * exported symbol is `symbol`, as the variant `spec` (compiler/variant.h) says.
+ * exported symbol is `symbol`, as the variant `spec` (compiler/variant.h) says. With
+ * `denorms_zero` (-cl-denorms-are-zero) the symbol sets DAZ and FTZ for the call.
  * CL_OUT_OF_RESOURCES with a log on failure. */
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
-                       bool opt_disable, const struct weft_variant_spec *spec, const char *symbol,
-                       struct weft_specialize_result *out, struct weft_diag *diag);
+                       bool opt_disable, bool denorms_zero, const struct weft_variant_spec *spec,
+                       const char *symbol, struct weft_specialize_result *out, struct weft_diag *diag);
 
 /* WEFT_VECTORIZE=off (or 0, 1): scalar work-item loops only. */
 bool weft_vectorize_off(void);

@@ -3,8 +3,9 @@
  * compiled from another source, both linked (clLinkProgram); the linked program's binary
  * reloaded with clCreateProgramWithBinary; each launched at several local sizes and checked
  * against a host reference. Also kernel attributes that must compile and be reported
- * (work_group_size_hint, vec_type_hint, reqd_work_group_size), and the predefined macros of
- * OpenCL C 6.12 and the math section agreeing with what the device reports. */
+ * (work_group_size_hint, vec_type_hint, reqd_work_group_size), the predefined macros of
+ * OpenCL C 6.12 and the math section agreeing with what the device reports, and
+ * -cl-denorms-are-zero flushing denormals in the program built with it and in no other. */
 #include "test_kernels_harness.h"
 
 static const char *lib_source =
@@ -244,6 +245,44 @@ static void test_predefined_macros(void **state)
     }
 }
 
+/* A denormal constant added to 0, 1 and a denormal input: flushed to zero under
+ * -cl-denorms-are-zero (piglit's amdgcn-f32-inline-immediates wants that, as pocl does), kept
+ * without it (the device reports CL_FP_DENORM), also when the flushing program ran just before
+ * on the same threads, and with the work-items' loops vectorized or not. */
+static const char *denorm_source = "kernel void k(global float *out, global const float *in) {\n"
+                                   "  int i = get_global_id(0);\n"
+                                   "  out[i] = in[i] + as_float(64);\n"
+                                   "}\n";
+
+static void test_denorms_are_zero(void **state)
+{
+    (void)state;
+    const size_t n = 64;
+    float in[64];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t bits = i % 3 == 0 ? 0u : i % 3 == 1 ? 0x3f800000u : 0x40u;   /* 0, 1, denormal */
+        memcpy(&in[i], &bits, 4);
+    }
+    static const char *const builds[] = {"-cl-denorms-are-zero", NULL, "-cl-denorms-are-zero", NULL};
+    for (size_t b = 0; b < ARRAY_LEN(builds); b++) {
+        prog = weft_test_build(&env, denorm_source, builds[b]);
+        assert_non_null(prog);
+        cl_mem bi = buf_new(sizeof in, in), bo = buf_new(sizeof in, NULL);
+        assert_int_equal(launch("k", 1, NULL, &n, (size_t[]){16}, KARGS(KARG(bo), KARG(bi))), CL_SUCCESS);
+        uint32_t out[64];
+        buf_read(bo, sizeof out, out);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t want = builds[b] ? (i % 3 == 1 ? 0x3f800000u : 0u) : (i % 3 == 1 ? 0x3f800000u : i % 3 == 0 ? 0x40u : 0x80u);
+            if (out[i] != want)
+                fail_msg("options %s: out[%zu] = 0x%x, want 0x%x", builds[b] ? builds[b] : "(none)", i, out[i], want);
+        }
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+        clReleaseProgram(prog);
+        prog = NULL;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_program_from_binary),
         cmocka_unit_test(test_attributes),
         cmocka_unit_test(test_predefined_macros),
+        cmocka_unit_test(test_denorms_are_zero),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
