@@ -42,67 +42,71 @@ struct weft_variant_entry {
 
 /* ---- the per-variant pipeline ---------------------------------------------------------- */
 
-/* Makes a printing work-group function set the thread's printf sink first: the body is
- * renamed `<symbol>.body` and a wrapper named `symbol` calls the enter hook, then the body. */
+/* A work-group function named `symbol` that wraps `fn` (renamed `<symbol>.<suffix>`, internal):
+ * returns the wrapper with `b` at the end of its empty entry block, for the caller to add what
+ * runs before the call; wrapper_finish then calls `fn` with the wrapper's parameters. */
+static LLVMValueRef wrapper_begin(LLVMModuleRef m, LLVMValueRef fn, const char *symbol, const char *suffix,
+                                  LLVMBuilderRef b)
+{
+    char body_name[256];
+    snprintf(body_name, sizeof body_name, "%s.%s", symbol, suffix);
+    LLVMSetValueName2(fn, body_name, strlen(body_name));
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    LLVMValueRef w = LLVMAddFunction(m, symbol, LLVMGlobalGetValueType(fn));
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(LLVMGetModuleContext(m), w, "entry"));
+    return w;
+}
+
+static void wrapper_call(LLVMBuilderRef b, LLVMValueRef w, LLVMValueRef fn)
+{
+    unsigned n = LLVMCountParams(w);
+    LLVMValueRef args[8];
+    for (unsigned i = 0; i < n && i < 8; i++)
+        args[i] = LLVMGetParam(w, i);
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, n, "");
+}
+
+/* Makes a printing work-group function set the thread's printf sink first: a wrapper named
+ * `symbol` calls the enter hook, then the body (`<symbol>.body`). */
 static LLVMValueRef wrap_for_printf(LLVMModuleRef m, LLVMValueRef fn, const char *symbol)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(m);
-    char body_name[256];
-    snprintf(body_name, sizeof body_name, "%s.body", symbol);
-    LLVMSetValueName2(fn, body_name, strlen(body_name));
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
-    LLVMValueRef w = LLVMAddFunction(m, symbol, fty);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
     LLVMTypeRef enter_ty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), &ptr, 1, 0);
     LLVMValueRef enter = LLVMGetNamedFunction(m, WEFT_PRINTF_ENTER_HOOK);
     if (!enter)
         enter = LLVMAddFunction(m, WEFT_PRINTF_ENTER_HOOK, enter_ty);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
+    LLVMValueRef w = wrapper_begin(m, fn, symbol, "body", b);
     LLVMValueRef ctx_arg = LLVMGetParam(w, 1);
     LLVMBuildCall2(b, enter_ty, enter, &ctx_arg, 1, "");
-    unsigned n = LLVMCountParams(w);
-    LLVMValueRef args[8];
-    for (unsigned i = 0; i < n && i < 8; i++)
-        args[i] = LLVMGetParam(w, i);
-    LLVMBuildCall2(b, fty, fn, args, n, "");
+    wrapper_call(b, w, fn);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
     return w;
 }
 
-/* -cl-denorms-are-zero: the work-group function `symbol` runs `fn` with the SSE control
- * register's DAZ (denormal inputs read as zero) and FTZ (denormal results flushed) bits set,
- * and restores the register after. The option allows flushing; programs built with it expect
- * it (piglit's amdgcn-f32-inline-immediates adds a denormal constant and wants 0), and pocl
- * flushes too. Clang drops the option for x86, so the runtime does it around each call. */
+/* -cl-denorms-are-zero: the work-group function `symbol` runs `fn` (`<symbol>.daz`) with the SSE
+ * control register's DAZ (denormal inputs read as zero) and FTZ (denormal results flushed) bits
+ * set, and restores the register after. The option allows flushing; programs built with it
+ * expect it (piglit's amdgcn-f32-inline-immediates adds a denormal constant and wants 0), and
+ * pocl flushes too. Clang drops the option for x86, so the runtime does it around each call. */
 static LLVMValueRef wrap_flushing_denormals(LLVMModuleRef m, LLVMValueRef fn, const char *symbol)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(m);
-    char body_name[256];
-    snprintf(body_name, sizeof body_name, "%s.daz", symbol);
-    LLVMSetValueName2(fn, body_name, strlen(body_name));
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
-    LLVMValueRef w = LLVMAddFunction(m, symbol, fty);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
     static const char st_name[] = "llvm.x86.sse.stmxcsr", ld_name[] = "llvm.x86.sse.ldmxcsr";
     LLVMValueRef st = LLVMGetIntrinsicDeclaration(m, LLVMLookupIntrinsicID(st_name, sizeof st_name - 1), NULL, 0);
     LLVMValueRef ld = LLVMGetIntrinsicDeclaration(m, LLVMLookupIntrinsicID(ld_name, sizeof ld_name - 1), NULL, 0);
     LLVMTypeRef csr_ty = LLVMGlobalGetValueType(st);   /* void (ptr), as ldmxcsr's */
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
+    LLVMValueRef w = wrapper_begin(m, fn, symbol, "daz", b);
     LLVMValueRef saved = LLVMBuildAlloca(b, i32, "mxcsr.saved"), set = LLVMBuildAlloca(b, i32, "mxcsr.daz");
     LLVMBuildCall2(b, csr_ty, st, &saved, 1, "");
     LLVMValueRef bits = LLVMBuildOr(b, LLVMBuildLoad2(b, i32, saved, ""), LLVMConstInt(i32, 0x8040, 0), "");
     LLVMBuildStore(b, bits, set);
     LLVMBuildCall2(b, csr_ty, ld, &set, 1, "");
-    unsigned n = LLVMCountParams(w);
-    LLVMValueRef args[8];
-    for (unsigned i = 0; i < n && i < 8; i++)
-        args[i] = LLVMGetParam(w, i);
-    LLVMBuildCall2(b, fty, fn, args, n, "");
+    wrapper_call(b, w, fn);
     LLVMBuildCall2(b, csr_ty, ld, &saved, 1, "");
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);

@@ -433,16 +433,17 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_
 
 static bool other_form_measured(const struct weft_cost_key *key)
 {
-    struct weft_cost_key other = *key;
-    other.form = key->form == WEFT_FUSE_FORM_ONE_LEVEL ? WEFT_FUSE_FORM_TWO_LEVELS : WEFT_FUSE_FORM_ONE_LEVEL;
+    const struct weft_cost_key other = weft_cost_key_in_form(
+        key, key->form == WEFT_FUSE_FORM_ONE_LEVEL ? WEFT_FUSE_FORM_TWO_LEVELS : WEFT_FUSE_FORM_ONE_LEVEL);
     return weft_cost_get(WEFT_COST_USEFUL, &other, WEFT_FUSE_FUSED_SAMPLES) > 0;
 }
 
 /* Where a chain's decision is kept on disk (fuse_cost.h): its first two kernels by content, its
  * NDRange and local size, and what decides its costs on this machine (threads, the two-level
- * form's teams, this build of Weft). */
-static uint64_t prior_key(const struct weft_fuse_stage *a, const struct weft_fuse_stage *b)
+ * form's teams, this build of Weft). `arg`: the chain's first two stages. */
+static uint64_t prior_key(const void *arg)
 {
+    const struct weft_fuse_stage *a = arg, *b = a + 1;
     uint64_t k[12] = {weft_kernel_code_key(a->kernel), weft_kernel_code_key(b->kernel), a->global[0], a->global[1],
                       a->global[2], a->local[0], a->local[1], a->local[2], weft_pool_concurrency(),
                       weft_fuse_team_candidate(), weft_cache_build_identity(), a->work_dim};
@@ -458,16 +459,14 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     /* a chain measured not to pay is not planned until its retry (planning costs microseconds
      * per launch), and a fused one runs a few launches unfused now and then to re-measure */
     const unsigned forced_depth = env_unsigned("WEFT_FUSE_DEPTH", 0);
-    struct weft_fuse_stage a, b;
+    struct weft_fuse_stage ab[2];   /* the first two stages */
     enum weft_cost_plan plan = WEFT_COST_PLAN;
     struct weft_cost_key pair_key;
-    const bool have_pair = !forced_depth && weft_ndrange_fuse_stage(cmds[0], &a) &&
-                           weft_ndrange_fuse_stage(cmds[1], &b);
-    uint64_t disk_key = 0;
+    const bool have_pair = !forced_depth && weft_ndrange_fuse_stage(cmds[0], &ab[0]) &&
+                           weft_ndrange_fuse_stage(cmds[1], &ab[1]);
     if (have_pair) {
-        pair_key = chain_key(&a, &b);
-        disk_key = prior_key(&a, &b);
-        weft_cost_load_prior(&pair_key, disk_key);
+        pair_key = chain_key(&ab[0], &ab[1]);
+        weft_cost_load_prior(&pair_key, prior_key, ab);
         plan = weft_cost_plan_launch(&pair_key);
         if (plan == WEFT_COST_SKIP)
             return NULL;
@@ -573,8 +572,8 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         if (K < 2) {
             if (fused > 0) {
                 weft_cost_reject(&f->key);
-                if (measured && disk_key)
-                    weft_cost_store_prior(&f->key, disk_key, true, f->key.form, ratio);
+                if (measured && have_pair)
+                    weft_cost_store_prior(&f->key, prior_key, ab, true, f->key.form, ratio);
             }
             snprintf(why, sizeof why,
                      "fusing does not pay: unfused %.1f ns/row, fused %.1f ns per row run, %.1f ns per row replaced",
@@ -582,8 +581,8 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
             goto no;
         }
         /* it pays, with both forms measured (or the one there is): final until costs change */
-        if (measured && disk_key && (!candidate_teams || other_form_measured(&f->key)))
-            weft_cost_store_prior(&f->key, disk_key, false, f->key.form, ratio);
+        if (measured && have_pair && (!candidate_teams || other_form_measured(&f->key)))
+            weft_cost_store_prior(&f->key, prior_key, ab, false, f->key.form, ratio);
     }
     tile = (tile + f->chain.align - 1) / f->chain.align * f->chain.align;
     for (unsigned k = K; k < f->chain.nstages; k++) {

@@ -65,6 +65,20 @@ static struct cost_entry *find_or_add(enum weft_cost_kind kind, const struct wef
     return e;
 }
 
+struct weft_cost_key weft_cost_key_in_form(const struct weft_cost_key *key, unsigned form)
+{
+    struct weft_cost_key k = *key;
+    k.form = form;
+    return k;
+}
+
+/* The chain's entry: its one-level FUSED one, which holds its decisions. Called locked. */
+static struct cost_entry *chain_entry(const struct weft_cost_key *key)
+{
+    struct weft_cost_key chain = weft_cost_key_in_form(key, WEFT_FUSE_FORM_ONE_LEVEL);
+    return find_or_add(WEFT_COST_FUSED, &chain);
+}
+
 void weft_cost_note(enum weft_cost_kind kind, const struct weft_cost_key *key, double ns_per_row)
 {
     pthread_mutex_lock(&cost_lock);
@@ -72,11 +86,8 @@ void weft_cost_note(enum weft_cost_kind kind, const struct weft_cost_key *key, d
     if (e->samples)
         e->ring[(e->samples - 1) % WEFT_COST_WINDOW] = ns_per_row;
     e->samples++;
-    if (kind == WEFT_COST_FUSED && weft_cost_explore_due(e->samples)) {
-        struct weft_cost_key chain = *key;
-        chain.form = WEFT_FUSE_FORM_ONE_LEVEL;
-        find_or_add(kind, &chain)->explore_left = WEFT_COST_WINDOW;
-    }
+    if (kind == WEFT_COST_FUSED && weft_cost_explore_due(e->samples))
+        chain_entry(key)->explore_left = WEFT_COST_WINDOW;
     pthread_mutex_unlock(&cost_lock);
 }
 
@@ -110,10 +121,8 @@ double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, 
 
 void weft_cost_reject(const struct weft_cost_key *key)
 {
-    struct weft_cost_key chain = *key;
-    chain.form = WEFT_FUSE_FORM_ONE_LEVEL;
     pthread_mutex_lock(&cost_lock);
-    struct cost_entry *e = find_or_add(WEFT_COST_FUSED, &chain);
+    struct cost_entry *e = chain_entry(key);
     if (!e->rejected) {
         e->rejected = true;
         e->retry_left = e->backoff;
@@ -125,9 +134,8 @@ void weft_cost_reject(const struct weft_cost_key *key)
 
 unsigned weft_cost_pick_form(const struct weft_cost_key *key, unsigned min_samples)
 {
-    struct weft_cost_key one = *key, two = *key;
-    one.form = WEFT_FUSE_FORM_ONE_LEVEL;
-    two.form = WEFT_FUSE_FORM_TWO_LEVELS;
+    const struct weft_cost_key one = weft_cost_key_in_form(key, WEFT_FUSE_FORM_ONE_LEVEL),
+                               two = weft_cost_key_in_form(key, WEFT_FUSE_FORM_TWO_LEVELS);
     const double c1 = weft_cost_get(WEFT_COST_USEFUL, &one, min_samples);
     const double c2 = weft_cost_get(WEFT_COST_USEFUL, &two, min_samples);
     return c1 > 0 && (c2 == 0 || c2 < c1) ? WEFT_FUSE_FORM_TWO_LEVELS : WEFT_FUSE_FORM_ONE_LEVEL;
@@ -136,8 +144,7 @@ unsigned weft_cost_pick_form(const struct weft_cost_key *key, unsigned min_sampl
 enum weft_cost_plan weft_cost_plan_launch(const struct weft_cost_key *key)
 {
     enum weft_cost_plan r = WEFT_COST_PLAN;
-    struct weft_cost_key chain = *key;
-    chain.form = WEFT_FUSE_FORM_ONE_LEVEL;
+    const struct weft_cost_key chain = weft_cost_key_in_form(key, WEFT_FUSE_FORM_ONE_LEVEL);
     pthread_mutex_lock(&cost_lock);
     struct cost_entry *e = find(WEFT_COST_FUSED, &chain);
     if (e && e->rejected) {
@@ -156,15 +163,7 @@ enum weft_cost_plan weft_cost_plan_launch(const struct weft_cost_key *key)
     return r;
 }
 
-/* The chain's entry: its one-level FUSED one, which holds its decisions. Called locked. */
-static struct cost_entry *chain_entry(const struct weft_cost_key *key)
-{
-    struct weft_cost_key chain = *key;
-    chain.form = WEFT_FUSE_FORM_ONE_LEVEL;
-    return find_or_add(WEFT_COST_FUSED, &chain);
-}
-
-void weft_cost_load_prior(const struct weft_cost_key *key, uint64_t disk_key)
+void weft_cost_load_prior(const struct weft_cost_key *key, uint64_t (*disk_key)(const void *), const void *arg)
 {
     pthread_mutex_lock(&cost_lock);
     struct cost_entry *e = chain_entry(key);
@@ -176,7 +175,7 @@ void weft_cost_load_prior(const struct weft_cost_key *key, uint64_t disk_key)
     void *payload = NULL;
     size_t size = 0;
     struct prior_record r;
-    bool ok = weft_cache_load(disk_key, &payload, &size) && size == sizeof r;
+    bool ok = weft_cache_load(disk_key(arg), &payload, &size) && size == sizeof r;
     if (ok)
         memcpy(&r, payload, sizeof r);
     free(payload);
@@ -209,8 +208,8 @@ bool weft_cost_prior(const struct weft_cost_key *key, struct weft_cost_prior *ou
     return fused;
 }
 
-void weft_cost_store_prior(const struct weft_cost_key *key, uint64_t disk_key, bool rejected, unsigned form,
-                           double ratio)
+void weft_cost_store_prior(const struct weft_cost_key *key, uint64_t (*disk_key)(const void *), const void *arg,
+                           bool rejected, unsigned form, double ratio)
 {
     unsigned state = rejected ? PRIOR_REJECTED : PRIOR_FUSED;
     pthread_mutex_lock(&cost_lock);
@@ -232,6 +231,6 @@ void weft_cost_store_prior(const struct weft_cost_key *key, uint64_t disk_key, b
     r.state = (uint16_t)state;
     r.form = (uint16_t)form;
     r.ratio = (float)ratio;
-    weft_cache_store(disk_key, &r, sizeof r);
+    weft_cache_store(disk_key(arg), &r, sizeof r);
 }
 

@@ -35,6 +35,8 @@ struct weft_cost_key {
     unsigned form;
 };
 enum { WEFT_FUSE_FORM_ONE_LEVEL, WEFT_FUSE_FORM_TWO_LEVELS, WEFT_FUSE_FORMS };
+/* `key` with its form replaced by `form`. */
+struct weft_cost_key weft_cost_key_in_form(const struct weft_cost_key *key, unsigned form);
 
 #define WEFT_COST_WINDOW 8u            /* samples a cost is the median of */
 #define WEFT_COST_RETRY_FIRST 256u     /* launches a rejected chain waits before its first retry */
@@ -70,23 +72,24 @@ enum weft_cost_plan {
  * the lower cost per row replaced (WEFT_COST_USEFUL). */
 unsigned weft_cost_pick_form(const struct weft_cost_key *key, unsigned min_samples);
 
-/* A chain's decision kept on disk across processes (the disk cache, entry `disk_key`: the
- * chain's kernels by content, its NDRange, the thread count, the cache domains and this build
- * of Weft), so that a later process neither waits for unfused samples nor tries both forms
- * again before fusing, nor fuses a chain measured not to pay. */
+/* A chain's decision kept on disk across processes (the disk cache, under the entry that
+ * disk_key(arg) names: the chain's kernels by content, its NDRange, the thread count, the cache
+ * domains and this build of Weft; computed only when the disk is read or written, not on every
+ * launch), so that a later process neither waits for unfused samples nor tries both forms again
+ * before fusing, nor fuses a chain measured not to pay. */
 struct weft_cost_prior {
     unsigned form;   /* WEFT_FUSE_FORM_* */
     double ratio;    /* t_s/t_c - 1 as measured */
 };
 /* Reads the record once per chain and process (later calls return at once). A chain stored as
  * rejected is rejected now, as by weft_cost_reject (its retry comes as usual). */
-void weft_cost_load_prior(const struct weft_cost_key *key, uint64_t disk_key);
+void weft_cost_load_prior(const struct weft_cost_key *key, uint64_t (*disk_key)(const void *), const void *arg);
 /* True, with the stored form and ratio, when the chain was stored as fused. */
 bool weft_cost_prior(const struct weft_cost_key *key, struct weft_cost_prior *out);
 /* Stores the chain's measured decision (fused: its form and ratio; or rejected), when it
  * differs from what this process read or stored last. */
-void weft_cost_store_prior(const struct weft_cost_key *key, uint64_t disk_key, bool rejected, unsigned form,
-                           double ratio);
+void weft_cost_store_prior(const struct weft_cost_key *key, uint64_t (*disk_key)(const void *), const void *arg,
+                           bool rejected, unsigned form, double ratio);
 
 /* Called once per launch that could start the chain `key`; counts the launch. */
 enum weft_cost_plan weft_cost_plan_launch(const struct weft_cost_key *key);

@@ -220,6 +220,15 @@ static void use_private_cache(void)
         fail_msg("mkdtemp failed");
 }
 
+/* The disk keys of these tests, and how often the planner asked for one. */
+static unsigned keys_asked;
+
+static uint64_t given_key(const void *arg)
+{
+    keys_asked++;
+    return *(const uint64_t *)arg;
+}
+
 /* A fused decision stored by one process: the next one (a new key for the same chain, as its
  * kernels are other objects there) reads its form and ratio once, before measuring anything;
  * a ratio within 10 % is not written again. */
@@ -230,12 +239,16 @@ static void test_fused_decision_reaches_the_next_process(void **state)
     const uint64_t disk = 0x1234567890abcdefull;
     struct weft_cost_key first = key(12, 13, 512), next = key(14, 15, 512);
     struct weft_cost_prior p;
-    weft_cost_load_prior(&first, disk);   /* nothing on disk */
+    weft_cost_load_prior(&first, given_key, &disk);   /* nothing on disk */
     assert_false(weft_cost_prior(&first, &p));
-    weft_cost_store_prior(&first, disk, false, WEFT_FUSE_FORM_TWO_LEVELS, 0.8);
-    weft_cost_load_prior(&next, disk);
+    weft_cost_store_prior(&first, given_key, &disk, false, WEFT_FUSE_FORM_TWO_LEVELS, 0.8);
+    weft_cost_load_prior(&next, given_key, &disk);
     assert_true(weft_cost_prior(&next, &p));
     assert_int_equal(p.form, WEFT_FUSE_FORM_TWO_LEVELS);
+    /* read once per chain: the key is not even computed again */
+    unsigned asked = keys_asked;
+    weft_cost_load_prior(&next, given_key, &disk);
+    assert_int_equal(keys_asked, asked);
     assert_true(p.ratio > 0.79 && p.ratio < 0.81);
     enum weft_cost_plan plan;
     assert_int_equal(skipped_run(&next, 100, &plan), 0);   /* planned at once */
@@ -245,10 +258,10 @@ static void test_fused_decision_reaches_the_next_process(void **state)
     size_t size = 0;
     assert_true(weft_cache_load(disk, &payload, &size));
     free(payload);
-    weft_cost_store_prior(&first, disk, false, WEFT_FUSE_FORM_TWO_LEVELS, 0.85);
-    weft_cost_store_prior(&first, disk, false, WEFT_FUSE_FORM_ONE_LEVEL, 0.85);
+    weft_cost_store_prior(&first, given_key, &disk, false, WEFT_FUSE_FORM_TWO_LEVELS, 0.85);
+    weft_cost_store_prior(&first, given_key, &disk, false, WEFT_FUSE_FORM_ONE_LEVEL, 0.85);
     struct weft_cost_key third = key(16, 17, 512);
-    weft_cost_load_prior(&third, disk);
+    weft_cost_load_prior(&third, given_key, &disk);
     assert_true(weft_cost_prior(&third, &p));
     assert_int_equal(p.form, WEFT_FUSE_FORM_ONE_LEVEL);
 }
@@ -261,8 +274,8 @@ static void test_rejected_decision_reaches_the_next_process(void **state)
     use_private_cache();
     const uint64_t disk = 0x0fedcba987654321ull, damaged = 0x1111111111111111ull;
     struct weft_cost_key first = key(18, 19, 512), next = key(18, 19, 1024), other = key(19, 18, 1024);
-    weft_cost_store_prior(&first, disk, true, WEFT_FUSE_FORM_ONE_LEVEL, 0.0);
-    weft_cost_load_prior(&next, disk);
+    weft_cost_store_prior(&first, given_key, &disk, true, WEFT_FUSE_FORM_ONE_LEVEL, 0.0);
+    weft_cost_load_prior(&next, given_key, &disk);
     struct weft_cost_prior p;
     assert_false(weft_cost_prior(&next, &p));
     enum weft_cost_plan plan;
@@ -270,7 +283,7 @@ static void test_rejected_decision_reaches_the_next_process(void **state)
     assert_int_equal(plan, WEFT_COST_RETRY);
     const char junk[16] = "not a record!!!";
     assert_true(weft_cache_store(damaged, junk, sizeof junk));
-    weft_cost_load_prior(&other, damaged);
+    weft_cost_load_prior(&other, given_key, &damaged);
     assert_false(weft_cost_prior(&other, &p));
     assert_int_equal(skipped_run(&other, 100, &plan), 0);
 }
