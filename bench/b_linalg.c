@@ -1,9 +1,19 @@
 /* bench/b_linalg.c — dense linear algebra: saxpy, column-major sgemv (Kim Fig 6.3), naive and
- * Parboil-tiled sgemm NT (Kim Fig 6.7), Stratton's MatMul. Native references compute the same
- * products with loops ordered for the CPU (unit stride innermost, OpenMP over outputs). */
+ * Parboil-tiled sgemm NT (Kim Fig 6.7), Stratton's MatMul. The native references of sgemv and
+ * of the three matrix products are OpenBLAS (cblas_sgemv, cblas_sgemm), what a C programmer
+ * calls for them, with as many threads as OpenMP has; saxpy is one OpenMP loop. */
 #include "runner.h"
 
-#include <string.h>
+#include <cblas.h>
+#include <omp.h>
+
+/* OpenBLAS keeps a thread pool of its own (Debian's default libopenblas0-pthread); it is sized
+ * like OpenMP's before every call, so that OMP_NUM_THREADS (and `weft bench --threads`) sets
+ * the thread count of every native reference, BLAS or not. */
+static void blas_threads(void)
+{
+    openblas_set_num_threads(omp_get_max_threads());
+}
 
 /* ---- saxpy ----------------------------------------------------------------------------- */
 
@@ -69,22 +79,9 @@ static int sgemv_setup(struct bench *b, enum bench_size s)
 
 static void sgemv_native(struct bench *b, void *out)
 {
-    const float *A = b->in[0], *x = b->in[1];
-    float *y = out;
-    long m = (long)b->p[0], n = (long)b->p[1];
-    enum { BLK = 256 };
-#pragma omp parallel for schedule(static)
-    for (long i0 = 0; i0 < m; i0 += BLK) {
-        float acc[BLK] = {0};
-        long len = m - i0 < BLK ? m - i0 : BLK;
-        for (long j = 0; j < n; j++) {
-            const float *col = A + i0 + j * m;
-            float xj = x[j];
-            for (long l = 0; l < len; l++)
-                acc[l] += col[l] * xj;
-        }
-        memcpy(y + i0, acc, (size_t)len * 4);
-    }
+    int m = (int)b->p[0], n = (int)b->p[1];
+    blas_threads();
+    cblas_sgemv(CblasColMajor, CblasNoTrans, m, n, 1.0f, b->in[0], m, b->in[1], 1, 0.0f, out, 1);
 }
 
 static int sgemv_init(struct bench *b, struct bench_cl *c)
@@ -118,24 +115,13 @@ static int sgemm_setup(struct bench *b, enum bench_size s)
     return 0;
 }
 
-/* C(m x n) = A(m x k) * B(n x k)^T, column-major */
+/* C(m x n) = A(m x k) * B(n x k)^T, column-major: the reference of both OpenCL forms */
 static void sgemm_native(struct bench *b, void *out)
 {
-    const float *A = b->in[0], *B = b->in[1];
-    float *C = out;
-    long m = (long)b->p[0], n = (long)b->p[1], k = (long)b->p[2];
-#pragma omp parallel for schedule(static)
-    for (long j = 0; j < n; j++) {
-        float *cj = C + j * m;
-        for (long i = 0; i < m; i++)
-            cj[i] = 0;
-        for (long kk = 0; kk < k; kk++) {
-            const float *ak = A + kk * m;
-            float bj = B[j + kk * n];
-            for (long i = 0; i < m; i++)
-                cj[i] += ak[i] * bj;
-        }
-    }
+    int m = (int)b->p[0], n = (int)b->p[1], k = (int)b->p[2];
+    blas_threads();
+    cblas_sgemm(CblasColMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, b->in[0], m, b->in[1], n, 0.0f,
+                out, m);
 }
 
 static int sgemm_init(struct bench *b, struct bench_cl *c)
@@ -165,23 +151,13 @@ static int sgemm_tiled_run(struct bench *b, struct bench_cl *c)
 
 /* ---- Stratton MatMul (row-major, 16x16 tiles) -------------------------------------------- */
 
+/* row-major C = A * B, all n x n */
 static void matmul_native(struct bench *b, void *out)
 {
-    const float *A = b->in[0], *B = b->in[1];
-    float *C = out;
-    long n = (long)b->p[0];
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) {
-        float *ci = C + i * n;
-        for (long j = 0; j < n; j++)
-            ci[j] = 0;
-        for (long k = 0; k < n; k++) {
-            float a = A[i * n + k];
-            const float *bk = B + k * n;
-            for (long j = 0; j < n; j++)
-                ci[j] += a * bk[j];
-        }
-    }
+    int n = (int)b->p[0];
+    blas_threads();
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, b->in[0], n, b->in[1], n, 0.0f,
+                out, n);
 }
 
 static int matmul_init(struct bench *b, struct bench_cl *c)

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "runner.h"
 
+#include <cblas.h>
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
@@ -673,6 +674,14 @@ static int run_peak(enum bench_size size)
            "\"theoretical_sp_gflops\":%.1f,\"theoretical\":",
            threads, fs, fd, f1, bw_copy, bw_triad, th);
     json_str(stdout, desc);
+    /* which kernels the native BLAS references run: OpenBLAS picks them from the CPU, unless
+     * OPENBLAS_CORETYPE names a core (an older one can halve sgemm) */
+    const char *forced = getenv("OPENBLAS_CORETYPE");
+    char blas[300];
+    snprintf(blas, sizeof blas, "%s%s%s", openblas_get_config(), forced ? ", OPENBLAS_CORETYPE=" : "",
+             forced ? forced : "");
+    printf(",\"blas\":");
+    json_str(stdout, blas);
     printf("}\n");
     return 0;
 }

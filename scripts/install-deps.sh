@@ -13,7 +13,7 @@ PACKAGES=(
   libcmocka-dev
   python3 python3-pyopencl python3-numpy python3-pytest python3-matplotlib
   pocl-opencl-icd
-  libgomp1
+  libgomp1 libopenblas-dev
 )
 
 missing=()

@@ -49,6 +49,7 @@ struct run {
     char peak_line[1024];
     double fma_sp, fma_dp, fma_sp1, copy_gbs, triad_gbs, theo_sp;
     char theo[200];
+    char blas[300];                     /* the native BLAS: OpenBLAS's build and chosen core */
     char load_start[64], load_end[64];  /* /proc/loadavg: how shared the machine was */
     char *lines;                        /* every JSON line, for --json */
     size_t lines_len;
@@ -332,6 +333,7 @@ static void print_table(FILE *f, const struct run *run, const char *size)
                "stream copy %.1f GB/s, triad %.1f GB/s\n",
             run->fma_sp, run->fma_sp1, run->fma_dp, run->copy_gbs, run->triad_gbs);
     fprintf(f, "peak (theoretical): %.1f GFLOP/s sp = %s\n", run->theo_sp, run->theo);
+    fprintf(f, "native references: C/OpenMP, sgemv and sgemm %s\n", run->blas[0] ? run->blas : "OpenBLAS");
     fprintf(f, "load average (1, 5, 15 min) at start: %s, at end: %s\n", run->load_start, run->load_end);
     fprintf(f, "times are medians of wall clock per run; speedup = other's time / Weft's time (>1: Weft faster)\n\n");
 
@@ -535,13 +537,14 @@ static void measure_peak(struct run *run, char *runner, const char *size)
         run->triad_gbs = fmax(run->triad_gbs, json_num(out, "triad_gbs", 0));
         run->theo_sp = json_num(out, "theoretical_sp_gflops", 0);
         json_get(out, "theoretical", run->theo, sizeof run->theo);
+        json_get(out, "blas", run->blas, sizeof run->blas);
         /* the --json record holds the best values, the ones the table uses */
         snprintf(run->peak_line, sizeof run->peak_line,
                  "{\"peak\":true,\"fma_sp_gflops\":%.2f,\"fma_dp_gflops\":%.2f,"
                  "\"fma_sp_1thread_gflops\":%.2f,\"copy_gbs\":%.2f,\"triad_gbs\":%.2f,"
-                 "\"theoretical_sp_gflops\":%.1f,\"theoretical\":\"%s\"}",
+                 "\"theoretical_sp_gflops\":%.1f,\"theoretical\":\"%s\",\"blas\":\"%s\"}",
                  run->fma_sp, run->fma_dp, run->fma_sp1, run->copy_gbs, run->triad_gbs, run->theo_sp,
-                 run->theo);
+                 run->theo, run->blas);
     } else {
         fprintf(stderr, "weft bench: the peak measurement failed\n");
     }
