@@ -2,10 +2,13 @@
  * name through the ICD loader), or natively (C/OpenMP, all cores), or measures this machine's
  * peaks. Prints one JSON object per line per benchmark on stdout; progress goes to stderr.
  *
- * Guarantees: every OpenCL result is compared with the native reference before any time is
- * reported; a wrong result is printed with "verified":false and no times. Inputs come from a
- * fixed seed. Times: one warm-up run (also the one verified), then --repeat timed runs; wall
- * clock around enqueue..clFinish, device time from event profiling (first START to last END).
+ * Guarantees: every OpenCL run's output, the warm-up's and each timed run's, is read back and
+ * compared with the native reference (outside the timed interval) before any time is reported;
+ * a wrong result in any run is printed with "verified":false, the run ("wrong_run") and no
+ * times. Inputs come from a fixed seed, and every timed run starts from them (a buffer a run
+ * writes in place is written again before the next). Times: one warm-up run, then --repeat
+ * timed runs; wall clock around enqueue..clFinish, device time from event profiling (first
+ * START to last END).
  * A benchmark that hangs is cut off by alarm() and reported as an error line.
  *
  *   weft-bench-runner --list [--filter S]
@@ -128,6 +131,9 @@ cl_mem bench_buffer(struct bench *b, struct bench_cl *c, int slot, cl_mem_flags 
         bench_failf(b, err, "clCreateBuffer(%zu bytes) failed: %d", bytes, err);
         return NULL;
     }
+    /* a kernel may write it: remembered so that every timed run starts from this data */
+    c->init[slot] = host && !(flags & (CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) ? host : NULL;
+    c->init_bytes[slot] = bytes;
     return c->m[slot];
 }
 
@@ -225,8 +231,10 @@ static const char *unit_name(enum bench_unit u)
 struct result {
     const char *platform;
     int ok;                  /* ran to completion */
-    int verified;
-    double max_err;
+    int verified;            /* every checked run matched the reference */
+    int checked;             /* runs whose output was compared: the warm-up and the timed ones */
+    int wrong_run;           /* the first that did not match: 0 the warm-up, i the i-th timed */
+    double max_err;          /* the largest over the checked runs */
     double t_med, t_min, t_max, dev_med;
     double compile;          /* clBuildProgram, seconds; 0 when no build was attempted */
     double jit;              /* compiling at the first launch (see run_cl); <0 when unknown */
@@ -245,7 +253,10 @@ static void emit(const struct bench *b, const struct result *r)
     json_str(stdout, b->size_desc);
     printf(",\"unit\":\"%s\",\"work\":%.6g", unit_name(b->d->unit), b->work);
     if (r->ok) {
-        printf(",\"verified\":%s,\"max_err\":%.3g", r->verified ? "true" : "false", r->max_err);
+        printf(",\"verified\":%s,\"max_err\":%.3g,\"checked\":%d", r->verified ? "true" : "false",
+               r->max_err, r->checked);
+        if (!r->verified)
+            printf(",\"wrong_run\":%d", r->wrong_run);
         if (r->verified) {
             printf(",\"median\":%.6g,\"min\":%.6g,\"max\":%.6g", r->t_med, r->t_min, r->t_max);
             if (r->have_dev)
@@ -386,6 +397,7 @@ static void release_cl(struct bench_cl *c)
         clReleaseProgram(c->prog);
     memset(c->k, 0, sizeof c->k);
     memset(c->m, 0, sizeof c->m);
+    memset(c->init, 0, sizeof c->init);
     c->prog = NULL;
 }
 
@@ -405,6 +417,51 @@ static double device_time(struct bench_cl *c)
             last = e;
     }
     return c->nev ? (double)(last - first) * 1e-9 : -1;
+}
+
+/* Writes every writable buffer made from host data again (bench_buffer), blocking. */
+static int restore_inputs(struct bench *b, struct bench_cl *c)
+{
+    for (int i = 0; i < 8; i++) {
+        if (!c->init[i])
+            continue;
+        cl_int err = clEnqueueWriteBuffer(c->q, c->m[i], CL_TRUE, 0, c->init_bytes[i], c->init[i], 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return bench_failf(b, err, "restoring buffer %d before a timed run failed: %d", i, err);
+    }
+    return 0;
+}
+
+/* Reads run `run`'s output (0: the warm-up, i: the i-th timed run) into out and compares it with
+ * the reference: r's largest error grows, and the first run that does not match makes r not
+ * verified. Returns nonzero when the read fails. */
+static int check_run(struct bench *b, struct bench_cl *c, void *out, const void *ref, int run, struct result *r)
+{
+    const struct bench_desc *d = b->d;
+    int err = d->cl_read(b, c, out);
+    if (err != 0)
+        return err;
+    /* WEFT_BENCH_CORRUPT=name damages one output element of that benchmark, so that a test can
+     * check that wrong results are caught and reported as WRONG, never as a time;
+     * WEFT_BENCH_CORRUPT_RUN=i damages only the i-th timed run's (0: the warm-up's) */
+    const char *corrupt = getenv("WEFT_BENCH_CORRUPT"), *corrupt_run = getenv("WEFT_BENCH_CORRUPT_RUN");
+    if (corrupt && !strcmp(corrupt, d->name) && b->out_count && (!corrupt_run || atoi(corrupt_run) == run)) {
+        if (d->out_type == BT_FLOAT)
+            ((float *)out)[b->out_count / 2] += 1.0f;
+        else if (d->out_type == BT_DOUBLE)
+            ((double *)out)[b->out_count / 2] += 1.0;
+        else
+            ((int32_t *)out)[b->out_count / 2] += 1;
+    }
+    double e = compare(d->out_type, out, ref, b->out_count);
+    if (run == 0 || e > r->max_err || isnan(e))
+        r->max_err = e;
+    r->checked++;
+    if (!(e <= d->tol) && r->verified) {
+        r->verified = 0;
+        r->wrong_run = run;
+    }
+    return 0;
 }
 
 static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, int repeat,
@@ -456,31 +513,26 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
         goto fail;
     }
     r.first = now() - e0;
-    if ((err = d->cl_read(b, c, out)) != 0)
-        goto fail;
-    /* WEFT_BENCH_CORRUPT=name damages one output element of that benchmark, so that a test can
-     * check that wrong results are caught and reported as WRONG, never as a time */
-    const char *corrupt = getenv("WEFT_BENCH_CORRUPT");
-    if (corrupt && !strcmp(corrupt, d->name) && b->out_count) {
-        if (d->out_type == BT_FLOAT)
-            ((float *)out)[b->out_count / 2] += 1.0f;
-        else if (d->out_type == BT_DOUBLE)
-            ((double *)out)[b->out_count / 2] += 1.0;
-        else
-            ((int32_t *)out)[b->out_count / 2] += 1;
-    }
     r.ok = 1;
-    r.max_err = compare(d->out_type, out, ref, b->out_count);
-    r.verified = r.max_err <= d->tol;
+    r.verified = 1;
+    if ((err = check_run(b, c, out, ref, 0, &r)) != 0)
+        goto fail;
     if (!r.verified)
         goto done;
     double *t = calloc((size_t)repeat, sizeof *t), *dv = calloc((size_t)repeat, sizeof *dv),
            *enq = calloc((size_t)repeat, sizeof *enq);
     r.have_dev = 1;
-    for (int i = 0; i < repeat; i++) {
+    for (int i = 0; i < repeat && r.verified; i++) {
         for (int j = 0; j < c->nev; j++)
             clReleaseEvent(c->ev[j]);
         c->nev = 0;
+        /* untimed: the inputs a run may have changed, as they were before the warm-up */
+        if ((err = restore_inputs(b, c)) != 0) {
+            free(t);
+            free(dv);
+            free(enq);
+            goto fail;
+        }
         double s = now();
         if ((err = d->cl_run(b, c)) == 0)
             enq[i] = now() - s;
@@ -488,13 +540,25 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
             free(t);
             free(dv);
             free(enq);
-            r.ok = 0;
             goto fail;
         }
         t[i] = now() - s;
         dv[i] = device_time(c);
         if (dv[i] < 0)
             r.have_dev = 0;
+        /* untimed: this run's output, read back and compared like the warm-up's */
+        if ((err = check_run(b, c, out, ref, i + 1, &r)) != 0) {
+            free(t);
+            free(dv);
+            free(enq);
+            goto fail;
+        }
+    }
+    if (!r.verified) {
+        free(t);
+        free(dv);
+        free(enq);
+        goto done;
     }
     r.t_min = r.t_max = t[0];
     for (int i = 0; i < repeat; i++) {
@@ -525,7 +589,7 @@ done:
 
 static void run_native(struct bench *b, int repeat, const void *ref)
 {
-    struct result r = {.platform = "native", .ok = 1, .jit = -1};
+    struct result r = {.platform = "native", .ok = 1, .verified = 1, .jit = -1};
     size_t obytes = b->out_count * type_size(b->d->out_type);
     void *out = calloc(1, obytes ? obytes : 1);
     double *t = calloc((size_t)repeat, sizeof *t);
@@ -534,10 +598,15 @@ static void run_native(struct bench *b, int repeat, const void *ref)
         double s = now();
         b->d->native(b, out);
         t[i] = now() - s;
+        /* the reference is deterministic: every timed run must agree with it (untimed) */
+        double e = compare(b->d->out_type, out, ref, b->out_count);
+        r.max_err = i == 0 || isnan(e) ? e : fmax(r.max_err, e);
+        r.checked++;
+        if (!(e <= b->d->tol) && r.verified) {
+            r.verified = 0;
+            r.wrong_run = i + 1;
+        }
     }
-    /* the reference is deterministic: a second run must agree with the first */
-    r.max_err = compare(b->d->out_type, out, ref, b->out_count);
-    r.verified = r.max_err <= b->d->tol;
     r.t_min = r.t_max = t[0];
     for (int i = 0; i < repeat; i++) {
         r.t_min = fmin(r.t_min, t[i]);

@@ -8,8 +8,10 @@
  *           reference every platform is checked against and the native timing;
  *   cl_init creates buffers and sets kernel arguments (the harness built the program);
  *   cl_run  enqueues one run (one or many launches) through bench_launch(), which records
- *           events so the harness can read device time from profiling;
- *   cl_read reads the output back.
+ *           events so the harness can read device time from profiling; a run may change its
+ *           inputs (a ping-pong chain ends in its input buffer): the harness writes every
+ *           writable buffer made from host data (bench_buffer) again before each timed run;
+ *   cl_read reads the output back; every run's output is checked, the timed ones too.
  * Callbacks return 0 on success, or an OpenCL error code / -1 (with a message in b->err).
  */
 #ifndef WEFT_BENCH_RUNNER_H
@@ -32,6 +34,8 @@ struct bench_cl {
     cl_program prog;
     cl_kernel k[4];          /* created by cl_init from prog */
     cl_mem m[8];             /* released by the harness */
+    const void *init[8];     /* host data a writable buffer started from (bench_buffer), */
+    size_t init_bytes[8];    /* written again before every timed run: runs start alike */
     cl_event ev[256];        /* events of the current run (bench_launch) */
     int nev;
 };

@@ -255,8 +255,15 @@ static void parse_cell(struct cell *c, const char *line)
     c->jit = json_num(line, "jit", 0);
     json_get(line, "unit", c->unit, sizeof c->unit);
     json_get(line, "size", c->size, sizeof c->size);
-    if (c->ok && !c->verified)
-        snprintf(c->err, sizeof c->err, "result differs from the native reference (max error %.3g)", c->max_err);
+    if (c->ok && !c->verified) {
+        /* the runner checks the warm-up run and every timed run; "wrong_run" is the first bad */
+        int run = (int)json_num(line, "wrong_run", 0);
+        char which[40] = "the warm-up run";
+        if (run > 0)
+            snprintf(which, sizeof which, "timed run %d", run);
+        snprintf(c->err, sizeof c->err, "result differs from the native reference in %s (max error %.3g)", which,
+                 c->max_err);
+    }
 }
 
 /* ---- the table ---------------------------------------------------------------------------- */
