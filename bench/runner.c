@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -620,40 +621,101 @@ static void run_native(struct bench *b, int repeat, const void *ref)
 
 /* ---- peaks ---------------------------------------------------------------------------------- */
 
+/* The FMA peak is a loop that reaches what kernels reach, or more: an FMA peak below a
+ * kernel's throughput (the 16-core Xeon read 1409 GFLOP/s while mad_float ran at 2008) makes
+ * every "% of peak" wrong. So: as many independent accumulator chains as the vector registers
+ * hold, beyond FMA latency x FMA pipes (2 x 4 on current x86 cores); every vector width the
+ * build can target, keeping the best (a part with a single 512-bit FMA unit, or a lower clock
+ * under 512-bit FMAs, does more with 256-bit vectors); the threads pinned, one per CPU, and
+ * timed between two barriers, so that waking the team is not timed; the best of many trials. */
 typedef float vf16 __attribute__((vector_size(64)));
 typedef double vd8 __attribute__((vector_size(64)));
+typedef float vf8 __attribute__((vector_size(32)));
+typedef double vd4 __attribute__((vector_size(32)));
 
-/* 16 independent FMA chains per thread: enough to cover FMA latency x pipes on any x86 core. */
-#define PEAK_CHAINS 16
+#ifdef __AVX512F__
+#define PEAK_CHAINS 24 /* of 32 vector registers: the chains, the two operands, spares */
+#else
+#define PEAK_CHAINS 12 /* of 16 */
+#endif
 static volatile float peak_m = 0.999999f, peak_a = 1e-7f;
-/* The same loop for each element type: TYPE is the scalar, VT its 64-byte vector of LANES. */
+static cpu_set_t peak_cpus; /* the CPUs this process may run on (sched_getaffinity) */
+
+/* Pins the calling thread to the t-th CPU of peak_cpus (modulo their number). */
+static void pin_thread(int t)
+{
+    int count = CPU_COUNT(&peak_cpus), k = 0;
+    for (int cpu = 0; count > 0 && cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &peak_cpus) && k++ == t % count) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            sched_setaffinity(0, sizeof one, &one);
+            return;
+        }
+}
+
+/* The same loop for each element type and width: TYPE is the scalar, VT its vector of LANES.
+ * Returns GFLOP/s (2 per FMA lane) of all the team's threads. */
 #define PEAK_FMA(NAME, TYPE, VT, LANES)                                                     \
     static double NAME(long iters)                                                          \
     {                                                                                       \
-        double t0 = now();                                                                  \
+        double t0 = 0, t1 = 1;                                                              \
+        int team = 1;                                                                       \
         TYPE sink = 0;                                                                      \
         _Pragma("omp parallel reduction(+ : sink)")                                         \
         {                                                                                   \
+            pin_thread(omp_get_thread_num());                                               \
             VT acc[PEAK_CHAINS];                                                            \
             /* read through volatile so the compiler cannot fold the chain */               \
             VT m = (VT){0} + peak_m, a = (VT){0} + peak_a;                                  \
             for (int j = 0; j < PEAK_CHAINS; j++)                                           \
                 acc[j] = (VT){0} + (TYPE)(j + omp_get_thread_num());                        \
-            for (long i = 0; i < iters; i++)                                                \
-                for (int j = 0; j < PEAK_CHAINS; j++)                                       \
+            _Pragma("omp barrier")                                                          \
+            _Pragma("omp master")                                                           \
+            {                                                                               \
+                team = omp_get_num_threads();                                               \
+                t0 = now();                                                                 \
+            }                                                                               \
+            for (long i = 0; i < iters; i++) {                                              \
+                /* unrolled, so that the chains live in registers */                        \
+                _Pragma("GCC unroll 32") for (int j = 0; j < PEAK_CHAINS; j++)              \
                     acc[j] = acc[j] * m + a;                                                \
+            }                                                                               \
+            _Pragma("omp barrier")                                                          \
+            _Pragma("omp master")                                                           \
+            t1 = now();                                                                     \
             for (int j = 0; j < PEAK_CHAINS; j++)                                           \
                 for (int l = 0; l < LANES; l++)                                             \
                     sink += acc[j][l];                                                      \
         }                                                                                   \
-        double t = now() - t0;                                                              \
         if (sink == (TYPE)1234.5)                                                           \
             fprintf(stderr, " ");                                                           \
-        return (double)omp_get_max_threads() * iters * PEAK_CHAINS * LANES * 2 / t * 1e-9;  \
+        return (double)team * iters * PEAK_CHAINS * LANES * 2 / (t1 - t0) * 1e-9;           \
     }
 
-PEAK_FMA(peak_fma_float, float, vf16, 16)
-PEAK_FMA(peak_fma_double, double, vd8, 8)
+#ifdef __AVX512F__
+PEAK_FMA(peak_fma_float512, float, vf16, 16)
+PEAK_FMA(peak_fma_double512, double, vd8, 8)
+#endif
+PEAK_FMA(peak_fma_float256, float, vf8, 8)
+PEAK_FMA(peak_fma_double256, double, vd4, 4)
+
+/* The best of the widths for one trial; *bits says which won. */
+static double peak_fma(int dp, long iters, int *bits)
+{
+    double f = dp ? peak_fma_double256(iters) : peak_fma_float256(iters);
+    *bits = 256;
+#ifdef __AVX512F__
+    /* twice the lanes per FMA: as many flops in half the iterations */
+    double w = dp ? peak_fma_double512(iters / 2) : peak_fma_float512(iters / 2);
+    if (w > f) {
+        f = w;
+        *bits = 512;
+    }
+#endif
+    return f;
+}
 
 static double peak_stream(size_t n, int reps, int which)
 {
@@ -721,27 +783,45 @@ static int run_peak(enum bench_size size)
     long iters = 200000;
     int trials = size == BENCH_SMALL ? 10 : 40;
     size_t n = size == BENCH_SMALL ? (size_t)4 << 20 : (size_t)32 << 20;
-    peak_fma_float(iters * 10); /* wake the cores up */
+    if (sched_getaffinity(0, sizeof peak_cpus, &peak_cpus) != 0)
+        CPU_ZERO(&peak_cpus);
+    /* wake the cores up: clocks ramp up and wide-vector units power on under load, over tens
+     * of milliseconds, before the first trial counts */
+    int bits_sp = 0, bits_dp = 0, bits;
+    for (double t0 = now(); now() - t0 < 0.2;)
+        peak_fma(0, iters, &bits);
     double fs = 0, fd = 0;
     for (int i = 0; i < trials; i++) {
-        fs = fmax(fs, peak_fma_float(iters));
-        fd = fmax(fd, peak_fma_double(iters));
+        double f = peak_fma(0, iters, &bits);
+        if (f > fs) {
+            fs = f;
+            bits_sp = bits;
+        }
+        f = peak_fma(1, iters, &bits);
+        if (f > fd) {
+            fd = f;
+            bits_dp = bits;
+        }
     }
     /* one thread alone: how far two vCPUs are from twice one core */
     int threads = omp_get_max_threads();
     double f1 = 0;
     omp_set_num_threads(1);
     for (int i = 0; i < trials; i++)
-        f1 = fmax(f1, peak_fma_float(iters));
+        f1 = fmax(f1, peak_fma(0, iters, &bits));
     omp_set_num_threads(threads);
+    /* the bandwidth loops run wherever the scheduler puts them, as the benchmarks do */
+    #pragma omp parallel
+    sched_setaffinity(0, sizeof peak_cpus, &peak_cpus);
     double bw_copy = peak_stream(n, trials / 2, 0), bw_triad = peak_stream(n, trials / 2, 1);
     double th;
     char desc[200];
     theoretical(&th, desc, sizeof desc);
     printf("{\"peak\":true,\"threads\":%d,\"fma_sp_gflops\":%.2f,\"fma_dp_gflops\":%.2f,"
+           "\"fma_sp_bits\":%d,\"fma_dp_bits\":%d,\"fma_chains\":%d,"
            "\"fma_sp_1thread_gflops\":%.2f,\"copy_gbs\":%.2f,\"triad_gbs\":%.2f,"
            "\"theoretical_sp_gflops\":%.1f,\"theoretical\":",
-           threads, fs, fd, f1, bw_copy, bw_triad, th);
+           threads, fs, fd, bits_sp, bits_dp, PEAK_CHAINS, f1, bw_copy, bw_triad, th);
     json_str(stdout, desc);
     /* which kernels the native BLAS references run: OpenBLAS picks them from the CPU, unless
      * OPENBLAS_CORETYPE names a core (an older one can halve sgemm) */

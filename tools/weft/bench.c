@@ -390,6 +390,15 @@ static void print_table(FILE *f, const struct run *run, const char *size)
         }
         fprintf(f, "\n");
     }
+    /* a throughput above the measured peak means the peak loop missed what the machine does */
+    for (int b = 0; b < run->nbench; b++)
+        for (int p = 0; p < run->nplat; p++) {
+            const struct cell *c = &run->cells[b][p];
+            double pp = good(c) ? pct_peak(run, c) : NAN;
+            if (!isnan(pp) && pp > 100)
+                fprintf(f, "note: %s on %s reached %.0f%% of the measured peak\n", run->bench[b],
+                        short_name(run->platforms[p]), pp);
+        }
     /* every benchmark builds its program in its own process, with the disk cache off (runner) */
     double build = 0, jit = 0;
     int built = 0;
