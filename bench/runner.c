@@ -14,11 +14,12 @@
  *   weft-bench-runner --list [--filter S]
  *   weft-bench-runner --platforms
  *   weft-bench-runner --platform NAME | --native  [--filter S] [--size small|default|large]
- *                     [--repeat N] [--timeout SECONDS] [--quiet]
+ *                     [--repeat N] [--timeout SECONDS] [--quiet] [--threads N,N,...]
  *   weft-bench-runner --peak [--size ...]
  */
 #define _GNU_SOURCE
 #include "runner.h"
+#include "scaling.h"
 
 #include <cblas.h>
 #include <errno.h>
@@ -840,7 +841,8 @@ static int run_peak(enum bench_size size)
 static void usage(void)
 {
     fprintf(stderr, "usage: weft-bench-runner (--list | --platforms | --peak | --native | --platform NAME)\n"
-                    "         [--filter S] [--size small|default|large] [--repeat N] [--timeout S] [--quiet]\n");
+                    "         [--filter S] [--size small|default|large] [--repeat N] [--timeout S] [--quiet]\n"
+                    "         [--threads N,N,...]  (--native or --platform: once per thread count)\n");
 }
 
 static int matches(const char *name, const char *filter)
@@ -859,7 +861,7 @@ static int matches(const char *name, const char *filter)
 
 int main(int argc, char **argv)
 {
-    const char *platform = NULL, *filter = NULL;
+    const char *platform = NULL, *filter = NULL, *threads = NULL;
     int native = 0, list = 0, peak = 0, platforms = 0, repeat = 5, timeout = 300, quiet = 0;
     enum bench_size size = BENCH_DEFAULT;
     for (int i = 1; i < argc; i++) {
@@ -879,6 +881,8 @@ int main(int argc, char **argv)
             platform = argv[++i];
         else if (!strcmp(a, "--filter") && v)
             filter = argv[++i];
+        else if (!strcmp(a, "--threads") && v)
+            threads = argv[++i];
         else if (!strcmp(a, "--repeat") && v)
             repeat = atoi(argv[++i]);
         else if (!strcmp(a, "--timeout") && v)
@@ -936,6 +940,8 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    if (threads)
+        return bench_scaling(argc, argv, threads);
 
     struct bench_cl c = {0};
     char pname[256] = "native";

@@ -433,7 +433,7 @@ static void usage(FILE *f)
                "Runs the bench/ corpus on this build's Weft, every other CPU OpenCL platform and\n"
                "natively (C/OpenMP); prints medians, throughput, %% of peak and Weft's speedups.\n"
                "--threads 1,2,4,...: instead, Weft and native at each thread count, with each side's\n"
-               "speedup over the first count (WEFT_NUM_THREADS, OMP_NUM_THREADS).\n");
+               "speedup over the first count (WEFT_NUM_THREADS; OMP_NUM_THREADS, OpenBLAS's too).\n");
 }
 
 /* Runs benchmark `bench` on `platform` ("native": the C/OpenMP reference) in a runner process of
@@ -481,8 +481,8 @@ static char *run_cell(const char *runner, const char *platform, const char *benc
     return strdup(synth);
 }
 
-/* weft bench --threads: each benchmark on Weft (WEFT_NUM_THREADS) and natively (OMP_NUM_THREADS)
- * at every thread count of the comma list `threads`, each a runner process of its own (the pool
+/* weft bench --threads: each benchmark on Weft (WEFT_NUM_THREADS) and natively (OMP_NUM_THREADS,
+ * which OpenBLAS's thread count follows) at every thread count of the comma list `threads`, each a runner process of its own (the pool
  * and OpenMP size themselves once, as in an application), with each side's speedup over its
  * own time at the first count: whether Weft gains from cores what a native OpenMP program
  * gains, not which is faster (the main table says that). Returns 1 when a run failed. */
@@ -510,7 +510,8 @@ static int scaling(const char *runner, const char *threads, const struct run *ru
         for (int c = 0; c < nc; c++) {
             struct cell cell[2];
             setenv("WEFT_NUM_THREADS", counts[c], 1);
-            setenv("OMP_NUM_THREADS", counts[c], 1);
+            setenv("OMP_NUM_THREADS", counts[c], 1);      /* OpenBLAS follows OpenMP (b_linalg.c) */
+            setenv("OPENBLAS_NUM_THREADS", counts[c], 1);
             for (int side = 0; side < 2; side++) {
                 memset(&cell[side], 0, sizeof cell[side]);
                 free(run_cell(runner, sides[side], run->bench[b], size, repeat, timeout, &cell[side]));
@@ -535,6 +536,7 @@ static int scaling(const char *runner, const char *threads, const struct run *ru
     }
     unsetenv("WEFT_NUM_THREADS");
     unsetenv("OMP_NUM_THREADS");
+    unsetenv("OPENBLAS_NUM_THREADS");
     return rc;
 }
 
