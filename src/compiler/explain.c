@@ -1011,15 +1011,28 @@ static void print_mask(FILE *f, uint64_t mask)
  * names WEFT_VARIANT takes. */
 static void print_variants(FILE *f, const struct weft_explain_kernel *k)
 {
-    char name[WEFT_VARIANT_NAME_MAX];
+    char name[WEFT_VARIANT_NAME_MAX], other[WEFT_VARIANT_NAME_MAX];
     fprintf(f, "  Variants (WEFT_VARIANT=<name> forces one for every launch):\n");
-    fprintf(f, "    runs first: %s%s\n", weft_variant_name(&k->variant, name),
-            k->variant_forced ? " (forced by WEFT_VARIANT)" : "");
     bool linearized = false;
     for (unsigned i = 0; i < k->nvec; i++)
         linearized |= k->vec[i].vectorized && k->vec[i].linearized;
+    struct weft_variant_spec first = k->variant;
+    bool statically = false;
+    if (!k->variant_forced && !k->uses_sub_groups &&
+        weft_variant_static_scalar(&k->variant, linearized ? k->schedule.row_walks : 0, &first)) {
+        fprintf(f, "    runs first: %s (static cost: %u divergent loop%s walk%s a row per work-item, which the "
+                   "vectorized code %s runs under lane masks with a gather per access and iteration; not "
+                   "profiled against it)\n", weft_variant_name(&first, name), k->schedule.row_walks,
+                k->schedule.row_walks == 1 ? "" : "s", k->schedule.row_walks == 1 ? "s" : "",
+                weft_variant_name(&k->variant, other));
+        linearized = false;   /* the scalar code has no masks */
+        statically = true;
+    } else {
+        fprintf(f, "    runs first: %s%s\n", weft_variant_name(&k->variant, name),
+                k->variant_forced ? " (forced by WEFT_VARIANT)" : "");
+    }
     struct weft_variant_spec cand[2];
-    unsigned n = weft_variant_alternatives(&k->variant, k->schedule.votes_bfo > 0, linearized, cand);
+    unsigned n = weft_variant_alternatives(&first, k->schedule.votes_bfo > 0, linearized, cand);
     if (k->variant_forced)
         fprintf(f, "    profiled against it: none: WEFT_VARIANT forces the variant\n");
     else if (k->schedule_mode != WEFT_SCHEDULE_AUTO)
@@ -1027,12 +1040,14 @@ static void print_variants(FILE *f, const struct weft_explain_kernel *k)
     else if (k->uses_sub_groups)
         fprintf(f, "    profiled against it: none: the kernel uses sub-groups, whose size must stay what "
                    "clGetKernelSubGroupInfo reported\n");
+    else if (!n && statically)
+        fprintf(f, "    profiled against it: none: no loop votes breadth-first, and the static cost chose the code\n");
     else if (!n)
         fprintf(f, "    profiled against it: none: no loop votes breadth-first and no code runs under lane masks\n");
     else
         fprintf(f, "    profiled against it: %s (%s; WEFT_PROFILE)\n", weft_variant_name(&cand[0], name),
-                cand[0].schedule != k->variant.schedule ? "some loop's locality votes breadth-first"
-                                                        : "the vectorizer ran divergent code under lane masks");
+                cand[0].schedule != first.schedule ? "some loop's locality votes breadth-first"
+                                                   : "the vectorizer ran divergent code under lane masks");
     fprintf(f, "    in a fused chain (WEFT_FUSE): %s\n",
             k->variant_forced ? weft_variant_name(&k->variant, name)
                               : weft_variant_name(&(struct weft_variant_spec){k->variant.schedule, WEFT_CODE_X2,
@@ -1161,9 +1176,10 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
                 weft_schedule_mode_name((enum weft_schedule_mode)k->schedule_mode));
         for (unsigned i = 0; i < r->count && i < WEFT_SCHEDULE_MAX_REPORTED; i++) {
             const struct weft_schedule_loop *l = &r->loop[i];
-            fprintf(f, "    loop %s: votes bfo %u, dfo %u, neutral %u -> %s%s%s%s\n", l->header, l->votes_bfo,
+            fprintf(f, "    loop %s: votes bfo %u, dfo %u, neutral %u -> %s%s%s%s%s\n", l->header, l->votes_bfo,
                     l->votes_dfo, l->votes_neutral, l->bfo ? "breadth-first" : "depth-first",
-                    l->predicated ? " (predicated)" : "", l->note ? "; " : "", l->note ? l->note : "");
+                    l->predicated ? " (predicated)" : "", l->note ? "; " : "", l->note ? l->note : "",
+                    l->row_walk ? "; walks a row per work-item (L1 WX) with a trip count of its own" : "");
         }
         if (k->locality) {
             /* the dump's loops and accesses, under a heading of our own */

@@ -229,6 +229,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     weft_wg_result_dispose(&res);
     out->bfo_loops = res.schedule.bfo;
     out->votes_bfo = res.schedule.votes_bfo;
+    /* a divergent loop always linearizes the vectorized sub-CFG that holds it */
+    out->vec_row_walks = out->vec_linearized ? res.schedule.row_walks : 0;
     if (!built) {
         if (!diag->errors)
             weft_diag_error(diag, "error: kernel '%s' cannot be compiled for local size %llu x %llu x %llu",
@@ -464,11 +466,12 @@ static uint64_t variant_key(const struct weft_image *img, const char *kernel, co
     return h;
 }
 
-/* Disk payload: two 8-byte sizes, then the object. */
+/* Disk payload: this header (what the variant's build found), then the object. */
 struct payload_header {
     uint64_t static_local_size;
     uint64_t scratch_size;
     uint32_t bfo_loops, votes_bfo, vec_linearized, sub_group_width;
+    uint32_t vec_row_walks, unused;
 };
 
 bool weft_variant_needs_wide_ids(unsigned work_dim, const uint64_t offset[3], const uint64_t global[3])
@@ -522,6 +525,7 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
         ph.bfo_loops = sr.bfo_loops;
         ph.votes_bfo = sr.votes_bfo;
         ph.vec_linearized = sr.vec_linearized;
+        ph.vec_row_walks = sr.vec_row_walks;
         ph.sub_group_width = sr.sub_group_width;
         obj = sr.object.data;
         obj_size = sr.object.size;
@@ -551,6 +555,7 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
     e->v.bfo_loops = ph.bfo_loops;
     e->v.votes_bfo = ph.votes_bfo;
     e->v.vec_linearized = ph.vec_linearized;
+    e->v.vec_row_walks = ph.vec_row_walks;
     e->v.sub_group_width = ph.sub_group_width ? ph.sub_group_width : 1;
     e->v.key = key;
     e->next = img->variants;

@@ -11,6 +11,7 @@ struct weft_specialize_result {
     uint64_t scratch_size;
     unsigned bfo_loops, votes_bfo;                /* what transform/schedule.h did */
     unsigned vec_linearized;                      /* sub-CFGs vectorized under lane masks */
+    unsigned vec_row_walks;                       /* row walks (schedule.h) run under lane masks */
     unsigned sub_group_width;                     /* the variant's sub-group size (subgroup.h) */
 };
 

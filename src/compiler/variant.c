@@ -99,6 +99,16 @@ unsigned weft_variant_alternatives(const struct weft_variant_spec *first, bool v
     return n;
 }
 
+bool weft_variant_static_scalar(const struct weft_variant_spec *first, unsigned row_walks,
+                                struct weft_variant_spec *out)
+{
+    if (first->code != WEFT_CODE_VECTOR || row_walks == 0)
+        return false;
+    *out = *first;
+    out->code = WEFT_CODE_SCALAR;
+    return true;
+}
+
 void weft_variant_choice(unsigned i, struct weft_variant_spec *out)
 {
     memset(out, 0, sizeof *out);

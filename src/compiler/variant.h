@@ -52,6 +52,19 @@ bool weft_variant_forced(struct weft_variant_spec *out);
  * every launch: tests and applications may change the environment between launches. */
 bool weft_variant_first(bool wide_ids, struct weft_variant_spec *out);
 
+/* The static cost model (runtime/ndrange.c; weft explain says the same): whether the scalar
+ * work-item loops run first instead of `first`'s vectorized code, without measuring, because
+ * the vectorizer ran `row_walks` divergent loops that walk a row per work-item under lane masks
+ * (transform/schedule.h row_walks: CSR's spmv_csr_scalar, Rodinia's bfs). Each iteration of such
+ * a loop gathers every row access for all lanes, masked lanes included, and repeats while any
+ * lane still walks (the longest row of the packet), plus the mask bookkeeping; the scalar loop
+ * reads each row contiguously and only for work-items that walk one. Measured on both kernels
+ * (docs/PERFORMANCE.md): scalar 1.6x (spmv_csr_scalar) and 4x (bfs's BFS_1, most lanes idle on a
+ * sparse frontier) faster. When true, *out is `first` with scalar code. Never for a variant
+ * already scalar or two-packet (fused stages choose their own code). */
+bool weft_variant_static_scalar(const struct weft_variant_spec *first, unsigned row_walks,
+                                struct weft_variant_spec *out);
+
 /* The variants the runtime may profile against `first` (runtime/ndrange.c; weft explain says the
  * same), in the order it tries them: "lc" when some loop's locality votes breadth-first (kept
  * only if the compiled variant really schedules one), then the scalar work-item loops when the

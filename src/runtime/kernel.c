@@ -774,6 +774,7 @@ cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local
     out->bfo_loops = cv.bfo_loops;
     out->votes_bfo = cv.votes_bfo;
     out->vec_linearized = cv.vec_linearized;
+    out->vec_row_walks = cv.vec_row_walks;
     out->sub_group_width = cv.sub_group_width ? cv.sub_group_width : 1;
     out->stack_size = stack;
     out->spec = spec;

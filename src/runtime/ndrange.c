@@ -355,8 +355,9 @@ struct geometry {
             return weft_error("clEnqueueNDRangeKernel", (code), __VA_ARGS__);                \
     } while (0)
 
-/* The variant to run (`first`, what weft_variant_first chose) and, when Weft picks the
- * schedule (WEFT_SCHEDULE=auto) and nothing is forced, another one to profile against it
+/* The variant to run (`first`, what weft_variant_first chose, or its scalar code when the
+ * static cost model takes it: weft_variant_static_scalar) and, when Weft picks the schedule
+ * (WEFT_SCHEDULE=auto) and nothing is forced, another one to profile against it
  * (runtime/variant_select.h): the first of weft_variant_alternatives that compiles and differs.
  * Depth-first and vectorized come first: they won on most kernels measured
  * (docs/PERFORMANCE.md). */
@@ -368,9 +369,19 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
     cl_int err = weft_kernel_get_variant(kernel, work_dim, local, first, v);
     /* a kernel with sub-groups keeps the variant whose sub-group size clGetKernelSubGroupInfo
      * reported (the scalar variant's is 1) */
-    if (err != CL_SUCCESS || forced || weft_schedule_setting() != WEFT_SCHEDULE_AUTO ||
-        weft_profile_setting() == WEFT_PROFILE_OFF || weft_kernel_uses_sub_groups(kernel))
+    if (err != CL_SUCCESS || forced || weft_kernel_uses_sub_groups(kernel))
         return err;
+    struct weft_variant_spec scalar;
+    struct weft_variant sv;
+    if (weft_variant_static_scalar(&v->spec, v->vec_row_walks, &scalar) &&
+        weft_kernel_get_variant(kernel, work_dim, local, &scalar, &sv) == CL_SUCCESS) {
+        weft_log(WEFT_LOG_DEBUG, "%s: %u loop(s) walk a row per work-item under lane masks: scalar work-item "
+                 "loops, not profiled against the vectorized code (static cost)", weft_kernel_name(kernel),
+                 v->vec_row_walks);
+        *v = sv;
+    }
+    if (weft_schedule_setting() != WEFT_SCHEDULE_AUTO || weft_profile_setting() == WEFT_PROFILE_OFF)
+        return CL_SUCCESS;
     struct weft_variant_spec cand[2];
     unsigned n = weft_variant_alternatives(&v->spec, v->votes_bfo > 0, v->vec_linearized > 0, cand);
     for (unsigned i = 0; i < n && !alt->fn; i++) {

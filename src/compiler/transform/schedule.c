@@ -389,6 +389,12 @@ void weft_schedule_loops(LLVMValueRef fn, const uint64_t local_size[3], enum wef
                            : !r->prefers_bfo      ? "votes DFO"
                                                   : "votes BFO; WEFT_SCHEDULE=dfo, or auto before profiling";
             }
+            bool row_walk = false;
+            for (size_t a = 0; r->divergent && L->dim_used[0] && a < r->naccesses; a++)
+                row_walk |= r->accesses[a].loop == WEFT_STRIDE_1 && r->accesses[a].wi[0] == WEFT_STRIDE_X;
+            if (report->count < WEFT_SCHEDULE_MAX_REPORTED)
+                report->loop[report->count].row_walk = row_walk;
+            report->row_walks += row_walk;
             report->count++;
             if (!note)
                 report->schedulable++;

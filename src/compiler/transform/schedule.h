@@ -42,6 +42,7 @@ struct weft_schedule_loop {
     unsigned votes_bfo, votes_dfo, votes_neutral;
     bool bfo;                 /* scheduled breadth-first */
     bool predicated;          /* ... by the predicated form */
+    bool row_walk;            /* a divergent loop that walks a row per work-item (row_walks) */
     const char *note;         /* why it stays depth-first, or NULL */
 };
 
@@ -50,6 +51,11 @@ struct weft_schedule_report {
     unsigned bfo;             /* loops scheduled breadth-first */
     unsigned schedulable;     /* loops that could be scheduled breadth-first (either way) */
     unsigned votes_bfo;       /* schedulable loops whose locality votes BFO (what AUTO schedules) */
+    unsigned row_walks;       /* divergent loops (trip counts differ between work-items) with a global
+                                 access that steps one element along the loop and jumps between the
+                                 work-items of dimension 0 (L1 WX: each work-item walks a row of its own,
+                                 CSR style); the vectorizer runs them under lane masks with a gather
+                                 per access and iteration (compiler/variant.h) */
     struct weft_schedule_loop loop[WEFT_SCHEDULE_MAX_REPORTED];
 };
 
