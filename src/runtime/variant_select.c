@@ -1,8 +1,8 @@
 /* runtime/variant_select.c — micro-profiling between two variants (runtime/variant_select.h).
  *
- * Decisions live in a small open-addressing table (process lifetime, one mutex) and, once
- * final, in the disk cache as a 16-byte record: magic, chosen variant, and the two measured
- * times in ns per work-group (for the log of a later process).
+ * Decisions live in a small open-addressing table (process lifetime, one mutex) and in the disk
+ * cache as a 16-byte record: magic, chosen variant, and the two measured times in thread-ns per
+ * work-group (what a later process compares its launches with before reopening it).
  */
 #include "runtime/variant_select.h"
 
@@ -28,6 +28,8 @@ struct decision {
     int choice;     /* the latest round's winner */
     int rounds;     /* profiled launches so far; final at WEFT_SELECT_ROUNDS (or from disk) */
     bool verified;  /* WEFT_VERIFY compared the pair in this process */
+    uint64_t basis; /* the winner's thread-ns per group when it won (0: unknown) */
+    int reopened;   /* times a heavier launch reopened it in this process */
 };
 
 static struct decision table[TABLE_SIZE];
@@ -84,12 +86,14 @@ static int lookup(uint64_t key, bool *final)
     size_t size = 0;
     int stored = -1;
     bool provisional = false;
+    uint64_t basis = 0;
     if (weft_cache_load(key, &payload, &size) && size == sizeof(struct record)) {
         struct record r;
         memcpy(&r, payload, sizeof r);
         if ((r.magic == RECORD_MAGIC || r.magic == RECORD_MAGIC_ROUND1) && r.choice <= 1) {
             stored = (int)r.choice;
             provisional = r.magic == RECORD_MAGIC_ROUND1;
+            basis = r.ns_per_group[r.choice];
         }
     }
     free(payload);
@@ -99,6 +103,9 @@ static int lookup(uint64_t key, bool *final)
         d->key = key;
         d->choice = stored;
         d->rounds = stored < 0 ? 0 : provisional ? 1 : WEFT_SELECT_ROUNDS;
+        d->basis = basis;
+        d->reopened = 0;
+        d->verified = false;
     }
     pthread_mutex_unlock(&table_lock);
     *final = stored >= 0 && !provisional;
@@ -113,16 +120,22 @@ int weft_select_decision(uint64_t key)
 }
 
 /* Records one profiled launch, and the decision so far in the disk cache: final after
- * WEFT_SELECT_ROUNDS, provisional before (RECORD_MAGIC_ROUND1). */
+ * WEFT_SELECT_ROUNDS, provisional before (RECORD_MAGIC_ROUND1). `ns_per_group`: thread-ns. */
 static void remember(uint64_t key, int choice, const uint64_t ns_per_group[2])
 {
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
     bool final = false;
     if (d) {
-        d->rounds = d->key == key ? d->rounds + 1 : 1;
+        if (d->key != key) {
+            d->rounds = 0;
+            d->reopened = 0;
+            d->verified = false;
+        }
+        d->rounds++;
         d->key = key;
         d->choice = choice;
+        d->basis = ns_per_group[choice];
         final = d->rounds >= WEFT_SELECT_ROUNDS;
     }
     pthread_mutex_unlock(&table_lock);
@@ -197,7 +210,9 @@ static int decide(uint64_t key, const uint64_t ns[2], const uint64_t groups[2], 
     /* the second variant must win by a margin: the first is the default, and memory-bound
      * kernels measure within a few percent of themselves from one slice to the next */
     int choice = per[1] * (100 + SWITCH_MARGIN_PERCENT) < per[0] * 100 ? 1 : 0;
-    remember(key, choice, per);
+    /* a sync slice is timed around a whole pool launch: its threads shared the time */
+    uint64_t threads = strcmp(how, "sync") == 0 ? weft_pool_concurrency() : 1;
+    remember(key, choice, (const uint64_t[2]){per[0] * threads, per[1] * threads});
     weft_log(WEFT_LOG_INFO, "%s: profiled (%s) %llu+%llu work-groups: first variant %llu ns/group, second "
              "variant %llu ns/group; chose the %s", what, how, (unsigned long long)groups[0],
              (unsigned long long)groups[1], (unsigned long long)per[0], (unsigned long long)per[1],
@@ -289,6 +304,39 @@ static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, con
     return weft_pool_run(&tramp);
 }
 
+/* A launch that runs a decided variant is timed as a whole (two clock reads). When its groups
+ * take REOPEN_FACTOR times longer per thread than the winner's did when it won, and at least
+ * REOPEN_MIN_NS each, the decision was made on groups unlike these (Rodinia's bfs: its first
+ * launches have a frontier of a few nodes, so every profiled group is all idle lanes and checks
+ * a mask; ten launches later every group walks edge lists): the next launch profiles again,
+ * one more round, and its decision (final again) replaces the old one, on disk too. The basis
+ * grows at least REOPEN_FACTOR times with each reopening, and at most REOPEN_MAX happen per key
+ * and process, so a kernel whose cost keeps growing is profiled a bounded number of times. */
+#define REOPEN_FACTOR 8u
+#define REOPEN_MIN_NS 1000u
+#define REOPEN_MAX 4
+
+/* Whether the launch of `groups` groups that took `ns` (whole, on the calling thread) makes
+ * `key`'s decision worth profiling again; reopens it if so. */
+static void maybe_reopen(uint64_t key, uint64_t ns, uint64_t groups, const char *what)
+{
+    uint64_t per = ns * weft_pool_concurrency() / (groups ? groups : 1);
+    pthread_mutex_lock(&table_lock);
+    struct decision *d = slot_for(key);
+    uint64_t basis = d && d->key == key ? d->basis : 0;
+    bool reopen = d && d->key == key && d->rounds >= WEFT_SELECT_ROUNDS && d->reopened < REOPEN_MAX &&
+                  basis && per >= REOPEN_MIN_NS && per / REOPEN_FACTOR > basis;
+    if (reopen) {
+        d->rounds = WEFT_SELECT_ROUNDS - 1;
+        d->reopened++;
+    }
+    pthread_mutex_unlock(&table_lock);
+    if (reopen)
+        weft_log(WEFT_LOG_INFO, "%s: this launch took %llu ns/group per thread, more than %ux the %llu its "
+                 "variant was chosen on: the next launch profiles again", what, (unsigned long long)per,
+                 REOPEN_FACTOR, (unsigned long long)basis);
+}
+
 uint64_t weft_select_min_groups(void)
 {
     uint64_t per_threads = (uint64_t)WEFT_SELECT_GROUPS_PER_THREAD * weft_pool_concurrency();
@@ -307,7 +355,13 @@ int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
         struct weft_launch run = *launch;
         if (choice == 1)
             run.fn = b;
-        return weft_pool_run(&run);
+        if (!final || launch->total_groups < weft_select_min_groups())
+            return weft_pool_run(&run);
+        uint64_t t0 = now_ns();
+        int rc = weft_pool_run(&run);
+        if (rc == 0)
+            maybe_reopen(key, now_ns() - t0, launch->total_groups, what);
+        return rc;
     }
     return mode == WEFT_PROFILE_SYNC ? run_sync(launch, b, key, what)
                                      : run_async(launch, b, key, what, choice < 0 ? 0 : choice);
@@ -335,6 +389,7 @@ void weft_select_reject(uint64_t key)
         d->choice = 0;
         d->rounds = WEFT_SELECT_ROUNDS;
         d->verified = true;
+        d->basis = 0;   /* never reopened: the pair disagreed */
     }
     pthread_mutex_unlock(&table_lock);
     /* a second variant chosen by an earlier process is replaced on disk too */

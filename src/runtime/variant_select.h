@@ -11,6 +11,11 @@
  *     final after WEFT_SELECT_ROUNDS profiled launches, in this process or earlier ones (each
  *     round's winner goes to disk, marked provisional until the last); until then each launch
  *     profiles again, starting (async) from the latest winner.
+ *   - A final decision is reopened (one more profiled round) when a launch that runs it takes
+ *     much longer per work-group than the groups it was made on (runtime/variant_select.c
+ *     maybe_reopen): a kernel whose first launches have almost nothing to do (a BFS's first
+ *     frontiers: every profiled group all idle lanes) is measured again once it has work. A
+ *     bounded number of times per key and process; the new decision replaces the old on disk.
  *   - Profiling runs when the launch has at least weft_select_min_groups() work-groups
  *     (WEFT_SELECT_MIN_GROUPS, and WEFT_SELECT_GROUPS_PER_THREAD per thread of the pool): each
  *     variant runs two slices of the first groups, in the order A B B A (so that neither pays

@@ -252,6 +252,82 @@ static void test_reports_profiling(void **state)
     weft_select_set_clock(NULL);
 }
 
+/* Two variants whose costs change with the launch's data, like Rodinia bfs's BFS_1 (vectorized:
+ * cheap while every lane is idle, four times the scalar code once the frontier is wide): light
+ * groups cost the first variant 1 unit and the second 3, heavy groups 4000 and 1000. */
+static atomic_bool heavy;
+
+static void variant_masked(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
+{
+    (void)args, (void)ctx;
+    for (uint64_t g = first; g < first + count; g++) {
+        work(atomic_load(&heavy) ? 4000 : 1);
+        atomic_fetch_add(&ran[g], 1);
+        atomic_fetch_add(&by[0], 1);
+    }
+}
+
+static void variant_rows(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
+{
+    (void)args, (void)ctx;
+    for (uint64_t g = first; g < first + count; g++) {
+        work(atomic_load(&heavy) ? 1000 : 3);
+        atomic_fetch_add(&ran[g], 1);
+        atomic_fetch_add(&by[1], 1);
+    }
+}
+
+/* A decision made on light launches is profiled again once launches get much heavier per group
+ * (the first variant stays final while they do not), the heavy round's winner becomes final,
+ * reaches the disk, and is not reopened by more launches as heavy as the ones it was made on. */
+static void test_heavier_launches_reopen_a_decision(void **state)
+{
+    (void)state;
+    setenv("WEFT_PROFILE", "sync", 1);
+    weft_select_set_clock(read_shared_clock);
+    uint64_t key = fresh_key();
+    struct weft_launch l = make_launch(variant_masked, 512);
+    atomic_store(&heavy, false);
+    bool profiled = false;
+    for (int round = 0; round < WEFT_SELECT_ROUNDS; round++) {
+        reset();
+        assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
+        assert_true(profiled);
+    }
+    assert_int_equal(weft_select_decision(key), 0);
+    reset();   /* light again: the decision holds */
+    assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
+    assert_false(profiled);
+    assert_int_equal(weft_select_decision(key), 0);
+
+    atomic_store(&heavy, true);
+    reset();   /* heavy: runs the first variant alone, and reopens */
+    assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
+    assert_false(profiled);
+    assert_int_equal(atomic_load(&by[1]), 0);
+    assert_int_equal(weft_select_decision(key), -1);
+    reset();   /* the next launch profiles and the second variant wins for good */
+    assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
+    assert_true(profiled);
+    assert_each_once(512);
+    assert_int_equal(weft_select_decision(key), 1);
+    for (int i = 0; i < 3; i++) {
+        reset();
+        assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
+        assert_false(profiled);
+        assert_int_equal(atomic_load(&by[0]), 0);
+    }
+    weft_select_forget();
+    assert_int_equal(weft_select_decision(key), 1);
+    reset();   /* a new process keeps it, heavy launches included */
+    assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
+    assert_false(profiled);
+    assert_int_equal(weft_select_decision(key), 1);
+    atomic_store(&heavy, false);
+    unsetenv("WEFT_PROFILE");
+    weft_select_set_clock(NULL);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/weft-select-XXXXXX";
@@ -265,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_one_launch_per_process_decides),
         cmocka_unit_test(test_small_launch_and_off),
         cmocka_unit_test(test_reports_profiling),
+        cmocka_unit_test(test_heavier_launches_reopen_a_decision),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[64];
