@@ -1,6 +1,6 @@
 /* tests/unit/test_variant.c — variant names (compiler/variant.h): every choice has a name that
  * parses back to it, names that are not variants are refused, and WEFT_VARIANT forces only a
- * name it can parse. */
+ * name it can parse; the static cost rule that takes scalar code over a vectorized row walk. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,6 +55,28 @@ static void test_refused_names(void **state)
             fail_msg("'%s' parsed as a variant", bad[i]);
 }
 
+/* The static cost rule takes scalar code for vectorized variants with a row walk under masks,
+ * keeps the rest of the variant, and leaves scalar and two-packet variants alone; the scalar
+ * variant then has no scalar alternative, only the breadth-first one when a loop votes for it. */
+static void test_static_scalar(void **state)
+{
+    (void)state;
+    struct weft_variant_spec v = {WEFT_SCHEDULE_DFO, WEFT_CODE_VECTOR, true, 0}, out, alt[2];
+    assert_false(weft_variant_static_scalar(&v, 0, &out));
+    assert_true(weft_variant_static_scalar(&v, 2, &out));
+    assert_int_equal(out.code, WEFT_CODE_SCALAR);
+    assert_int_equal(out.schedule, WEFT_SCHEDULE_DFO);
+    assert_true(out.wide_ids);
+    assert_int_equal(weft_variant_alternatives(&out, false, false, alt), 0);
+    assert_int_equal(weft_variant_alternatives(&out, true, false, alt), 1);
+    assert_int_equal(alt[0].schedule, WEFT_SCHEDULE_AUTO);
+    assert_int_equal(alt[0].code, WEFT_CODE_SCALAR);
+    struct weft_variant_spec scalar = {WEFT_SCHEDULE_DFO, WEFT_CODE_SCALAR, false, 0};
+    struct weft_variant_spec x2 = {WEFT_SCHEDULE_DFO, WEFT_CODE_X2, false, 0};
+    assert_false(weft_variant_static_scalar(&scalar, 1, &out));
+    assert_false(weft_variant_static_scalar(&x2, 1, &out));
+}
+
 static void test_forced(void **state)
 {
     (void)state;
@@ -80,6 +102,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_refused_names),
         cmocka_unit_test(test_forced),
+        cmocka_unit_test(test_static_scalar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
