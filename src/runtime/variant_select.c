@@ -70,15 +70,31 @@ static struct decision *slot_for(uint64_t key)
     return NULL;   /* full: decisions are not kept (profiling runs again) */
 }
 
-/* The winner so far (-1: never profiled) and whether it is final. The disk cache is read once
- * per key and process: launches that are never profiled (too few groups) do not pay for it. */
-static int lookup(uint64_t key, bool *final)
+/* A launch that runs a decided variant is timed as a whole (two clock reads). When its groups
+ * take REOPEN_FACTOR times longer per thread than the winner's did when it won, and at least
+ * REOPEN_MIN_NS each, the decision was made on groups unlike these (Rodinia's bfs: its first
+ * launches have a frontier of a few nodes, so every profiled group is all idle lanes and checks
+ * a mask; ten launches later every group walks edge lists): the next launch profiles again,
+ * one more round, and its decision (final again) replaces the old one, on disk too. The basis
+ * grows at least REOPEN_FACTOR times with each reopening, and at most REOPEN_MAX happen per key
+ * and process, so a kernel whose cost keeps growing is profiled a bounded number of times. */
+#define REOPEN_FACTOR 8u
+#define REOPEN_MIN_NS 1000u
+#define REOPEN_MAX 4
+
+/* The winner so far (-1: never profiled) and whether it is final; *basis (may be NULL): what a
+ * launch of the winner is compared with to reopen the decision, 0 when it may not be reopened
+ * (unknown, rejected, or reopened REOPEN_MAX times). The disk cache is read once per key and
+ * process: launches that are never profiled (too few groups) do not pay for it. */
+static int lookup(uint64_t key, bool *final, uint64_t *basis_out)
 {
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
     bool known = d && d->key == key;
     int choice = known ? d->choice : -1;
     *final = known && d->rounds >= WEFT_SELECT_ROUNDS;
+    if (basis_out)
+        *basis_out = known && d->reopened < REOPEN_MAX ? d->basis : 0;
     pthread_mutex_unlock(&table_lock);
     if (known)
         return choice;
@@ -109,13 +125,15 @@ static int lookup(uint64_t key, bool *final)
     }
     pthread_mutex_unlock(&table_lock);
     *final = stored >= 0 && !provisional;
+    if (basis_out)
+        *basis_out = basis;
     return stored;
 }
 
 int weft_select_decision(uint64_t key)
 {
     bool final = false;
-    int choice = lookup(key, &final);
+    int choice = lookup(key, &final, NULL);
     return final ? choice : -1;
 }
 
@@ -304,28 +322,19 @@ static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, con
     return weft_pool_run(&tramp);
 }
 
-/* A launch that runs a decided variant is timed as a whole (two clock reads). When its groups
- * take REOPEN_FACTOR times longer per thread than the winner's did when it won, and at least
- * REOPEN_MIN_NS each, the decision was made on groups unlike these (Rodinia's bfs: its first
- * launches have a frontier of a few nodes, so every profiled group is all idle lanes and checks
- * a mask; ten launches later every group walks edge lists): the next launch profiles again,
- * one more round, and its decision (final again) replaces the old one, on disk too. The basis
- * grows at least REOPEN_FACTOR times with each reopening, and at most REOPEN_MAX happen per key
- * and process, so a kernel whose cost keeps growing is profiled a bounded number of times. */
-#define REOPEN_FACTOR 8u
-#define REOPEN_MIN_NS 1000u
-#define REOPEN_MAX 4
-
 /* Whether the launch of `groups` groups that took `ns` (whole, on the calling thread) makes
- * `key`'s decision worth profiling again; reopens it if so. */
-static void maybe_reopen(uint64_t key, uint64_t ns, uint64_t groups, const char *what)
+ * `key`'s decision, decided on `basis` (lookup), worth profiling again; reopens it if so. The
+ * lock is taken only then: a launch that stays within the bound costs two clock reads. */
+static void maybe_reopen(uint64_t key, uint64_t basis, uint64_t ns, uint64_t groups, const char *what)
 {
     uint64_t per = ns * weft_pool_concurrency() / (groups ? groups : 1);
+    if (!basis || per < REOPEN_MIN_NS || per / REOPEN_FACTOR <= basis)
+        return;
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
-    uint64_t basis = d && d->key == key ? d->basis : 0;
+    /* still that decision: another launch of the key may have reopened it meanwhile */
     bool reopen = d && d->key == key && d->rounds >= WEFT_SELECT_ROUNDS && d->reopened < REOPEN_MAX &&
-                  basis && per >= REOPEN_MIN_NS && per / REOPEN_FACTOR > basis;
+                  d->basis == basis;
     if (reopen) {
         d->rounds = WEFT_SELECT_ROUNDS - 1;
         d->reopened++;
@@ -347,7 +356,8 @@ int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
 {
     enum weft_profile_mode mode = weft_profile_setting();
     bool final = false;
-    int choice = mode == WEFT_PROFILE_OFF ? 0 : lookup(key, &final);
+    uint64_t basis = 0;
+    int choice = mode == WEFT_PROFILE_OFF ? 0 : lookup(key, &final, &basis);
     bool profile = mode != WEFT_PROFILE_OFF && !final && launch->total_groups >= weft_select_min_groups();
     if (profiled)
         *profiled = profile;
@@ -355,12 +365,12 @@ int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
         struct weft_launch run = *launch;
         if (choice == 1)
             run.fn = b;
-        if (!final || launch->total_groups < weft_select_min_groups())
+        if (!final || !basis || launch->total_groups < weft_select_min_groups())
             return weft_pool_run(&run);
         uint64_t t0 = now_ns();
         int rc = weft_pool_run(&run);
         if (rc == 0)
-            maybe_reopen(key, now_ns() - t0, launch->total_groups, what);
+            maybe_reopen(key, basis, now_ns() - t0, launch->total_groups, what);
         return rc;
     }
     return mode == WEFT_PROFILE_SYNC ? run_sync(launch, b, key, what)
@@ -370,7 +380,7 @@ int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
 bool weft_select_claim_verify(uint64_t key)
 {
     bool final = false;
-    lookup(key, &final);   /* the slot, with what the disk holds */
+    lookup(key, &final, NULL);   /* the slot, with what the disk holds */
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
     bool claim = d && d->key == key && !d->verified;
