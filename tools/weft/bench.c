@@ -439,12 +439,11 @@ static void usage(FILE *f)
 /* Runs benchmark `bench` on `platform` ("native": the C/OpenMP reference) in a runner process of
  * its own and fills its cell; returns the runner's result line, or, for a runner that died
  * without one, a line saying so (malloc'd). */
-static char *run_cell(const char *runner, const char *platform, const char *bench, const char *size,
-                      const char *repeat, const char *timeout, struct cell *c)
+/* The runner's command line for one benchmark (`exact`: "=name") on `platform` ("native" for
+ * the references), at every count of `threads` when not NULL (the runner's --threads). */
+static void runner_args(char *args[20], const char *runner, const char *platform, const char *exact,
+                        const char *size, const char *repeat, const char *timeout, const char *threads)
 {
-    char exact[80];
-    snprintf(exact, sizeof exact, "=%s", bench);
-    char *args[16];
     int n = 0;
     args[n++] = (char *)runner;
     if (!strcmp(platform, "native")) {
@@ -453,11 +452,24 @@ static char *run_cell(const char *runner, const char *platform, const char *benc
         args[n++] = "--platform";
         args[n++] = (char *)platform;
     }
-    char *rest[] = {"--filter", exact, "--size", (char *)size, "--repeat", (char *)repeat,
+    if (threads) {
+        args[n++] = "--threads";
+        args[n++] = (char *)threads;
+    }
+    char *rest[] = {"--filter", (char *)exact, "--size", (char *)size, "--repeat", (char *)repeat,
                     "--timeout", (char *)timeout, "--quiet", NULL};
     for (int i = 0; rest[i]; i++)
         args[n++] = rest[i];
     args[n] = NULL;
+}
+
+static char *run_cell(const char *runner, const char *platform, const char *bench, const char *size,
+                      const char *repeat, const char *timeout, struct cell *c)
+{
+    char exact[80];
+    snprintf(exact, sizeof exact, "=%s", bench);
+    char *args[20];
+    runner_args(args, runner, platform, exact, size, repeat, timeout, NULL);
     int st;
     char *out = capture(args, &st);
     char *line = out ? strstr(out, "{\"bench\"") : NULL;
@@ -481,62 +493,86 @@ static char *run_cell(const char *runner, const char *platform, const char *benc
     return strdup(synth);
 }
 
-/* weft bench --threads: each benchmark on Weft (WEFT_NUM_THREADS) and natively (OMP_NUM_THREADS,
- * which OpenBLAS's thread count follows) at every thread count of the comma list `threads`, each a runner process of its own (the pool
- * and OpenMP size themselves once, as in an application), with each side's speedup over its
- * own time at the first count: whether Weft gains from cores what a native OpenMP program
- * gains, not which is faster (the main table says that). Returns 1 when a run failed. */
+/* One side's results for `bench` at each of the `nc` counts, from one runner run with --threads
+ * `list` (which starts a process per count, with WEFT_NUM_THREADS, OMP_NUM_THREADS and
+ * OPENBLAS_NUM_THREADS set: the pool and OpenMP size themselves once, as in an application). A
+ * count the runner gave no result for gets a cell that says so. */
+static void run_side(const char *runner, const char *side, const char *bench, const char *list,
+                     const char *size, const char *repeat, const char *timeout, const int *counts, int nc,
+                     struct cell *cells)
+{
+    char exact[80];
+    snprintf(exact, sizeof exact, "=%s", bench);
+    char *args[20];
+    runner_args(args, runner, side, exact, size, repeat, timeout, list);
+    int st;
+    char *out = capture(args, &st);
+    memset(cells, 0, (size_t)nc * sizeof *cells);
+    for (char *save, *l = strtok_r(out ? out : "", "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(l, "{\"bench\"", 8))
+            continue;
+        int t = (int)json_num(l, "threads", 0);
+        for (int c = 0; c < nc; c++)
+            if (counts[c] == t && !cells[c].present)
+                parse_cell(&cells[c], l);
+    }
+    free(out);
+    for (int c = 0; c < nc; c++)
+        if (!cells[c].present) {
+            cells[c].present = 1;
+            snprintf(cells[c].err, sizeof cells[c].err, "runner gave no result at %d thread(s)", counts[c]);
+        }
+}
+
+/* weft bench --threads: each benchmark on Weft and natively at every thread count of the comma
+ * list `threads` (the runner's --threads, run_side), with each side's speedup over its own time
+ * at the first count: whether Weft gains from cores what a native OpenMP program gains, not
+ * which is faster (the main table says that). Returns 1 when a run failed. */
 static int scaling(const char *runner, const char *threads, const struct run *run, const char *size,
                    const char *repeat, const char *timeout)
 {
     enum { MAX_COUNTS = 16 };
-    char counts[MAX_COUNTS][16], list[256];
-    int nc = 0;
+    int counts[MAX_COUNTS], nc = 0;
+    char list[256], clean[256] = "";
     snprintf(list, sizeof list, "%s", threads);
     for (char *save, *t = strtok_r(list, ",", &save); t && nc < MAX_COUNTS; t = strtok_r(NULL, ",", &save))
-        if (atoi(t) > 0)
-            snprintf(counts[nc++], sizeof counts[0], "%d", atoi(t));
+        if (atoi(t) > 0) {
+            counts[nc] = atoi(t);
+            snprintf(clean + strlen(clean), sizeof clean - strlen(clean), "%s%d", nc ? "," : "", counts[nc]);
+            nc++;
+        }
     if (nc == 0) {
         fprintf(stderr, "weft bench: --threads wants a list of thread counts, e.g. 1,2,4,8,16\n");
         return 2;
     }
     static const char *const sides[2] = {"Weft", "native"};
-    printf("thread scaling, size %s: medians; speedup = the side's time at %s thread(s) / its time at N\n\n",
+    printf("thread scaling, size %s: medians; speedup = the side's time at %d thread(s) / its time at N\n\n",
            size, counts[0]);
     printf("%-18s %7s %12s %12s %9s %9s\n", "benchmark", "threads", "Weft", "native", "Weft x", "native x");
     int rc = 0;
     for (int b = 0; b < run->nbench; b++) {
-        struct cell base[2];
+        struct cell cells[2][MAX_COUNTS];
+        for (int side = 0; side < 2; side++) {
+            run_side(runner, sides[side], run->bench[b], clean, size, repeat, timeout, counts, nc, cells[side]);
+            for (int c = 0; c < nc; c++)
+                rc |= !good(&cells[side][c]);
+        }
         for (int c = 0; c < nc; c++) {
-            struct cell cell[2];
-            setenv("WEFT_NUM_THREADS", counts[c], 1);
-            setenv("OMP_NUM_THREADS", counts[c], 1);      /* OpenBLAS follows OpenMP (b_linalg.c) */
-            setenv("OPENBLAS_NUM_THREADS", counts[c], 1);
-            for (int side = 0; side < 2; side++) {
-                memset(&cell[side], 0, sizeof cell[side]);
-                free(run_cell(runner, sides[side], run->bench[b], size, repeat, timeout, &cell[side]));
-                rc |= !good(&cell[side]);
-                if (c == 0)
-                    base[side] = cell[side];
-            }
-            printf("%-18s %7s", c == 0 ? run->bench[b] : "", counts[c]);
+            printf("%-18s %7d", c == 0 ? run->bench[b] : "", counts[c]);
             for (int side = 0; side < 2; side++) {
                 char t[32];
-                time_str(t, sizeof t, &cell[side]);
+                time_str(t, sizeof t, &cells[side][c]);
                 printf(" %12s", t);
             }
             for (int side = 0; side < 2; side++)
-                if (good(&cell[side]) && good(&base[side]))
-                    printf(" %8.2fx", base[side].median / cell[side].median);
+                if (good(&cells[side][c]) && good(&cells[side][0]))
+                    printf(" %8.2fx", cells[side][0].median / cells[side][c].median);
                 else
                     printf(" %9s", "-");
             printf("\n");
-            fflush(stdout);
         }
+        fflush(stdout);
     }
-    unsetenv("WEFT_NUM_THREADS");
-    unsetenv("OMP_NUM_THREADS");
-    unsetenv("OPENBLAS_NUM_THREADS");
     return rc;
 }
 
