@@ -30,6 +30,7 @@ struct decision {
     bool verified;  /* WEFT_VERIFY compared the pair in this process */
     uint64_t basis; /* the winner's thread-ns per group when it won (0: unknown) */
     int reopened;   /* times a heavier launch reopened it in this process */
+    int heavy;      /* launches since the last reopening that were REOPEN_FACTOR times heavier */
 };
 
 static struct decision table[TABLE_SIZE];
@@ -81,6 +82,11 @@ static struct decision *slot_for(uint64_t key)
 #define REOPEN_FACTOR 8u
 #define REOPEN_MIN_NS 1000u
 #define REOPEN_MAX 4
+/* Heavier launches it takes to reopen: one is not enough. A process's first launch of a kernel
+ * pays for cold caches, first-touch page faults and loading its code, and was 12x the basis
+ * for kmeans_assign (2-core EPYC), whose reopened round then ran the 50x slower second
+ * variant's slices. A kernel whose work really grew (bfs) keeps being heavier. */
+#define REOPEN_HEAVY_LAUNCHES 2
 
 /* The winner so far (-1: never profiled) and whether it is final; *basis (may be NULL): what a
  * launch of the winner is compared with to reopen the decision, 0 when it may not be reopened
@@ -121,6 +127,7 @@ static int lookup(uint64_t key, bool *final, uint64_t *basis_out)
         d->rounds = stored < 0 ? 0 : provisional ? 1 : WEFT_SELECT_ROUNDS;
         d->basis = basis;
         d->reopened = 0;
+        d->heavy = 0;
         d->verified = false;
     }
     pthread_mutex_unlock(&table_lock);
@@ -150,6 +157,7 @@ static void remember(uint64_t key, int choice, const uint64_t ns_per_group[2])
             d->reopened = 0;
             d->verified = false;
         }
+        d->heavy = 0;
         d->rounds++;
         d->key = key;
         d->choice = choice;
@@ -238,19 +246,37 @@ static int decide(uint64_t key, const uint64_t ns[2], const uint64_t groups[2], 
     return choice;
 }
 
+/* A variant whose groups have cost LOSER_FACTOR times the other's cannot win (the second needs
+ * to be SWITCH_MARGIN_PERCENT faster): its remaining slices are not run. Without this, a launch
+ * paid the loser's whole slices: kmeans_assign's second variant costs 50x the first per group,
+ * and its two slices of 256 groups made a profiled launch 6x slower than the kernel (2-core
+ * EPYC). */
+#define LOSER_FACTOR 2u
+
+/* Whether the measurements so far show variant `v` losing by LOSER_FACTOR. */
+static bool losing(int v, const uint64_t ns[2], const uint64_t groups[2])
+{
+    if (!groups[0] || !groups[1])
+        return false;
+    /* per[v] > LOSER_FACTOR * per[1 - v], cross-multiplied */
+    return (unsigned __int128)ns[v] * groups[1 - v] > (unsigned __int128)LOSER_FACTOR * ns[1 - v] * groups[v];
+}
+
 static int run_sync(struct weft_launch *launch, weft_wg_fn b, uint64_t key, const char *what)
 {
     uint64_t total = launch->total_groups, slice = slice_size(total);
     weft_wg_fn fns[2] = {launch->fn, b};
-    uint64_t ns[2] = {0, 0}, groups[2] = {0, 0};
+    uint64_t ns[2] = {0, 0}, groups[2] = {0, 0}, done = 0;
     for (int i = 0; i < 4; i++) {
-        int rc = run_slice(launch, fns[slice_variant[i]], (uint64_t)i * slice, slice, &ns[slice_variant[i]]);
+        int rc = run_slice(launch, fns[slice_variant[i]], done, slice, &ns[slice_variant[i]]);
         if (rc != 0)
             return rc;
         groups[slice_variant[i]] += slice;
+        done += slice;
+        if (losing(0, ns, groups) || losing(1, ns, groups))
+            break;
     }
     int choice = decide(key, ns, groups, what, "sync");
-    uint64_t done = 4 * slice;
     if (done >= total)
         return 0;
     uint64_t ignored = 0;
@@ -260,25 +286,39 @@ static int run_sync(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
 /* Asynchronous orchestration: one launch whose work-group function is a trampoline. The pool
  * hands out groups from 0 upward, so the profiling slices (the first 4 slices) are claimed
  * first; other groups run with the best variant known when each starts (the latest winner, or
- * the first variant), one group at a time until the profile completes. The thread that
- * finishes the last profiled group decides. */
+ * the first variant), one group at a time until the profile completes. A slice runs in steps
+ * that grow from 1/64 of it, each timed, and neither variant runs more than one step ahead of
+ * the other; the profile completes when its last profiled group finishes, or earlier when one
+ * variant is losing by LOSER_FACTOR after at least two steps of each (the rest of every slice
+ * then runs the winner). Whoever completes it decides. */
 struct async_state {
     const void *args;
     weft_wg_fn fn[2];
     uint64_t slice, first_group;
-    _Atomic uint64_t ns[2], groups[2], profiled;
+    _Atomic uint64_t ns[2], groups[2], steps[2], profiled;
     _Atomic int best;
-    _Atomic bool decided;
+    _Atomic bool deciding, decided;
     uint64_t key;
     const char *what;
 };
+
+/* Decides once, from what was measured so far. */
+static void async_decide(struct async_state *st)
+{
+    if (atomic_exchange(&st->deciding, true))
+        return;
+    uint64_t ns[2] = {atomic_load(&st->ns[0]), atomic_load(&st->ns[1])};
+    uint64_t groups[2] = {atomic_load(&st->groups[0]), atomic_load(&st->groups[1])};
+    atomic_store(&st->best, decide(st->key, ns, groups, st->what, "async"));
+    atomic_store(&st->decided, true);
+}
 
 static void async_trampoline(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
 {
     struct async_state *st = (struct async_state *)args;
     uint64_t rel = first - st->first_group, end = rel + count, profile_end = 4 * st->slice;
     while (rel < end) {
-        if (rel >= profile_end) {
+        if (rel >= profile_end || atomic_load(&st->decided)) {
             /* until the profile is complete, one group at a time with the best known so far,
              * so that a chunk claimed early does not run all its groups on the loser */
             while (rel < end && !atomic_load(&st->decided)) {
@@ -293,17 +333,28 @@ static void async_trampoline(const void *args, const struct weft_wg_ctx *ctx, ui
         if (stop > end)
             stop = end;
         int v = slice_variant[s];
-        uint64_t t0 = now_ns();
-        st->fn[v](st->args, ctx, st->first_group + rel, stop - rel);
-        atomic_fetch_add(&st->ns[v], now_ns() - t0);
-        atomic_fetch_add(&st->groups[v], stop - rel);
-        if (atomic_fetch_add(&st->profiled, stop - rel) + (stop - rel) == profile_end) {
+        uint64_t base = st->slice / 64 ? st->slice / 64 : 1;
+        while (rel < stop && !atomic_load(&st->decided)) {
+            /* a variant does not run more than one step ahead of the other: when the thread of
+             * the other's slice is late (descheduled, still waking), this thread measures both,
+             * and a losing variant never runs a whole slice before anything compares it */
+            uint64_t done_v = atomic_load(&st->steps[v]), done_o = atomic_load(&st->steps[1 - v]);
+            int u = done_v > done_o + 1 ? 1 - v : v;
+            uint64_t k = u == v ? done_v : done_o;   /* the variant's steps double */
+            uint64_t step = base << (k < 6 ? k : 6), n = stop - rel < step ? stop - rel : step;
+            uint64_t t0 = now_ns();
+            st->fn[u](st->args, ctx, st->first_group + rel, n);
+            atomic_fetch_add(&st->ns[u], now_ns() - t0);
+            atomic_fetch_add(&st->groups[u], n);
+            atomic_fetch_add(&st->steps[u], 1);
+            rel += n;
             uint64_t ns[2] = {atomic_load(&st->ns[0]), atomic_load(&st->ns[1])};
             uint64_t groups[2] = {atomic_load(&st->groups[0]), atomic_load(&st->groups[1])};
-            atomic_store(&st->best, decide(st->key, ns, groups, st->what, "async"));
-            atomic_store(&st->decided, true);
+            bool enough = atomic_load(&st->steps[0]) >= 2 && atomic_load(&st->steps[1]) >= 2;
+            if (atomic_fetch_add(&st->profiled, n) + n == profile_end ||
+                (enough && (losing(0, ns, groups) || losing(1, ns, groups))))
+                async_decide(st);
         }
-        rel = stop;
     }
 }
 
@@ -312,6 +363,7 @@ static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, con
     struct async_state st = {.args = launch->args, .fn = {launch->fn, b}, .slice = slice_size(launch->total_groups),
                              .first_group = launch->first_group, .key = key, .what = what};
     atomic_init(&st.best, best);
+    atomic_init(&st.deciding, false);
     atomic_init(&st.decided, false);
     struct weft_launch tramp = *launch;
     tramp.fn = async_trampoline;
@@ -333,11 +385,13 @@ static void maybe_reopen(uint64_t key, uint64_t basis, uint64_t ns, uint64_t gro
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
     /* still that decision: another launch of the key may have reopened it meanwhile */
-    bool reopen = d && d->key == key && d->rounds >= WEFT_SELECT_ROUNDS && d->reopened < REOPEN_MAX &&
-                  d->basis == basis;
+    bool still = d && d->key == key && d->rounds >= WEFT_SELECT_ROUNDS && d->reopened < REOPEN_MAX &&
+                 d->basis == basis;
+    bool reopen = still && ++d->heavy >= REOPEN_HEAVY_LAUNCHES;
     if (reopen) {
         d->rounds = WEFT_SELECT_ROUNDS - 1;
         d->reopened++;
+        d->heavy = 0;
     }
     pthread_mutex_unlock(&table_lock);
     if (reopen)

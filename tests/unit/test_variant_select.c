@@ -301,11 +301,15 @@ static void test_heavier_launches_reopen_a_decision(void **state)
     assert_int_equal(weft_select_decision(key), 0);
 
     atomic_store(&heavy, true);
-    reset();   /* heavy: runs the first variant alone, and reopens */
-    assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
-    assert_false(profiled);
-    assert_int_equal(atomic_load(&by[1]), 0);
-    assert_int_equal(weft_select_decision(key), -1);
+    /* heavy: runs the first variant alone; the first heavy launch could be a cold one (a
+     * process's first), the second reopens */
+    for (int launch = 0; launch < 2; launch++) {
+        reset();
+        assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
+        assert_false(profiled);
+        assert_int_equal(atomic_load(&by[1]), 0);
+        assert_int_equal(weft_select_decision(key), launch == 0 ? 0 : -1);
+    }
     reset();   /* the next launch profiles and the second variant wins for good */
     assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
     assert_true(profiled);
@@ -328,6 +332,46 @@ static void test_heavier_launches_reopen_a_decision(void **state)
     weft_select_set_clock(NULL);
 }
 
+/* A second variant that costs far more per group than the first stops being profiled once that
+ * shows: the launch does not pay for its whole slices (sync: one slice of it instead of two;
+ * async: a few small steps instead of two slices), and every group still runs exactly once. (A
+ * slow first variant costs nothing extra: it is what the launch runs unprofiled.) */
+static void loser_stops_early(const char *mode)
+{
+    setenv("WEFT_PROFILE", mode, 1);
+    bool sync = strcmp(mode, "sync") == 0;
+    weft_select_set_clock(sync ? read_shared_clock : read_thread_clock);
+    uint64_t key = fresh_key();
+    struct weft_launch l = make_launch(variant_fast, 4096);
+    reset();
+    bool profiled = false;
+    assert_int_equal(weft_select_run(&l, variant_slow, key, "test", &profiled), 0);
+    assert_true(profiled);
+    assert_each_once(4096);
+    /* 4096 groups: slices of 256; the slow variant would otherwise run 512 groups */
+    int slow_groups = atomic_load(&by[1]);
+    assert_true(slow_groups > 0);
+    if (sync)
+        assert_int_equal(slow_groups, 256);
+    else
+        assert_true(slow_groups < 64);
+    assert_int_equal(weft_select_decision(key), -1);   /* one round: not final yet */
+    unsetenv("WEFT_PROFILE");
+    weft_select_set_clock(NULL);
+}
+
+static void test_loser_stops_early_sync(void **state)
+{
+    (void)state;
+    loser_stops_early("sync");
+}
+
+static void test_loser_stops_early_async(void **state)
+{
+    (void)state;
+    loser_stops_early("async");
+}
+
 int main(void)
 {
     char dir[] = "/tmp/weft-select-XXXXXX";
@@ -342,6 +386,8 @@ int main(void)
         cmocka_unit_test(test_small_launch_and_off),
         cmocka_unit_test(test_reports_profiling),
         cmocka_unit_test(test_heavier_launches_reopen_a_decision),
+        cmocka_unit_test(test_loser_stops_early_sync),
+        cmocka_unit_test(test_loser_stops_early_async),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[64];
