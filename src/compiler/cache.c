@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,14 @@ char *weft_cache_dir(void)
     } else {
         const char *xdg = getenv("XDG_CACHE_HOME");
         const char *home = getenv("HOME");
+        /* Without HOME (services, containers and batch jobs often start without one) the
+         * account's home directory; the cache was silently off there before, and every
+         * process compiled and profiled again (the 16-core device machine's runs) */
+        struct passwd pw, *found = NULL;
+        char pwbuf[1024];
+        if ((!home || !*home) && getpwuid_r(geteuid(), &pw, pwbuf, sizeof pwbuf, &found) == 0 && found &&
+            found->pw_dir && found->pw_dir[0] == '/' && strcmp(found->pw_dir, "/") != 0)
+            home = found->pw_dir;
         if (xdg && *xdg)
             snprintf(buf, sizeof buf, "%s/weft", xdg);
         else if (home && *home)
@@ -477,8 +486,12 @@ bool weft_cache_store(uint64_t key, const void *payload, size_t size)
     if (size == 0 || size > entry_max())
         return false;   /* a load would refuse it */
     char *dir = weft_cache_dir();
-    if (!dir)
+    if (!dir) {
+        const char *env = getenv("WEFT_CACHE_DIR");
+        if (!env)   /* not turned off: say why nothing is kept */
+            refuse("(none)", "found: no WEFT_CACHE_DIR, XDG_CACHE_HOME, HOME or home directory of this user");
         return false;
+    }
     int dfd = open_cache_dir(dir, true);
     if (dfd < 0) {
         free(dir);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -293,6 +294,34 @@ static void test_disabled_and_unwritable(void **state)
     d = weft_cache_dir();
     assert_string_equal(d, dir);
     free(d);
+}
+
+/* Without HOME (services, containers, batch jobs) the cache lives in the account's home
+ * directory: before, it was silently off and every process compiled and profiled again. */
+static void test_default_dir_without_home(void **state)
+{
+    (void)state;
+    char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    unsetenv("WEFT_CACHE_DIR");
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", "/weft-home", 1);
+    char *d = weft_cache_dir();
+    assert_string_equal(d, "/weft-home/.cache/weft");
+    free(d);
+    unsetenv("HOME");
+    struct passwd *pw = getpwuid(geteuid());
+    d = weft_cache_dir();
+    if (pw && pw->pw_dir && pw->pw_dir[0] == '/' && strcmp(pw->pw_dir, "/") != 0) {
+        char want[4096];
+        snprintf(want, sizeof want, "%s/.cache/weft", pw->pw_dir);
+        assert_non_null(d);
+        assert_string_equal(d, want);
+    }
+    free(d);
+    if (home)
+        setenv("HOME", home, 1);
+    free(home);
+    setenv("WEFT_CACHE_DIR", dir, 1);
 }
 
 /* ---- entries and directories that must not be trusted ------------------------------------ */
@@ -790,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_corrupt_entries_are_misses_and_rebuilt),
         cmocka_unit_test(test_size_limit_prunes_least_recently_used),
+        cmocka_unit_test(test_default_dir_without_home),
         cmocka_unit_test(test_size_limit_holds_over_many_stores),
         cmocka_unit_test(test_disabled_and_unwritable),
         cmocka_unit_test_teardown(test_fifo_entry_is_a_miss, reset_env),
