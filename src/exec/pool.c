@@ -60,6 +60,17 @@
  * guided: max(1, what is left / (2 * threads)) at a time, so early chunks are big and the last
  * ones single groups (a quarter at a time, as stealing takes, left the first thieves a quarter
  * of the whole launch each: sgemm_tiled 4x slower on the 16-core Xeon).
+ *
+ * NUMA. Where hwloc shows the threads on two nodes or more, the pool follows a plan
+ * (exec/numa.h): threads are numbered node after node (slot i pinned to plan->core[i]), so
+ * the ranges of a node's threads are adjacent and the node owns one contiguous piece of a 1-D
+ * launch, launch after launch; a buffer such a launch walks in order is first touched, and so
+ * placed by Linux's first-touch policy, piece by piece on the node whose threads use it
+ * (runtime/storage.c has the host's first writes follow the same pieces). A thread that has
+ * used up its range steals from its own node's threads until they have nothing left, and only
+ * then from other nodes, those of its package first. 2-D and 3-D grids and capped launches
+ * keep the one guided range (node-blind, as their neighbouring groups share data). On one node
+ * there is no plan and none of this code runs: the pool is exactly what it was.
  */
 #define _GNU_SOURCE
 #include "exec/pool.h"
@@ -92,6 +103,7 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+#include "exec/numa.h"
 #include "exec/topology.h"
 #include "runtime/device.h"
 #include "runtime/log.h"
@@ -160,6 +172,9 @@ struct job {
 struct pool {
     unsigned nthreads;           /* slots: caller (0) + workers (1 .. nthreads-1) */
     struct slot *slots;
+    /* The NUMA worker groups (see NUMA below), only where the threads sit on two nodes or
+     * more; NULL on one node, where the pool runs as it always did. Read-only after init. */
+    struct weft_numa_plan *numa;
     pthread_mutex_t launch_lock; /* serializes launches and guards slot 0 and `job` */
     struct job job;
     alignas(CACHE_LINE) atomic_uint state;     /* STATE_CLOSED | helpers joined (futex word) */
@@ -382,6 +397,28 @@ static bool claim(struct slot *r, uint64_t divisor, uint64_t max_chunk, uint64_t
     }
 }
 
+/* Takes over what the other threads of a multi-node pool left of their ranges (1/steal_div of
+ * a range's rest at a time): the threads of s's node until they have nothing left, then every
+ * thread, nearest nodes first (weft_numa_victims). */
+static void steal_by_node(struct slot *s, const struct weft_launch *launch, unsigned threads, uint64_t steal_div)
+{
+    unsigned order[threads], same;   /* threads <= 4096 (WEFT_NUM_THREADS): 16 KiB at most */
+    const unsigned n = weft_numa_victims(pool.numa, s->index, threads, order, &same);
+    uint64_t first, count;
+    for (unsigned limit = same;; limit = n) {
+        for (bool found = true; found;) {
+            found = false;
+            for (unsigned k = 0; k < limit; k++)
+                if (claim(&pool.slots[order[k]], steal_div, launch->max_chunk, &first, &count)) {
+                    launch->fn(launch->args, &s->ctx, launch->first_group + first, count);
+                    found = true;
+                }
+        }
+        if (limit == n)
+            return;
+    }
+}
+
 /* Runs slot `s`'s own range of the current launch, then what the others left, with its context.
  * One range shared by all is claimed guided, max(1, what is left / (2 * threads)) at a time. */
 static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigned threads)
@@ -392,6 +429,10 @@ static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigne
     if (s->index < threads)
         while (claim(s, own_div, launch->max_chunk, &first, &count))
             launch->fn(launch->args, &s->ctx, launch->first_group + first, count);
+    if (pool.numa && !one) {
+        steal_by_node(s, launch, threads, steal_div);
+        return;
+    }
     for (bool found = true; found;) {
         found = false;
         for (unsigned k = 1; k <= threads; k++) {
@@ -450,7 +491,7 @@ static void *worker_main(void *arg)
     char name[16];
     snprintf(name, sizeof name, "weft-worker-%u", s->index % 1000u);
     pthread_setname_np(pthread_self(), name); /* shows in top -H, gdb and perf */
-    weft_topology_pin_current_thread(s->index);
+    weft_topology_pin_current_thread(pool.numa ? pool.numa->core[s->index] : s->index);
     /* Not a load: the first launch may bump seq before this thread gets to run. */
     unsigned seen = 0;
     for (;;) {
@@ -510,6 +551,13 @@ static void pool_init(void)
     for (unsigned i = 0; i < n; i++)
         pool.slots[i].index = i;
     pool.nthreads = 1;
+    /* Worker groups per NUMA node where the threads span several (set before any worker
+     * starts: workers read it to pin themselves). Without memory for the plan, one group. */
+    pool.numa = weft_numa_plan_new(weft_topology_get(), n);
+    if (pool.numa && pool.numa->used_nodes < 2) {
+        weft_numa_plan_free(pool.numa);
+        pool.numa = NULL;
+    }
 
     /* Workers inherit this mask: block every signal so handlers run on application threads. */
     sigset_t all, old;
@@ -563,6 +611,12 @@ unsigned weft_pool_concurrency(void)
     return pool.nthreads;
 }
 
+unsigned weft_pool_numa_nodes(void)
+{
+    pthread_once(&pool_once, pool_init);
+    return pool.numa ? pool.numa->used_nodes : 1;
+}
+
 int weft_pool_run(const struct weft_launch *launch)
 {
     pthread_once(&pool_once, pool_init);
@@ -604,11 +658,10 @@ int weft_pool_run(const struct weft_launch *launch)
     pool.job.one_range = parts == 1;
     for (unsigned i = 0; i <= helpers; i++) {
         struct slot *r = &pool.slots[i];
-        const uint64_t total = i < parts ? launch->total_groups : 0;
-        /* i * total / parts without overflow: total = q * parts + rem */
-        const uint64_t q = total / parts, rem = total % parts;
-        atomic_store_explicit(&r->next, i * q + (i < rem ? i : rem), memory_order_relaxed);
-        r->end = (i + 1) * q + (i + 1 < rem ? i + 1 : rem);
+        uint64_t next, end;
+        weft_numa_part(i < parts ? launch->total_groups : 0, parts, i, &next, &end);
+        atomic_store_explicit(&r->next, next, memory_order_relaxed);
+        r->end = end;
     }
     atomic_store_explicit(&pool.state, 0, memory_order_release);     /* open: helpers may join */
     for (unsigned i = 1; i <= helpers; i++) {

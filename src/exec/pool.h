@@ -14,6 +14,7 @@
 #ifndef WEFT_EXEC_POOL_H
 #define WEFT_EXEC_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "weft/abi.h"
@@ -45,5 +46,8 @@ size_t weft_pool_stack_limit(void);
 int weft_pool_run(const struct weft_launch *launch);
 /* Number of threads that run work-groups (workers + the calling thread). */
 unsigned weft_pool_concurrency(void);
+/* Number of NUMA nodes the pool's threads sit on (1 on a one-node machine; under
+ * WEFT_HWLOC_SYNTHETIC, the synthetic shape's). */
+unsigned weft_pool_numa_nodes(void);
 
 #endif

@@ -1,5 +1,11 @@
 /* exec/topology.h — what the machine is, read once with hwloc: cores, caches, line size,
- * memory, and the cpusets used to pin one worker per core. */
+ * memory, NUMA nodes, and the cpusets used to pin one worker per core.
+ *
+ * WEFT_HWLOC_SYNTHETIC (for tests and what-if runs only) replaces the machine's shape with an
+ * hwloc synthetic description such as "pack:2 numa:2 core:16 pu:1": every decision that
+ * follows the shape (the core count, hence the default thread count; NUMA worker groups; LLC
+ * domains) follows the description, while threads are not pinned (see
+ * weft_topology_pin_current_thread). */
 #ifndef WEFT_EXEC_TOPOLOGY_H
 #define WEFT_EXEC_TOPOLOGY_H
 
@@ -20,7 +26,23 @@ struct weft_topology {
      * `cores` when hwloc cannot tell. */
     unsigned llc_domains;
     unsigned llc_domain_cores;
+    /* NUMA nodes that hold cores, in hwloc's logical order (nodes of memory alone, such as
+     * CXL expanders, host no worker and are left out); 1 when hwloc shows one or cannot tell.
+     * Read them through weft_topology_core_node: the arrays may be NULL (one node). */
+    unsigned numa_nodes;
+    const unsigned *core_node;     /* per core (hwloc's logical order): its node */
+    const unsigned *node_package;  /* per node: the package (socket) of its first core */
+    const uint64_t *node_memory;   /* per node: bytes of memory local to it; 0 when unknown */
+    /* The shape is not this machine's (WEFT_HWLOC_SYNTHETIC, or hwloc's own HWLOC_SYNTHETIC
+     * or HWLOC_XMLFILE): its CPU numbers name nothing here, so nothing is pinned. */
+    bool synthetic;
 };
+
+/* The NUMA node (0 .. numa_nodes-1) of core `core` (0 .. cores-1); 0 when unknown. */
+static inline unsigned weft_topology_core_node(const struct weft_topology *t, unsigned core)
+{
+    return t->core_node && core < t->cores ? t->core_node[core] : 0;
+}
 
 /* Read once, thread-safe; never NULL. */
 const struct weft_topology *weft_topology_get(void);
@@ -28,7 +50,15 @@ const struct weft_topology *weft_topology_get(void);
  * (0 when unknown). */
 unsigned weft_topology_current_llc_domain(void);
 /* Pins the calling thread to core `index % cores`. Returns false when pinning is not
- * possible (the thread keeps running unpinned). */
+ * possible (the thread keeps running unpinned), and always on a synthetic topology. */
 bool weft_topology_pin_current_thread(unsigned index);
+
+/* The shape hwloc builds from a synthetic description (hwloc_topology_set_synthetic), read
+ * the way weft_topology_get reads the machine; fields hwloc cannot give (cache sizes it was
+ * not told, the CPU's name, total memory) come from this machine as there. NULL when hwloc
+ * refuses the description. For tests: the process's own topology stays what it is. Freed with
+ * weft_topology_free. */
+struct weft_topology *weft_topology_new_synthetic(const char *description);
+void weft_topology_free(struct weft_topology *t);
 
 #endif
