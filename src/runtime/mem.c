@@ -244,7 +244,8 @@ clCreateBufferWithProperties(cl_context context, const cl_mem_properties *proper
                                           "cannot allocate %zu bytes of buffer storage", size),
                                NULL);
         }
-        if (flags & CL_MEM_COPY_HOST_PTR)
+        /* placed per NUMA node where there are several (storage.h) */
+        if ((flags & CL_MEM_COPY_HOST_PTR) && !weft_storage_copy_placed(m->data, host_ptr, size))
             memcpy(m->data, host_ptr, size);
     }
     mem_publish(m);

@@ -12,7 +12,8 @@
  *   - The device is the host CPU: read/write/copy are memcpy (glibc picks non-temporal stores
  *     for large sizes), fill replicates the pattern into an L1-resident block that is then
  *     copied, and large transfers are split into 1 MiB pieces that the worker pool's threads
- *     claim one at a time, since one core alone cannot saturate the memory bus.
+ *     claim one at a time, since one core alone cannot saturate the memory bus; where the
+ *     pool's threads span several NUMA nodes, each writes its own part instead (storage.h).
  *     Map/unmap/migrate move no data at all: a mapping is the buffer's own storage plus the
  *     offset (for CL_MEM_USE_HOST_PTR buffers, host_ptr + offset).
  */
@@ -27,6 +28,7 @@
 #include "runtime/log.h"
 #include "runtime/mem.h"
 #include "runtime/queue.h"
+#include "runtime/storage.h"
 
 /* ---- payloads and run functions ------------------------------------------------------------ */
 
@@ -109,6 +111,11 @@ static void bulk_range(const void *args, const struct weft_wg_ctx *ctx, uint64_t
     }
 }
 
+static void bulk_placed_piece(const void *arg, size_t off, size_t n)
+{
+    bulk_piece(arg, off, n);   /* off is a multiple of 4 KiB, so of a fill's block */
+}
+
 static void bulk_run(struct bulk *b)
 {
     /* Pieces must not depend on each other: a copy whose ranges overlap (distinct buffers over
@@ -120,6 +127,10 @@ static void bulk_run(struct bulk *b)
             memmove(b->dst, b->src, b->size);
         return;
     }
+    /* Where the pool spans several NUMA nodes, each thread writes the part of the pages its
+     * node owns in 1-D launches, placing fresh pages there (runtime/storage.h). */
+    if (weft_storage_write_placed(b->size, bulk_placed_piece, b))
+        return;
     unsigned threads = b->size >= BULK_MIN ? weft_pool_concurrency() : 1;
     if (threads > 1) {
         atomic_size_t next = 0;

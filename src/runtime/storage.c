@@ -16,6 +16,17 @@
  *   - Smaller storage comes from the C heap, WEFT_MEM_ALIGN-aligned and cleared with memset.
  *   - The size decides which kind a block is, so weft_storage_free needs only the size given to
  *     weft_storage_alloc.
+ *   - NUMA placement. Pages land on the node of the thread that touches them first, so a
+ *     buffer is placed by its first writer. A 1-D launch gives each thread the same part of its
+ *     groups launch after launch, and the threads of a node own adjacent parts (exec/numa.h):
+ *     when the kernel writes the buffer first, each node's piece of it lands on that node with
+ *     nothing done here. When the host writes first (clEnqueueWriteBuffer, a fill, a copy,
+ *     CL_MEM_COPY_HOST_PTR), weft_storage_write_placed has the pool's threads write the same
+ *     parts of the pages, where the threads span several nodes and the write is large. What
+ *     this cannot place: buffers whose launches walk them otherwise (2-D grids, which the pool
+ *     hands out node-blind; transposed or indirect accesses; fewer groups than threads), and
+ *     host writes below WEFT_STORAGE_PLACED_MIN. Placement itself is not tested (no
+ *     multi-node machine here); the parts are, on hwloc's synthetic topologies.
  */
 #define _GNU_SOURCE
 #include "runtime/storage.h"
@@ -25,6 +36,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "exec/pool.h"
+#include "exec/topology.h"
 #include "runtime/mem.h"
 
 #define STORAGE_MAP_MIN ((size_t)64 << 10)
@@ -76,4 +89,56 @@ void weft_storage_free(void *p, size_t size)
         free(p);
     else
         munmap(p, padded);
+}
+
+/* ---- first writes placed by the pool's threads ----------------------------------------- */
+
+#define PLACED_PAGE ((size_t)4096)
+
+struct placed {
+    size_t size;
+    void (*piece)(const void *arg, size_t offset, size_t n);
+    const void *arg;
+};
+
+/* The "work-group function" of a placed write: group g is page g. */
+static void placed_pages(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
+{
+    (void)ctx;
+    const struct placed *p = args;
+    size_t off = (size_t)first * PLACED_PAGE, end = (size_t)(first + count) * PLACED_PAGE;
+    p->piece(p->arg, off, (end < p->size ? end : p->size) - off);
+}
+
+bool weft_storage_write_placed(size_t size, void (*piece)(const void *arg, size_t offset, size_t n), const void *arg)
+{
+    /* The topology first: on one node this never starts the pool. */
+    if (size < WEFT_STORAGE_PLACED_MIN || weft_topology_get()->numa_nodes < 2 || weft_pool_numa_nodes() < 2)
+        return false;
+    struct placed p = {.size = size, .piece = piece, .arg = arg};
+    uint64_t pages = (size + PLACED_PAGE - 1) / PLACED_PAGE;
+    /* One row of groups, so that the pool splits it into its threads' ranges as it splits a
+     * 1-D launch's (no max_chunk: that would make it one shared range). */
+    struct weft_launch launch = {.fn = placed_pages, .args = &p, .ctx = {.work_dim = 1}, .total_groups = pages};
+    for (int d = 0; d < 3; d++) {
+        launch.ctx.global_size[d] = launch.ctx.num_groups[d] = d == 0 ? pages : 1;
+        launch.ctx.local_size[d] = 1;
+    }
+    return weft_pool_run(&launch) == 0;   /* -1: nothing ran, the caller writes */
+}
+
+struct copy_args {
+    char *dst;
+    const char *src;
+};
+
+static void copy_piece(const void *arg, size_t offset, size_t n)
+{
+    const struct copy_args *c = arg;
+    memcpy(c->dst + offset, c->src + offset, n);
+}
+
+bool weft_storage_copy_placed(void *dst, const void *src, size_t size)
+{
+    return weft_storage_write_placed(size, copy_piece, &(struct copy_args){dst, src});
 }
