@@ -1,6 +1,6 @@
 /* tools/weft/info.c — `weft info`: the Weft platform and device exactly as an application sees
  * them, read through the cl* API (clGetPlatformInfo / clGetDeviceInfo), one aligned
- * "label  value" line each. Exit status 0 when every query answered, 1 otherwise (each failed
+ * "label  value" line each; and the NUMA nodes, which no query reports, from the topology. Exit status 0 when every query answered, 1 otherwise (each failed
  * query prints the error code in place of its value). */
 #include <CL/cl.h>
 #include <inttypes.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "exec/topology.h"
 #include "runtime/log.h"
 
 #define LABEL_WIDTH 28
@@ -187,6 +188,28 @@ static void print_platform(cl_platform_id p)
     free(ext);
 }
 
+/* NUMA nodes: no cl* query reports them (partitioning by affinity domain, which this device
+ * does not offer, aside), so they come from the topology the worker pool follows. */
+static void print_numa_nodes(void)
+{
+    const struct weft_topology *t = weft_topology_get();
+    row("NUMA nodes", "%u%s", t->numa_nodes, t->synthetic ? " (synthetic topology, WEFT_HWLOC_SYNTHETIC)" : "");
+    if (t->numa_nodes < 2)
+        return;
+    for (unsigned k = 0; k < t->numa_nodes; k++) {
+        unsigned cores = 0;
+        for (unsigned c = 0; c < t->cores; c++)
+            cores += weft_topology_core_node(t, c) == k;
+        char line[128], a[64];
+        if (t->node_memory && t->node_memory[k])
+            snprintf(line, sizeof line, "node %u: %u cores, %s, package %u", k, cores,
+                     human_bytes(t->node_memory[k], a, sizeof a), t->node_package ? t->node_package[k] : 0);
+        else
+            snprintf(line, sizeof line, "node %u: %u cores, package %u", k, cores, t->node_package ? t->node_package[k] : 0);
+        cont(line);
+    }
+}
+
 static void print_device(cl_device_id d)
 {
     char a[64];
@@ -206,6 +229,7 @@ static void print_device(cl_device_id d)
 
     if (device_uint(d, CL_DEVICE_MAX_COMPUTE_UNITS, "Compute units", &u))
         row("Compute units", "%u (worker threads)", u);
+    print_numa_nodes();
     if (device_uint(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, "Max clock", &u))
         row("Max clock", u ? "%u MHz" : "unknown", u);
     if (device_ulong(d, CL_DEVICE_GLOBAL_MEM_SIZE, "Global memory", &ul))
