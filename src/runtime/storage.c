@@ -24,8 +24,10 @@
  *     CL_MEM_COPY_HOST_PTR), weft_storage_write_placed has the pool's threads write the same
  *     parts of the pages, where the threads span several nodes and the write is large. What
  *     this cannot place: buffers whose launches walk them otherwise (2-D grids, which the pool
- *     hands out node-blind; transposed or indirect accesses; fewer groups than threads), and
- *     host writes below WEFT_STORAGE_PLACED_MIN. Placement itself is not tested (no
+ *     hands out node-blind; transposed or indirect accesses; fewer groups than threads), host
+ *     writes below WEFT_STORAGE_PLACED_MIN, and a write of part of a buffer as a launch over
+ *     the whole buffer would touch it: the write is cut by its own span (only dst and size are
+ *     known here), as if it were a buffer of its own. Placement itself is not tested (no
  *     multi-node machine here); the parts are, on hwloc's synthetic topologies.
  */
 #define _GNU_SOURCE
