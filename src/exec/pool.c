@@ -105,8 +105,8 @@
 
 #include "exec/numa.h"
 #include "exec/topology.h"
-#include "runtime/device.h"
-#include "runtime/log.h"
+#include "exec/workers.h"
+#include "util/log.h"
 
 /* How long an idle worker (or the caller waiting for helpers) spins before sleeping. Long
  * enough to catch the next launch of a tight enqueue loop, short enough that an idle process

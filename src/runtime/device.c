@@ -67,20 +67,6 @@ static const cl_name_version opencl_c_versions[] = {
     {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
 };
 
-cl_uint weft_device_worker_count(void)
-{
-    const char *v = getenv("WEFT_NUM_THREADS");
-    if (v && *v) {
-        char *end;
-        errno = 0;
-        unsigned long n = strtoul(v, &end, 10);
-        if (!errno && *end == '\0' && n >= 1 && n <= 4096)
-            return (cl_uint)n;
-        weft_log(WEFT_LOG_INFO, "WEFT_NUM_THREADS='%s' is not an integer in [1, 4096]; using the core count", v);
-    }
-    return weft_topology_get()->cores;
-}
-
 /* Vector register width in bytes for each element type, from the ISA the process runs on.
  * Byte and word lanes need AVX-512BW (or AVX2) for full-width integer arithmetic; dword,
  * qword and floating-point lanes need AVX-512F (or AVX for floats, AVX2 for integers). */

@@ -3,6 +3,7 @@
 #ifndef WEFT_RUNTIME_DEVICE_H
 #define WEFT_RUNTIME_DEVICE_H
 
+#include "exec/workers.h"
 #include "runtime/object.h"
 
 struct _cl_device_id {
@@ -31,8 +32,7 @@ struct _cl_device_id {
 };
 
 cl_device_id weft_device_get(void);
-/* Number of worker threads the device runs work-groups on: WEFT_NUM_THREADS when it is a
- * positive integer, else the number of cores. Equals CL_DEVICE_MAX_COMPUTE_UNITS. */
-cl_uint weft_device_worker_count(void);
+/* The number of worker threads, weft_device_worker_count(), is exec/workers.h's: it equals
+ * CL_DEVICE_MAX_COMPUTE_UNITS. */
 
 #endif

@@ -34,13 +34,6 @@ struct weft_event_callback {
     cl_event event;       /* held while the callback waits on the callback thread */
 };
 
-uint64_t weft_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- the callback thread ------------------------------------------------------------------
  * One process-wide thread, started on the first callback that becomes due, runs callbacks in
  * FIFO order. A dedicated thread (rather than the queue thread that finished the command)

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include "runtime/object.h"
+#include "util/clock.h"   /* weft_now_ns: the events' time stamps */
 
 struct weft_event_callback;
 
@@ -39,7 +40,6 @@ struct weft_event_listener {
     void (*notify)(struct weft_event_listener *l, cl_int status);
 };
 
-uint64_t weft_now_ns(void);
 /* A new event in CL_QUEUED state (user events: CL_SUBMITTED), refs = 1. */
 cl_event weft_event_new(cl_context ctx, cl_command_queue queue, cl_command_type type);
 /* Moves the event to `status` (CL_SUBMITTED/RUNNING/COMPLETE or < 0), stamps the time,

@@ -1,37 +1,9 @@
-/* runtime/log.c — WEFT_LOG diagnostics and OpenCL error names. */
+/* runtime/log.c — the entry points' error idiom (weft_error) and OpenCL error names; the
+ * WEFT_LOG lines themselves are util/log.c. */
 #include "runtime/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-enum weft_log_level weft_log_level(void)
-{
-    static int level = -1;
-    if (level < 0) {
-        const char *v = getenv("WEFT_LOG");
-        int l = WEFT_LOG_OFF;
-        if (v && (!strcmp(v, "info") || !strcmp(v, "1")))
-            l = WEFT_LOG_INFO;
-        else if (v && !strcmp(v, "debug"))
-            l = WEFT_LOG_DEBUG;
-        level = l;
-    }
-    return (enum weft_log_level)level;
-}
-
-void weft_log(enum weft_log_level level, const char *fmt, ...)
-{
-    if (weft_log_level() < level || level == WEFT_LOG_OFF)
-        return;
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "weft: %s\n", line);
-}
 
 cl_int weft_error(const char *func, cl_int code, const char *fmt, ...)
 {

@@ -1,4 +1,5 @@
-/* runtime/log.h — diagnostics for users (WEFT_LOG=info|debug) and the WEFT_CHECK idiom.
+/* runtime/log.h — the WEFT_CHECK idiom of the entry points, on util/log.h's diagnostics for users
+ * (WEFT_LOG=info|debug).
  *
  * WEFT_CHECK(cond, code, fmt, ...) returns `code` from the enclosing entry point when `cond`
  * is false; under WEFT_LOG=info it first prints one line: the function, the code's name and
@@ -11,10 +12,8 @@
 #include <CL/cl.h>
 #include <stdbool.h>
 
-enum weft_log_level { WEFT_LOG_OFF = 0, WEFT_LOG_INFO = 1, WEFT_LOG_DEBUG = 2 };
+#include "util/log.h"
 
-enum weft_log_level weft_log_level(void);
-void weft_log(enum weft_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Logs "weft: <func>: <CL_CODE_NAME>: <message>" at info level and returns `code`. */
 cl_int weft_error(const char *func, cl_int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *weft_error_name(cl_int code);
