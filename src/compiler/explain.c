@@ -39,7 +39,7 @@
 #include "compiler/specialize.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
-#include "runtime/variant_select.h"
+#include "exec/variant_select.h"
 
 #define LOOP_TAG "weft.explain.loop"
 /* line numbers from here on in a remark's location name a work-item loop: base + 4*sub-CFG + dim */

@@ -7,7 +7,7 @@
  * int wraps, and sext(trunc(gid) + k) is gid + k (for k up to 2^24, the limit's margin).
  *
  * weft_narrow_ids, for a variant built under that assumption (every variant but those with
- * ".wide", compiler/variant.h; runtime/ndrange.c and runtime/fuse.c ask for
+ * ".wide", compiler/variant.h; runtime/ndrange.c and exec/fuse/fuse.c ask for
  * those when a launch's offset + global size passes the limit in some dimension), rewrites the
  * shifted forms above into gid + k, before the work-group function is built (the vectorizer
  * then sees one affine base for the neighbours). A range attribute on the calls would not

@@ -1,7 +1,7 @@
 /* compiler/variant.h — what sets one compiled variant of a kernel apart from another, by name.
  *
  * A kernel is compiled per local size into several variants, and the runtime chooses among
- * them (runtime/ndrange.c, runtime/variant_select.h, runtime/fuse.c). Each choice is a field:
+ * them (runtime/ndrange.c, exec/variant_select.h, exec/fuse/fuse.c). Each choice is a field:
  *   - schedule: the work-item order around kernel loops (transform/schedule.h): "dfo" (every
  *     work-item runs a loop through), "lc" (Kim's locality-centric schedule: the loops whose
  *     locality votes breadth-first run breadth-first; WEFT_SCHEDULE_AUTO when compiled) or

@@ -39,13 +39,13 @@
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
-#include "runtime/fuse.h"
+#include "exec/fuse/fuse.h"
 #include "runtime/kernel.h"
 #include "runtime/log.h"
 #include "runtime/program.h"
 #include "runtime/queue.h"
-#include "runtime/variant_select.h"
-#include "runtime/variant_verify.h"
+#include "exec/variant_select.h"
+#include "exec/variant_verify.h"
 #include "runtime/mem.h"
 #include "compiler/compiler.h"
 #include "compiler/transform/schedule.h"
@@ -76,7 +76,7 @@ struct ndrange_cmd {
     struct ndrange_part parts[MAX_PARTS];   /* parts[0]: the full groups when there are any */
     weft_wg_fn alt;                    /* another schedule of parts[0] to profile, or NULL */
     struct weft_variant_spec spec, alt_spec;   /* parts[0]'s variant and alt's (the log) */
-    uint64_t select_key;               /* the decision's key (runtime/variant_select.h) */
+    uint64_t select_key;               /* the decision's key (exec/variant_select.h) */
     char name[64];                     /* the kernel, for the log */
     cl_kernel kernel;                  /* held by args */
 };
@@ -112,7 +112,7 @@ static void run_parts(const void *args, const struct weft_wg_ctx *ctx, uint64_t 
 }
 
 /* WEFT_VERIFY: before the first launch of this process that would run `alt` for the pair's
- * key, compare the two variants on a sample of `full`'s groups (runtime/variant_verify.h); a
+ * key, compare the two variants on a sample of `full`'s groups (exec/variant_verify.h); a
  * mismatch makes the first variant final. Kernels whose results may depend on the order of
  * their work-items, or that take images, are not checked. */
 static void verify_pair(struct ndrange_cmd *p, const struct weft_launch *full)
@@ -358,7 +358,7 @@ struct geometry {
 /* The variant to run (`first`, what weft_variant_first chose, or its scalar code when the
  * static cost model takes it: weft_variant_static_scalar) and, when Weft picks the schedule
  * (WEFT_SCHEDULE=auto) and nothing is forced, another one to profile against it
- * (runtime/variant_select.h): the first of weft_variant_alternatives that compiles and differs.
+ * (exec/variant_select.h): the first of weft_variant_alternatives that compiles and differs.
  * Depth-first and vectorized come first: they won on most kernels measured
  * (docs/PERFORMANCE.md). */
 static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3],

@@ -14,7 +14,7 @@
  *   - A command whose wait list holds a failed event does not run; its event fails with
  *     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Failures do not propagate along the
  *     implicit in-order chain, only along wait lists (as the specification says).
- *   - Delayed enqueue (runtime/fuse.h): an in-order queue holds back launches marked
+ *   - Delayed enqueue (exec/fuse/fuse.h): an in-order queue holds back launches marked
  *     WEFT_COMMAND_FUSABLE until a sync point (a helper below, a status query or callback on
  *     one of them, another queue's command waiting on one, clReleaseCommandQueue), a command
  *     that is not such a launch, weft_fuse_hold_limit() of them, or QUEUE_HOLD_NS after the
@@ -42,7 +42,7 @@
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
-#include "runtime/fuse.h"
+#include "exec/fuse/fuse.h"
 #include "runtime/info.h"
 #include "runtime/log.h"
 

@@ -45,7 +45,7 @@ struct weft_command {
  * out-of-order queues the same behaviour for the commands that ask for it. */
 #define WEFT_COMMAND_WAITS_FOR_PREVIOUS 0x1u /* runs only once every earlier command completed */
 #define WEFT_COMMAND_BLOCKS_LATER 0x2u       /* no later command starts before this completed */
-/* An NDRange launch that may join a fused chain (runtime/fuse.h): an in-order queue holds it
+/* An NDRange launch that may join a fused chain (exec/fuse/fuse.h): an in-order queue holds it
  * back until a sync point and offers the run of such commands to weft_fuse_prepare. */
 #define WEFT_COMMAND_FUSABLE 0x4u
 
@@ -63,7 +63,7 @@ void weft_command_discard(struct weft_command *cmd);
  * status; meanwhile runs runnable commands of its queue, up to that command, on the calling
  * thread. The caller holds `ev`. weft_event_wait uses it for command events. */
 cl_int weft_queue_wait_event(cl_event ev);
-/* Releases the launches a queue holds back for fusion (runtime/fuse.h) up to and including the
+/* Releases the launches a queue holds back for fusion (exec/fuse/fuse.h) up to and including the
  * command of event `ev` (a command event the caller holds), so that they run without waiting
  * for a sync point: status queries, callbacks and other queues' wait lists use it. */
 void weft_queue_release_event(cl_event ev);

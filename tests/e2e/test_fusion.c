@@ -1,4 +1,4 @@
-/* tests/e2e/test_fusion.c — launch chains fused into overlapped tiles (runtime/fuse.h) give the
+/* tests/e2e/test_fusion.c — launch chains fused into overlapped tiles (exec/fuse/fuse.h) give the
  * unfused results bit for bit: 1-D and 2-D Jacobi, Poisson with a right-hand side, PathFinder
  * (a different argument per launch), FDTD-2D (three kernels a step), HotSpot (neighbours
  * clamped at the borders by selects or by min/max: reads whose address chooses), at odd sizes and with
@@ -794,7 +794,7 @@ static void test_held_launch_callback_and_poll(void **state)
     free(init);
 }
 
-/* Two levels (runtime/fuse_hot.c): the same chains, each level-1 tile run by a team of threads
+/* Two levels (exec/fuse/hot.c): the same chains, each level-1 tile run by a team of threads
  * with a barrier between stages; one team of every thread, then two teams. (2-D tile cases
  * run one level: two levels take row tiles only.) */
 static void test_two_levels_bit_identical(void **state)

@@ -5,7 +5,7 @@
  * it reached into the next frontier and raises a flag; the host repeats both until the flag
  * stays down. This is the divergent shape whose variant the runtime chooses by a static cost
  * rule (compiler/variant.h weft_variant_static_scalar) and whose decisions profiling made on
- * all-idle groups (runtime/variant_select.h reopens them).
+ * all-idle groups (exec/variant_select.h reopens them).
  *
  * Two graphs: a random one (short distances, wide frontiers in the middle levels) and a grid
  * searched from a corner (a frontier that is a thin diagonal band moving across the NDRange, so

@@ -1,4 +1,4 @@
-/* tests/unit/test_fuse_cost.c — the fusion planner's measurements (runtime/fuse_cost.c): costs
+/* tests/unit/test_fuse_cost.c — the fusion planner's measurements (exec/fuse/cost.c): costs
  * are lower medians of the recent window with each key's first sample left out, keys are told
  * apart by kernels and NDRange, a rejected chain waits a doubling number of launches before it
  * is tried once more, and a fused chain runs a window of launches unfused now and then; a
@@ -17,7 +17,7 @@
 
 #include "compiler/cache.h"
 
-#include "runtime/fuse_cost.h"
+#include "exec/fuse/cost.h"
 
 static const char kern[20][1];   /* distinct addresses standing for kernels */
 

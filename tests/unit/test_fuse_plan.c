@@ -1,4 +1,4 @@
-/* tests/unit/test_fuse_plan.c — the overlapped-tiling geometry of runtime/fuse_plan.c: Zhou's
+/* tests/unit/test_fuse_plan.c — the overlapped-tiling geometry of exec/fuse/plan.c: Zhou's
  * redundant work for a 1-D 3-point ping-pong chain with clamped boundaries (seed-notes 003-004,
  * criterion 5: K*N + (Q-1)*K*(K-1) rows), the symbolic tiles of criterion 4, owned ranges that
  * partition the buffers, 2-D row halos, the layout checks, the depth rule of equation 6, and
@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "runtime/fuse_plan.h"
+#include "exec/fuse/plan.h"
 
 #define MAXK 64
 

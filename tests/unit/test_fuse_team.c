@@ -1,4 +1,4 @@
-/* tests/unit/test_fuse_team.c — a team's phases (runtime/fuse_team.c): every unit of a phase
+/* tests/unit/test_fuse_team.c — a team's phases (exec/fuse/team.c): every unit of a phase
  * runs exactly once and before any unit of the next phase; the set-up of the first phase runs
  * once; one thread alone finishes the team, and threads that join late or never do not hold
  * it up. */
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "runtime/fuse_team.h"
+#include "exec/fuse/team.h"
 
 #define PHASES 60
 #define MAX_UNITS 40

@@ -1,4 +1,4 @@
-/* tests/unit/test_fuse_tile2d.c — the 2-D tile geometry of runtime/fuse_tile2d.c: the redundant
+/* tests/unit/test_fuse_tile2d.c — the 2-D tile geometry of exec/fuse/tile2d.c: the redundant
  * work of a 5-point chain against the closed formula (interior tiles) and against a count of the
  * linear sets the regions stand for (every tile, rows that wrap at the NDRange's sides), pieces
  * that are disjoint and cover their region, owned bytes that partition each buffer, windows
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/fuse_tile2d.h"
+#include "exec/fuse/tile2d.h"
 
 #define MAXK 24
 

@@ -1,5 +1,5 @@
 /* tests/unit/test_variant_select.c — runtime selection between two variants
- * (runtime/variant_select.h) with hand-written work-group functions that record which variant
+ * (exec/variant_select.h) with hand-written work-group functions that record which variant
  * ran each group: every group runs exactly once across profiling and the rest of the launch,
  * synchronously and asynchronously, the faster variant wins whichever comes first, a decided launch runs only the winner, the
  * decision survives a restart (through the disk cache), small launches and WEFT_PROFILE=off
@@ -25,7 +25,7 @@
 #include <time.h>
 
 #include "exec/pool.h"
-#include "runtime/variant_select.h"
+#include "exec/variant_select.h"
 #include "weft/abi.h"
 
 #define MAX_GROUPS 4096

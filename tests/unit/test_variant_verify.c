@@ -1,4 +1,4 @@
-/* tests/unit/test_variant_verify.c — WEFT_VERIFY's comparison (runtime/variant_verify.h): two
+/* tests/unit/test_variant_verify.c — WEFT_VERIFY's comparison (exec/variant_verify.h): two
  * work-group functions that agree pass, one that drops a group's stores (the breadth-first bug
  * of shared/repros/variant-bfo) or writes another value is caught, float buffers may differ by
  * a few ulps but not more, and the buffers hold their contents from before either way. */
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "exec/pool.h"
-#include "runtime/variant_verify.h"
+#include "exec/variant_verify.h"
 
 #define GROUPS 40u
 #define LOCAL 8u

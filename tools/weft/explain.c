@@ -15,7 +15,7 @@
 #include "compiler/compiler.h"
 #include "compiler/explain.h"
 #include "explain_chain.h"
-#include "runtime/fuse.h"
+#include "exec/fuse/fuse.h"
 
 static void usage(FILE *f)
 {

@@ -1,13 +1,13 @@
 /* tools/weft/explain_chain.c — `weft explain FILE.cl --chain ...`: the fusion decision the
- * runtime would take for a chain of launches (runtime/fuse.h), without running anything. Its
+ * runtime would take for a chain of launches (exec/fuse/fuse.h), without running anything. Its
  * own file because it speaks the runtime's language (buffers, argument values, NDRange) where
  * the rest of `weft explain` speaks the compiler's.
  *
  * The chain is written as launches `kernel(arg, arg, ...)` separated by commas; a pointer
  * argument is a buffer name (launches that name the same buffer share it), a scalar a number.
  * It goes through the code the runtime plans with: the kernels' access summaries
- * (compiler/analysis/access.h) with the values put in (runtime/fuse_bind.h), the layout checks
- * and geometry (runtime/fuse_plan.h), and fuse.h's rules. Equation 6 needs t_s/t_c, which the
+ * (compiler/analysis/access.h) with the values put in (exec/fuse/bind.h), the layout checks
+ * and geometry (exec/fuse/plan.h), and fuse.h's rules. Equation 6 needs t_s/t_c, which the
  * runtime measures; here it is --ratio (default the runtime's value before any measurement).
  * What is printed: which launches would be fused and why the others not, the depth K, the
  * tiles, and the rows run with the redundant ones (the figures of the WEFT_LOG=info line). */
@@ -20,9 +20,9 @@
 #include "compiler/compiler.h"
 #include "exec/pool.h"
 #include "explain_chain.h"
-#include "runtime/fuse.h"
-#include "runtime/fuse_bind.h"
-#include "runtime/fuse_plan.h"
+#include "exec/fuse/fuse.h"
+#include "exec/fuse/bind.h"
+#include "exec/fuse/plan.h"
 
 #define MAX_STAGES WEFT_FUSE_MAX_CHAIN
 #define MAX_BUFS 16u

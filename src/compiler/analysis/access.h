@@ -1,6 +1,6 @@
 /* compiler/analysis/access.h — the affine global-memory access relations of a kernel (Zhou's
  * consuming and producing relations, seed-notes 003-004 B.2.7), which the runtime uses to fuse
- * chains of launches into overlapped tiles (runtime/fuse.h).
+ * chains of launches into overlapped tiles (exec/fuse/fuse.h).
  *
  * Every load and store of the kernel (everything inlined) whose address derives from a
  * __global or __constant pointer argument is listed with its byte offset from that argument as

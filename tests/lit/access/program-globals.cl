@@ -1,5 +1,5 @@
 // Kernels that touch program-scope variables (compiler/globals.h) are not affine: the fused
-// launch chains of runtime/fuse.c copy only kernel-argument buffers into their windows, so a
+// launch chains of exec/fuse/fuse.c copy only kernel-argument buffers into their windows, so a
 // kernel writing (or reading what another writes in) the program's storage must never be
 // fused or reordered. A kernel reading only __constant data stays affine.
 // RUN: %ocl_ir -O1 -Xclang -disable-llvm-passes -fno-discard-value-names %s -o - \

@@ -1,5 +1,5 @@
 // `weft explain --chain`: the fusion decision the runtime would take for a chain of launches
-// (runtime/fuse.h): which launches, the depth K (forced, or by Zhou's equation 6), the tiles and
+// (exec/fuse/fuse.h): which launches, the depth K (forced, or by Zhou's equation 6), the tiles and
 // the rows run. For a 1-D radius-1 Jacobi ping-pong chain over N points in Q tiles, the rows run
 // are Zhou's K*N + (Q-1)*K*(K-1) (seed-notes 003-004, criterion 5): checked here as a formula
 // over the printed K and Q, not as constants.

@@ -1,18 +1,18 @@
-/* runtime/fuse_tile2d.h — 2-D tiles (rows x columns) for chains on 2-D NDRanges, for rows too
- * wide for row tiles (fuse_plan.h) to fit the cache: 2-D Jacobi on 8192² has 64 KiB of two
+/* exec/fuse/tile2d.h — 2-D tiles (rows x columns) for chains on 2-D NDRanges, for rows too
+ * wide for row tiles (fuse/plan.h) to fit the cache: 2-D Jacobi on 8192² has 64 KiB of two
  * arrays per row, so a 1 MiB tile of rows is all halo. Used when WEFT_FUSE_COLS asks for them:
  * on the 2-core EPYC they were measured on, they ran slower than row tiles spilling to the L3
- * (docs/PERFORMANCE.md). Like fuse_plan.h it holds no OpenCL objects, so unit tests drive it
+ * (docs/PERFORMANCE.md). Like fuse/plan.h it holds no OpenCL objects, so unit tests drive it
  * with numbers.
  *
  * Model. The NDRange is W columns (dimension 0) by R rows (dimension 1). Every buffer the chain
  * writes is dense row-major over it: its accesses are c0 + e * (i1 * W + i0) bytes (row stride
- * S = W * e, fuse_plan.h's layout with coef = {e, S}), and a work-item writes at most its own e
+ * S = W * e, fuse/plan.h's layout with coef = {e, S}), and a work-item writes at most its own e
  * bytes. Then a read at byte offset d from the writes meets the writes of the work-items a fixed
  * linear distance away, whichever row they are in, and a rectangle of work-items taken in
  * row-major order ("linear rectangle": rows [r0, r1) x columns [c0, c1), column -1 of row r being
  * column W-1 of row r-1) shifted by such a distance is a linear rectangle again. Regions are
- * linear rectangles, propagated backwards from the tile as in fuse_plan.h (each stage runs its
+ * linear rectangles, propagated backwards from the tile as in fuse/plan.h (each stage runs its
  * successor's region plus what later stages read of buffers it writes); they are exact sets, so
  * the reads at the ends of rows that wrap into the next (a 1-D stencil over a 2-D range) are
  * planned like any other.
@@ -24,14 +24,14 @@
  * at the same place in the row, so a tile's private copies take few cache lines per row whatever
  * its column. Reads whose address chooses among candidates (select, min, max) take part when
  * every candidate is an address of the layout: the read is one of them. */
-#ifndef WEFT_RUNTIME_FUSE_TILE2D_H
-#define WEFT_RUNTIME_FUSE_TILE2D_H
+#ifndef WEFT_EXEC_FUSE_TILE2D_H
+#define WEFT_EXEC_FUSE_TILE2D_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/fuse_plan.h"
+#include "exec/fuse/plan.h"
 
 /* Rows [r0, r1) x columns [c0, c1) of the NDRange in row-major order; empty when r0 >= r1. */
 struct weft_t2_rect {

@@ -1,4 +1,4 @@
-/* runtime/fuse_plan.h — the geometry of overlapped tiling for a chain of launches (Zhou et al.,
+/* exec/fuse/plan.h — the geometry of overlapped tiling for a chain of launches (Zhou et al.,
  * seed-notes 003-004 B.2.3 and B.2.9-B.2.12), with no OpenCL objects in it so that unit tests
  * can drive it with numbers.
  *
@@ -27,8 +27,8 @@
  * those rows as the box (exact for a min/max of a monotone candidate, the hull of the
  * candidates for a select). Such reads take no part in the layout rules; writes are always
  * affine. */
-#ifndef WEFT_RUNTIME_FUSE_PLAN_H
-#define WEFT_RUNTIME_FUSE_PLAN_H
+#ifndef WEFT_EXEC_FUSE_PLAN_H
+#define WEFT_EXEC_FUSE_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* runtime/fuse_team.c — phases of units worked through by a team (runtime/fuse_team.h).
+/* exec/fuse/team.c — phases of units worked through by a team (exec/fuse/team.h).
  *
  * State word: generation (32 bits, from 1) | units (32). A unit u of generation g is claimed by
  * moving claim[u] from an older generation to g (compared modulo 2^32), so no two threads claim
@@ -10,7 +10,7 @@
  * thread that finishes the last unit resets `done`, calls `next` and publishes the new state
  * with release order; claimers load it with acquire order. State 0 means "not started" and
  * SETTING_UP "being set up by the first thread". */
-#include "runtime/fuse_team.h"
+#include "exec/fuse/team.h"
 
 #include <sched.h>
 

@@ -1,4 +1,4 @@
-/* runtime/variant_select.h — runtime selection between two compiled variants of one kernel
+/* exec/variant_select.h — runtime selection between two compiled variants of one kernel
  * launch (Kim ch. 7: micro-profiling on productive work-groups).
  *
  * Guarantees:
@@ -12,7 +12,7 @@
  *     round's winner goes to disk, marked provisional until the last); until then each launch
  *     profiles again, starting (async) from the latest winner.
  *   - A final decision is reopened (one more profiled round) when a launch that runs it takes
- *     much longer per work-group than the groups it was made on (runtime/variant_select.c
+ *     much longer per work-group than the groups it was made on (exec/variant_select.c
  *     maybe_reopen): a kernel whose first launches have almost nothing to do (a BFS's first
  *     frontiers: every profiled group all idle lanes) is measured again once it has work. A
  *     bounded number of times per key and process; the new decision replaces the old on disk.
@@ -32,8 +32,8 @@
  *       WEFT_PROFILE=off: the first variant, always.
  *   - WEFT_LOG=info logs each decision with both times.
  */
-#ifndef WEFT_RUNTIME_VARIANT_SELECT_H
-#define WEFT_RUNTIME_VARIANT_SELECT_H
+#ifndef WEFT_EXEC_VARIANT_SELECT_H
+#define WEFT_EXEC_VARIANT_SELECT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -77,7 +77,7 @@ int weft_select_decision(uint64_t key);
 typedef uint64_t (*weft_select_clock_fn)(void);
 void weft_select_set_clock(weft_select_clock_fn fn);
 
-/* WEFT_VERIFY (runtime/variant_verify.h): true the first time in this process that the pair
+/* WEFT_VERIFY (exec/variant_verify.h): true the first time in this process that the pair
  * of `key` is to be checked (the caller then checks it). */
 bool weft_select_claim_verify(uint64_t key);
 /* The pair of `key` disagreed: the first variant, final, in memory and on disk. */

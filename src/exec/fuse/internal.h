@@ -1,8 +1,8 @@
-/* runtime/fuse_internal.h — what the two halves of the fused run share: fuse.c plans a chain
- * and runs its tiles one per thread, fuse_hot.c runs them as level-1 tiles, each by the team of
+/* exec/fuse/internal.h — what the two halves of the fused run share: fuse.c plans a chain
+ * and runs its tiles one per thread, fuse/hot.c runs them as level-1 tiles, each by the team of
  * threads of one cache domain. Not for other modules. */
-#ifndef WEFT_RUNTIME_FUSE_INTERNAL_H
-#define WEFT_RUNTIME_FUSE_INTERNAL_H
+#ifndef WEFT_EXEC_FUSE_INTERNAL_H
+#define WEFT_EXEC_FUSE_INTERNAL_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/fuse.h"
-#include "runtime/fuse_cost.h"
-#include "runtime/fuse_plan.h"
-#include "runtime/fuse_tile2d.h"
+#include "exec/fuse/fuse.h"
+#include "exec/fuse/cost.h"
+#include "exec/fuse/plan.h"
+#include "exec/fuse/tile2d.h"
 #include "weft/abi.h"
 
 #define MAX_BUFS 16u
@@ -66,7 +66,7 @@ struct weft_fusion {
     struct weft_fp_buffer buf[MAX_BUFS];
     char *base[MAX_BUFS];
     struct weft_fp_chain chain;
-    struct weft_cost_key key;          /* what its runs are measured under (fuse_cost.h) */
+    struct weft_cost_key key;          /* what its runs are measured under (fuse/cost.h) */
     uint64_t t_prepare;                /* when weft_fuse_prepare began planning it (weft_now_ns) */
     uint64_t tile, tiles, reach;       /* rows per tile, tiles, neighbours a window may reach */
     bool cols;                         /* 2-D tiles of `tile` rows and `ctile` columns (t2) */
@@ -83,7 +83,7 @@ struct weft_fusion {
     struct pending *spare;             /* packed copies to reuse */
     _Atomic uint64_t items_run;
     atomic_bool failed;
-    /* hierarchical overlapped tiling (fuse_hot.c): with teams > 0, tiles are level-1 tiles run
+    /* hierarchical overlapped tiling (fuse/hot.c): with teams > 0, tiles are level-1 tiles run
      * each by the team of one cache domain, claimed in order from next_tile */
     unsigned teams;
     struct fuse_team *team;
@@ -138,7 +138,7 @@ bool fuse_write_now(struct weft_fusion *f, const struct wset *w, uint64_t t, str
 void fuse_defer_border(struct weft_fusion *f, const struct wset *w, uint64_t t);
 void fuse_flush_deferred(struct weft_fusion *f, bool all);
 
-/* fuse_hot.c: allocates the teams of a plan with f->teams set (false: out of memory), frees
+/* fuse/hot.c: allocates the teams of a plan with f->teams set (false: out of memory), frees
  * them, and the pool's work-group function of such a run (each "group" is a thread joining). */
 bool fuse_hot_init(struct weft_fusion *f);
 void fuse_hot_free(struct weft_fusion *f);

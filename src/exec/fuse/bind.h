@@ -1,17 +1,17 @@
-/* runtime/fuse_bind.h — the access relations of one launch as numbers: a kernel's access
+/* exec/fuse/bind.h — the access relations of one launch as numbers: a kernel's access
  * summary (compiler/analysis/access.h) with the launch's NDRange and scalar argument values
- * put in, in the form runtime/fuse_plan.h plans with. Its own module because two callers need
+ * put in, in the form exec/fuse/plan.h plans with. Its own module because two callers need
  * exactly the same arithmetic: the runtime (fuse.c), which reads argument values from a
  * launch's packed argument block, and `weft explain --chain` (tools/weft), which has no launch
  * and takes them from the command line; both hand them over through a callback. */
-#ifndef WEFT_RUNTIME_FUSE_BIND_H
-#define WEFT_RUNTIME_FUSE_BIND_H
+#ifndef WEFT_EXEC_FUSE_BIND_H
+#define WEFT_EXEC_FUSE_BIND_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "compiler/analysis/access.h"
-#include "runtime/fuse_plan.h"
+#include "exec/fuse/plan.h"
 
 struct weft_fb_launch {
     unsigned work_dim;
@@ -35,7 +35,7 @@ bool weft_fb_nodes(const struct weft_fb_launch *l, const struct weft_access_summ
 /* Access `a` of summary `s` of a launch on the chain's buffer `buf` as plan numbers in *x: an
  * affine one by weft_fb_offset, a choosing read as node[a->root] of `nodes` (weft_fb_nodes'
  * result). An access pinned to one row of the outermost dimension takes the row step of its
- * argument's other accesses (fuse_bind.c). False when an affine offset does not evaluate. */
+ * argument's other accesses (fuse/bind.c). False when an affine offset does not evaluate. */
 bool weft_fb_access(const struct weft_fb_launch *l, const struct weft_access_summary *s, const struct weft_access *a,
                     unsigned buf, const struct weft_fp_node *nodes, struct weft_fp_access *x);
 

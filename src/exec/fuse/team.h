@@ -1,4 +1,4 @@
-/* runtime/fuse_team.h — a team of threads sharing a cache works through a sequence of phases,
+/* exec/fuse/team.h — a team of threads sharing a cache works through a sequence of phases,
  * each split into units (the second level of hierarchical overlapped tiling, Zhou et al.,
  * seed-notes 003-004 B.2.4: the cores of one last-level cache domain run one level-1 tile
  * together, with a barrier between its stages).
@@ -14,8 +14,8 @@
  * of every phase's units, in order, and only then what is left of the others'. When units of
  * consecutive phases cover the same data in the same order, each thread keeps working on the
  * part it left in its own cache. */
-#ifndef WEFT_RUNTIME_FUSE_TEAM_H
-#define WEFT_RUNTIME_FUSE_TEAM_H
+#ifndef WEFT_EXEC_FUSE_TEAM_H
+#define WEFT_EXEC_FUSE_TEAM_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -25,7 +25,7 @@
 #define WEFT_TEAM_MAX_UNITS 1024u
 
 struct weft_team {
-    /* phase generation << 32 | units of the phase; see fuse_team.c */
+    /* phase generation << 32 | units of the phase; see fuse/team.c */
     _Atomic uint64_t state;
     _Atomic uint32_t done;       /* units of the current phase finished */
     _Atomic uint32_t joined;     /* threads that joined (their rank) */

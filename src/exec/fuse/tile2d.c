@@ -1,5 +1,5 @@
-/* runtime/fuse_tile2d.c — 2-D overlapped tiles over dense row-major buffers (see fuse_tile2d.h). */
-#include "runtime/fuse_tile2d.h"
+/* exec/fuse/tile2d.c — 2-D overlapped tiles over dense row-major buffers (see fuse/tile2d.h). */
+#include "exec/fuse/tile2d.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
-/* runtime/variant_select.c — micro-profiling between two variants (runtime/variant_select.h).
+/* exec/variant_select.c — micro-profiling between two variants (exec/variant_select.h).
  *
  * Decisions live in a small open-addressing table (process lifetime, one mutex) and in the disk
  * cache as a 16-byte record: magic, chosen variant, and the two measured times in thread-ns per
  * work-group (what a later process compares its launches with before reopening it).
  */
-#include "runtime/variant_select.h"
+#include "exec/variant_select.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,5 +1,5 @@
-/* runtime/variant_verify.c — WEFT_VERIFY (runtime/variant_verify.h). */
-#include "runtime/variant_verify.h"
+/* exec/variant_verify.c — WEFT_VERIFY (exec/variant_verify.h). */
+#include "exec/variant_verify.h"
 
 #include <math.h>
 #include <stdatomic.h>

@@ -1,6 +1,6 @@
-/* runtime/fuse.c — runs chains of launches as overlapped tiles (see fuse.h for the contract
- * and fuse_plan.h for the geometry). */
-#include "runtime/fuse.h"
+/* exec/fuse/fuse.c — runs chains of launches as overlapped tiles (see fuse.h for the contract
+ * and fuse/plan.h for the geometry). */
+#include "exec/fuse/fuse.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,16 +14,16 @@
 #include "exec/pool.h"
 #include "exec/topology.h"
 #include "runtime/event.h"
-#include "runtime/fuse_bind.h"
-#include "runtime/fuse_cost.h"
-#include "runtime/fuse_internal.h"
-#include "runtime/fuse_plan.h"
-#include "runtime/fuse_tile2d.h"
+#include "exec/fuse/bind.h"
+#include "exec/fuse/cost.h"
+#include "exec/fuse/internal.h"
+#include "exec/fuse/plan.h"
+#include "exec/fuse/tile2d.h"
 #include "runtime/kernel.h"
 #include "runtime/log.h"
 #include "runtime/mem.h"
 
-_Static_assert(WEFT_FUSE_MAX_CHAIN <= WEFT_FP_MAX_STAGES, "fuse_plan.h takes the longest chain");
+_Static_assert(WEFT_FUSE_MAX_CHAIN <= WEFT_FP_MAX_STAGES, "fuse/plan.h takes the longest chain");
 /* Fusing needs a measured saving per row of at least this fraction (equation 6's t_s/t_c) and
  * at least this many stages (fuse.h) ... */
 #define FUSE_MIN_RATIO WEFT_FUSE_MIN_RATIO
@@ -36,7 +36,7 @@ _Static_assert(WEFT_FUSE_MAX_CHAIN <= WEFT_FP_MAX_STAGES, "fuse_plan.h takes the
  * cannot tell its groups apart, and a group costs a few ns of overhead (1-D Jacobi K=64 at 64M
  * points, two A/B rounds at size large: groups of 256 271-285 ms, of 1024 236-254 ms). */
 #define FUSED_WIDE_1D 1024u
-/* The columns of a work-group in 2-D tiles (runtime/fuse_tile2d.h), four 16-lane packets: a
+/* The columns of a work-group in 2-D tiles (exec/fuse/tile2d.h), four 16-lane packets: a
  * stage's piece is whole groups from its first column, so a group wastes up to its width per
  * stage, and 16 cost about 3 ns of overhead per group (2-D tiles 1.5x slower on an EPYC). */
 #define FUSED_GROUP_2D 64u
@@ -124,7 +124,7 @@ uint64_t weft_fuse_team_budget(unsigned teams)
     threads = threads ? threads : 1;
     /* Zhou's level 2 keeps each core's part of a tile in its private cache: a core's budget
      * per thread of the team (each thread keeps to its share of the stages' rows,
-     * fuse_team.h), within half the team's share of the last-level caches */
+     * fuse/team.h), within half the team's share of the last-level caches */
     const uint64_t want = core * threads;
     const uint64_t llc = t->l3_size * t->llc_domains / teams / 2;
     return llc >= core && llc < want ? llc : want;
@@ -135,7 +135,7 @@ uint64_t weft_fuse_align(unsigned work_dim, const uint64_t local[3])
     return work_dim == 1 ? (local[0] < FUSED_GROUP_1D ? local[0] : FUSED_GROUP_1D) : 1;
 }
 
-/* ---- measured costs (runtime/fuse_cost.h) ------------------------------------------------- */
+/* ---- measured costs (exec/fuse/cost.h) ------------------------------------------------- */
 
 static struct weft_cost_key chain_key(const struct weft_fuse_stage *s0, const struct weft_fuse_stage *s1)
 {
@@ -438,7 +438,7 @@ static bool other_form_measured(const struct weft_cost_key *key)
     return weft_cost_get(WEFT_COST_USEFUL, &other, WEFT_FUSE_FUSED_SAMPLES) > 0;
 }
 
-/* Where a chain's decision is kept on disk (fuse_cost.h): its first two kernels by content, its
+/* Where a chain's decision is kept on disk (fuse/cost.h): its first two kernels by content, its
  * NDRange and local size, and what decides its costs on this machine (threads, the two-level
  * form's teams, this build of Weft). `arg`: the chain's first two stages. */
 static uint64_t prior_key(const void *arg)
@@ -514,7 +514,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
      * measured on this machine */
     const uint64_t rows = weft_fp_rows(&f->chain);
     unsigned forced_tile = env_unsigned("WEFT_FUSE_TILE", 0), forced_cols = env_unsigned("WEFT_FUSE_COLS", 0);
-    /* two levels (fuse_hot.c) only for row tiles: forced by WEFT_FUSE_LEVELS / WEFT_FUSE_DOMAINS,
+    /* two levels (fuse/hot.c) only for row tiles: forced by WEFT_FUSE_LEVELS / WEFT_FUSE_DOMAINS,
      * else tried where threads share a last-level cache and kept where measured faster */
     unsigned teams = forced_cols ? 0 : weft_fuse_teams();
     const unsigned candidate_teams = forced_cols || teams ? 0 : weft_fuse_team_candidate();
@@ -526,7 +526,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
         f->chain.nstages = K;
         tile = forced_tile ? forced_tile : (rows + 3) / 4;
     } else {
-        /* what an earlier process measured and decided (fuse_cost.h), until this one has
+        /* what an earlier process measured and decided (fuse/cost.h), until this one has
          * measured the same */
         struct weft_cost_prior prior;
         const bool have_prior = have_pair && weft_cost_prior(&f->key, &prior);
@@ -1048,7 +1048,7 @@ cl_int weft_fuse_run(struct weft_fusion *f)
     if (rc != 0 || atomic_load(&f->failed))
         return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
                           "could not allocate the windows of a fused chain of %u launches", f->chain.nstages);
-    /* costs per row (fuse_cost.h): rows run, and rows the chain replaced */
+    /* costs per row (fuse/cost.h): rows run, and rows the chain replaced */
     const uint64_t items = atomic_load(&f->items_run), useful = (uint64_t)f->chain.nstages * weft_fp_rows(&f->chain);
     const double run = (double)items / (double)f->row_items;
     if (items) {

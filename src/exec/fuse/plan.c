@@ -1,5 +1,5 @@
-/* runtime/fuse_plan.c — overlapped-tiling geometry of a launch chain (see fuse_plan.h). */
-#include "runtime/fuse_plan.h"
+/* exec/fuse/plan.c — overlapped-tiling geometry of a launch chain (see fuse/plan.h). */
+#include "exec/fuse/plan.h"
 
 #include <stdio.h>
 #include <string.h>

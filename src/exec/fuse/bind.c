@@ -1,5 +1,5 @@
-/* runtime/fuse_bind.c — a launch's access relations as numbers (see fuse_bind.h). */
-#include "runtime/fuse_bind.h"
+/* exec/fuse/bind.c — a launch's access relations as numbers (see fuse/bind.h). */
+#include "exec/fuse/bind.h"
 
 #include <stdlib.h>
 #include <string.h>

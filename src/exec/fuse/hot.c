@@ -1,11 +1,11 @@
-/* runtime/fuse_hot.c — the second level of hierarchical overlapped tiling (Zhou et al., HOT,
+/* exec/fuse/hot.c — the second level of hierarchical overlapped tiling (Zhou et al., HOT,
  * seed-notes 003-004 B.2.4 and Part C's option (b)).
  *
  * Level 1 is fuse.c's overlapped tiling with tiles of a core's L2 per thread of a team
  * (weft_fuse_team_budget) instead of one core's, one team of threads per last-level cache
  * domain (weft_fuse_teams: WEFT_FUSE_LEVELS=2 or WEFT_FUSE_DOMAINS=N; unset, measured against
  * one level where threads share a last-level cache, weft_fuse_team_candidate). A team runs
- * its level-1 tile together, in phases separated by a team barrier (runtime/fuse_team.h): fill
+ * its level-1 tile together, in phases separated by a team barrier (exec/fuse/team.h): fill
  * the tile's windows, then each stage over the tile's region split into units of rows, then
  * write back what the tile owns. Each thread keeps to its own share of a stage's rows (a
  * core's L2 budget). Level 2 is thus
@@ -18,7 +18,7 @@
  * and writes within one launch never race (OpenCL leaves a launch whose work-items race
  * undefined), so splitting a stage's region among threads changes no result. */
 #define _GNU_SOURCE
-#include "runtime/fuse_internal.h"
+#include "exec/fuse/internal.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@
 
 #include "exec/pool.h"
 #include "exec/topology.h"
-#include "runtime/fuse_team.h"
+#include "exec/fuse/team.h"
 
 /* Bytes a unit of a copy phase moves, at least. */
 #define COPY_CHUNK (128u << 10)

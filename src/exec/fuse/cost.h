@@ -1,4 +1,4 @@
-/* runtime/fuse_cost.h — what the fusion planner measures and learns: per-row costs of launches
+/* exec/fuse/cost.h — what the fusion planner measures and learns: per-row costs of launches
  * run alone and of fused chains (the t_s and t_c of Zhou's equation 6), and when a chain is
  * not planned (measured not to pay, with a retry later) or is run unfused on purpose (to keep
  * the unfused cost current while fusing).
@@ -12,8 +12,8 @@
  * samples older than the last WEFT_COST_WINDOW. Decisions are revisited: a rejected chain is
  * tried again after a growing number of launches, and a fused chain runs a few launches
  * unfused every so often, so one unlucky early measurement is not final. */
-#ifndef WEFT_RUNTIME_FUSE_COST_H
-#define WEFT_RUNTIME_FUSE_COST_H
+#ifndef WEFT_EXEC_FUSE_COST_H
+#define WEFT_EXEC_FUSE_COST_H
 
 #include <stdbool.h>
 #include <stdint.h>

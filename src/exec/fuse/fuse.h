@@ -1,4 +1,4 @@
-/* runtime/fuse.h — fusing chains of NDRange launches into overlapped tiles (Zhou et al.,
+/* exec/fuse/fuse.h — fusing chains of NDRange launches into overlapped tiles (Zhou et al.,
  * seed-notes 003-004 Part B; issue "Weft 0.5").
  *
  * Who does what:
@@ -12,20 +12,20 @@
  *     consecutive runnable fusable commands at the head of the queue to weft_fuse_prepare.
  *   - fuse.c decides: evaluates the access summaries with the launches' argument values, finds
  *     the producer/consumer pairs through the buffers they share, plans the tiles
- *     (runtime/fuse_plan.h: depth K by Zhou's equation 6 from per-row costs it measured on
+ *     (exec/fuse/plan.h: depth K by Zhou's equation 6 from per-row costs it measured on
  *     this machine, tile rows from the cache), and runs them: every tile copies the ranges it
  *     touches of the buffers the chain writes into private windows, runs each launch's own
  *     compiled code over its region with the arguments pointed at the windows, and writes back
  *     only the range it owns: at once the part no neighbour's window reads, the border once no
  *     neighbour still has to read the old contents. Tiles are bands of rows of the outermost
- *     dimension, or with WEFT_FUSE_COLS rectangles of 2-D ranges (runtime/fuse_tile2d.h).
+ *     dimension, or with WEFT_FUSE_COLS rectangles of 2-D ranges (exec/fuse/tile2d.h).
  *
  * What stays OpenCL's: each command keeps its own event; all of a fused run's events go
  * RUNNING when it starts and COMPLETE in order when it ends (their profiling times are those
  * of the fused run, which is when each of them executed). Results are the unfused results bit
  * for bit: every work-item runs the same code on the same inputs. */
-#ifndef WEFT_RUNTIME_FUSE_H
-#define WEFT_RUNTIME_FUSE_H
+#ifndef WEFT_EXEC_FUSE_FUSE_H
+#define WEFT_EXEC_FUSE_FUSE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,7 +47,7 @@ unsigned weft_fuse_hold_limit(void);
  * least WEFT_FUSE_MIN_RATIO (equation 6's t_s/t_c - 1) and a depth of at least
  * WEFT_FUSE_MIN_DEPTH; before WEFT_FUSE_FUSED_SAMPLES fused runs were measured, t_s/t_c - 1
  * is taken as WEFT_FUSE_FIRST_RATIO (try). Costs are lower medians of recent samples with each
- * key's first left out (runtime/fuse_cost.h): the first fused run of a chain pays for the first
+ * key's first left out (exec/fuse/cost.h): the first fused run of a chain pays for the first
  * touch of its windows, and the second can still be slower than the rest (Poisson 2048²:
  * 23-34 ms, then 15-17 ms), so three are taken; the first unfused launches of a process are
  * slow too (512² Jacobi: 140-520 ns a row, 106-112 steady), so five. */
@@ -58,7 +58,7 @@ unsigned weft_fuse_hold_limit(void);
 #define WEFT_FUSE_FIRST_RATIO 3.0
 /* Bytes a tile's working set may take: the core's own L2 (Zhou's Eff_Cache). */
 uint64_t weft_fuse_tile_budget(void);
-/* Hierarchical overlapped tiling (Zhou's HOT; runtime/fuse_hot.c): the number of teams, one
+/* Hierarchical overlapped tiling (Zhou's HOT; exec/fuse/hot.c): the number of teams, one
  * per last-level cache domain, that run level-1 tiles of weft_fuse_team_budget bytes each
  * together; 0 for plain overlapped tiling (one tile per thread, of weft_fuse_tile_budget).
  * WEFT_FUSE_LEVELS=2 forces it, WEFT_FUSE_LEVELS=1 forbids it; WEFT_FUSE_DOMAINS=N forces N

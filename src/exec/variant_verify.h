@@ -1,5 +1,5 @@
-/* runtime/variant_verify.h — WEFT_VERIFY=1: a checking mode for the variants the runtime
- * chooses between (runtime/variant_select.h).
+/* exec/variant_verify.h — WEFT_VERIFY=1: a checking mode for the variants the runtime
+ * chooses between (exec/variant_select.h).
  *
  * Before a launch profiles two variants, the runtime runs a sample of its work-groups (the
  * first WEFT_VERIFY_SAMPLE at most) with each variant, both from the same contents of every
@@ -15,8 +15,8 @@
  * no atomics, no stores to program-scope variables, no printf, no image arguments (the
  * caller decides, weft_kernel_meta.order_effects).
  */
-#ifndef WEFT_RUNTIME_VARIANT_VERIFY_H
-#define WEFT_RUNTIME_VARIANT_VERIFY_H
+#ifndef WEFT_EXEC_VARIANT_VERIFY_H
+#define WEFT_EXEC_VARIANT_VERIFY_H
 
 #include <stdbool.h>
 #include <stddef.h>

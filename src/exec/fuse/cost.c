@@ -1,5 +1,5 @@
-/* runtime/fuse_cost.c — measured costs and planning decisions of fused chains (fuse_cost.h). */
-#include "runtime/fuse_cost.h"
+/* exec/fuse/cost.c — measured costs and planning decisions of fused chains (fuse/cost.h). */
+#include "exec/fuse/cost.h"
 
 #include <math.h>
 #include <pthread.h>
