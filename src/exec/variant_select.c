@@ -14,7 +14,7 @@
 
 #include "compiler/cache.h"
 #include "compiler/compiler.h"
-#include "runtime/log.h"
+#include "util/log.h"
 
 #define TABLE_SIZE 1024u
 #define RECORD_MAGIC 0x5745465453454cull   /* "WEFTSEL" */

@@ -31,6 +31,9 @@
  *       runs after the decision.
  *       WEFT_PROFILE=off: the first variant, always.
  *   - WEFT_LOG=info logs each decision with both times.
+ * Part of the engine (it runs the launch, exec/pool.h, and is called by exec/dispatch.c); the
+ * runtime only computes a launch's key and reads the settings when it builds the description
+ * (runtime/ndrange.c).
  */
 #ifndef WEFT_EXEC_VARIANT_SELECT_H
 #define WEFT_EXEC_VARIANT_SELECT_H

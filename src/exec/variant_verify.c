@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/log.h"
+#include "util/log.h"
 
 static _Atomic unsigned mismatches;
 

@@ -13,7 +13,7 @@
  * kept for the process and nothing goes to the disk cache.
  * Only kernels whose results cannot depend on the order their work-items run in are checked:
  * no atomics, no stores to program-scope variables, no printf, no image arguments (the
- * caller decides, weft_kernel_meta.order_effects).
+ * caller decides, weft_kernel_meta.order_effects: exec/dispatch.c).
  */
 #ifndef WEFT_EXEC_VARIANT_VERIFY_H
 #define WEFT_EXEC_VARIANT_VERIFY_H

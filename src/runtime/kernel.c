@@ -49,6 +49,7 @@ struct weft_kernel_args {
     unsigned char *block;                  /* packed, meta->args_size bytes (>= 8) */
     size_t *local_sizes;                   /* per argument; 0 when not __local */
     cl_mem *mems;                          /* held */
+    struct weft_launch_buffer *bufs;       /* mems' storage and sizes, in the same allocation */
     cl_uint num_mems;
 };
 
@@ -608,7 +609,10 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out)
     size_t block_size = weft_round_up(m->args_size ? m->args_size : 8, 64);
     a->block = aligned_alloc(64, block_size);
     a->local_sizes = calloc(m->num_args ? m->num_args : 1, sizeof *a->local_sizes);
-    a->mems = calloc(m->num_args ? m->num_args : 1, sizeof *a->mems);
+    const size_t nmax = m->num_args ? m->num_args : 1;
+    a->mems = calloc(nmax, sizeof *a->mems + sizeof *a->bufs);
+    if (a->mems)
+        a->bufs = (struct weft_launch_buffer *)(a->mems + nmax);
     if (!a->block || !a->local_sizes || !a->mems) {
         weft_kernel_args_free(a);
         return CL_OUT_OF_HOST_MEMORY;
@@ -639,6 +643,7 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out)
             const void *desc = &v->mem->image->kdesc;
             memcpy(a->block + am->offset, &desc, sizeof desc);
             weft_object_hold(WEFT_OBJ(v->mem));
+            a->bufs[a->num_mems] = (struct weft_launch_buffer){v->mem->data, v->mem->size};
             a->mems[a->num_mems++] = v->mem;
             continue;
         }
@@ -661,6 +666,7 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out)
             memcpy(a->block + am->offset, &ptr, sizeof ptr);
             if (v->mem) {
                 weft_object_hold(WEFT_OBJ(v->mem));
+                a->bufs[a->num_mems] = (struct weft_launch_buffer){v->mem->data, v->mem->size};
                 a->mems[a->num_mems++] = v->mem;
             }
             break;
@@ -817,15 +823,33 @@ char *weft_kernel_program_globals(cl_kernel k)
     return (char *)k->image->globals;
 }
 
+cl_program weft_kernel_program(cl_kernel k)
+{
+    return k->program;
+}
+
 const struct weft_kernel_meta *weft_kernel_meta_of(cl_kernel k)
 {
     return k->meta;
 }
 
-cl_mem weft_kernel_args_buffer(const struct weft_kernel_args *a, const void *data)
+const struct weft_launch_buffer *weft_kernel_args_buffers(const struct weft_kernel_args *a, unsigned *n)
 {
-    for (cl_uint i = 0; i < a->num_mems; i++)
-        if (a->mems[i]->data == data)
-            return a->mems[i];
-    return NULL;
+    *n = a->num_mems;
+    return a->bufs;
 }
+
+/* ---- what the engine may ask of a launch's kernel (exec/launch.h) -------------------------- */
+
+static int launch_get_variant(struct _cl_kernel *k, unsigned work_dim, const size_t local[3],
+                              const struct weft_variant_spec *spec, struct weft_variant *out)
+{
+    return weft_kernel_get_variant(k, work_dim, local, spec, out);
+}
+
+static uint64_t launch_code_key(struct _cl_kernel *k)
+{
+    return weft_kernel_code_key(k);
+}
+
+const struct weft_kernel_ops weft_kernel_launch_ops = {launch_get_variant, launch_code_key};

@@ -1,30 +1,16 @@
-/* runtime/kernel.h — kernel objects, and what the NDRange launch (ndrange.c) needs of them. */
+/* runtime/kernel.h — kernel objects, and what the NDRange launch (ndrange.c) needs of them to
+ * build its launch description (exec/launch.h, which also defines struct weft_variant). */
 #ifndef WEFT_RUNTIME_KERNEL_H
 #define WEFT_RUNTIME_KERNEL_H
 
 #include <stdbool.h>
 #include "compiler/variant.h"
+#include "exec/launch.h"
 #include "runtime/object.h"
 #include "weft/abi.h"
 
 struct weft_kernel_meta;   /* compiler/compiler.h */
 struct weft_kernel_args;   /* kernel.c: a snapshot of argument values */
-
-struct weft_variant {
-    weft_wg_fn fn;
-    size_t static_local_size;   /* bytes of the kernel's own __local variables */
-    size_t scratch_size;        /* bytes of private scratch per work-group */
-    uint64_t key;               /* names the compiled code (its cache key) */
-    unsigned bfo_loops;         /* loops it runs breadth-first (compiler/transform/schedule.h) */
-    unsigned votes_bfo;         /* loops whose locality votes for breadth-first order */
-    unsigned vec_linearized;    /* sub-CFGs the vectorizer ran under lane masks */
-    unsigned vec_row_walks;     /* divergent loops in them that walk a row per work-item */
-    unsigned sub_group_width;   /* its sub-group size (compiler/transform/subgroup.h) */
-    size_t stack_size;          /* bytes of stack a call may take for the kernel's private
-                                   arrays, beyond WEFT_POOL_BASE_STACK (exec/pool.h): an upper
-                                   bound, at most weft_pool_stack_limit() */
-    struct weft_variant_spec spec;   /* what it is (compiler/variant.h) */
-};
 
 /* Launch-relevant facts of a kernel (from its compiled metadata). */
 struct weft_kernel_launch_info {
@@ -76,9 +62,14 @@ const char *weft_kernel_name(cl_kernel k);
 /* Names the kernel's code by content (its program's bitcode, -cl-opt-disable and its name): the
  * same in every process that builds or loads the same program, for decisions kept on disk. */
 uint64_t weft_kernel_code_key(cl_kernel k);
+/* The kernel's program (its context: ->context), held by the kernel. */
+cl_program weft_kernel_program(cl_kernel k);
 /* The kernel's compiled metadata (argument layout, access summary). */
 const struct weft_kernel_meta *weft_kernel_meta_of(cl_kernel k);
-/* The buffer of the snapshot whose storage starts at `data`, or NULL. */
-cl_mem weft_kernel_args_buffer(const struct weft_kernel_args *a, const void *data);
+/* Every memory object of the snapshot (buffers and images, in argument order): its storage and
+ * size, *n of them, valid while the snapshot lives. */
+const struct weft_launch_buffer *weft_kernel_args_buffers(const struct weft_kernel_args *a, unsigned *n);
+/* The engine's way to ask for variants and code keys of a launch's kernel (exec/launch.h). */
+extern const struct weft_kernel_ops weft_kernel_launch_ops;
 
 #endif

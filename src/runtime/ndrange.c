@@ -27,28 +27,31 @@
  *     the SIMD width along dimension 0), or a power of two with a remainder group (the same
  *     full-group variant then serves every global size, and full groups fill whole vectors).
  *     Either way small enough that every pool thread gets several groups.
- *   - At run time the command fills one weft_launch (unused dimensions: size 1, offset 0) and
- *     hands it to the pool; the event goes RUNNING/COMPLETE around it (queue.c).
+ *   - Enqueue builds the launch's description once (exec/launch.h: the metadata, the argument
+ *     block and the memory objects it names, the parts and their variants; unused dimensions:
+ *     size 1, offset 0) in the command's payload; at run time the command hands it to the
+ *     engine (exec/dispatch.h) and turns a failure into CL_OUT_OF_RESOURCES; the event goes
+ *     RUNNING/COMPLETE around it (queue.c). A fusable launch's command points the queue at the
+ *     same description (weft_command.launch), which fusion reads (exec/fuse/fuse.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/printf.h"
+#include "compiler/compiler.h"
+#include "compiler/transform/schedule.h"
+#include "exec/dispatch.h"
+#include "exec/fuse/fuse.h"
+#include "exec/launch.h"
 #include "exec/pool.h"
+#include "exec/variant_select.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
-#include "exec/fuse/fuse.h"
 #include "runtime/kernel.h"
 #include "runtime/log.h"
 #include "runtime/program.h"
 #include "runtime/queue.h"
-#include "exec/variant_select.h"
-#include "exec/variant_verify.h"
-#include "runtime/mem.h"
-#include "compiler/compiler.h"
-#include "compiler/transform/schedule.h"
 
 /* The largest work-group the automatic choice makes: big enough to amortize the work-group
  * loop overhead and fill vectors, small enough to keep privatized state in L1/L2. */
@@ -56,165 +59,27 @@
 /* The automatic choice aims at this many work-groups per pool thread (load balance). */
 #define AUTO_GROUPS_PER_THREAD 4u
 
-/* At most 2^3 regions of equal work-groups (weft/abi.h). */
-#define MAX_PARTS 8u
+#define MAX_PARTS WEFT_LAUNCH_MAX_PARTS
 
-/* One region of the NDRange whose work-groups all have one size: a sub-launch. */
-struct ndrange_part {
-    weft_wg_fn fn;                     /* the variant for `local` */
-    uint64_t first, count;             /* its groups in the command's linear numbering */
-    uint64_t local[3], group_base[3], launch_groups[3], global_id_base[3];  /* weft/abi.h */
-};
-
+/* An NDRange command's payload. */
 struct ndrange_cmd {
-    struct weft_kernel_args *args;     /* snapshot; owns the packed block */
-    bool uses_printf;
-    struct weft_launch launch;         /* complete at enqueue (printf_buf set at run); with one
-                                          part, that part's launch; else the whole NDRange's
-                                          fields, the region fields set per part */
-    unsigned nparts;
-    struct ndrange_part parts[MAX_PARTS];   /* parts[0]: the full groups when there are any */
-    weft_wg_fn alt;                    /* another schedule of parts[0] to profile, or NULL */
-    struct weft_variant_spec spec, alt_spec;   /* parts[0]'s variant and alt's (the log) */
-    uint64_t select_key;               /* the decision's key (exec/variant_select.h) */
-    char name[64];                     /* the kernel, for the log */
-    cl_kernel kernel;                  /* held by args */
+    struct weft_kernel_args *args;     /* snapshot; owns the packed block, holds the kernel and
+                                          every memory object the description lists */
+    struct weft_launch_desc desc;      /* what the engine runs (exec/launch.h) */
 };
-
-static void set_region(struct weft_wg_ctx *c, const struct ndrange_part *part)
-{
-    for (int d = 0; d < 3; d++) {
-        c->local_size[d] = part->local[d];
-        c->group_base[d] = part->group_base[d];
-        c->launch_groups[d] = part->launch_groups[d];
-        c->global_id_base[d] = part->global_id_base[d];
-    }
-}
-
-/* The pool's work-group function for a launch of several parts: runs groups [first,
- * first + count) of the command's numbering, each piece by its part's variant on a copy of
- * the worker's context with the part's region fields. `args` is the command. */
-static void run_parts(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
-{
-    const struct ndrange_cmd *p = args;
-    const uint64_t end = first + count;
-    for (unsigned i = 0; i < p->nparts && first < end; i++) {
-        const struct ndrange_part *part = &p->parts[i];
-        uint64_t part_end = part->first + part->count;
-        if (first >= part_end)
-            continue;
-        uint64_t stop = end < part_end ? end : part_end;
-        struct weft_wg_ctx c = *ctx;
-        set_region(&c, part);
-        part->fn(p->launch.args, &c, first - part->first, stop - first);
-        first = stop;
-    }
-}
-
-/* WEFT_VERIFY: before the first launch of this process that would run `alt` for the pair's
- * key, compare the two variants on a sample of `full`'s groups (exec/variant_verify.h); a
- * mismatch makes the first variant final. Kernels whose results may depend on the order of
- * their work-items, or that take images, are not checked. */
-static void verify_pair(struct ndrange_cmd *p, const struct weft_launch *full)
-{
-    if (!weft_verify_setting() || p->uses_printf || weft_kernel_has_images(p->kernel))
-        return;
-    const struct weft_kernel_meta *m = weft_kernel_meta_of(p->kernel);
-    if (m->order_effects || !weft_select_claim_verify(p->select_key))
-        return;
-    struct weft_verify_buffer bufs[64];
-    unsigned n = 0;
-    for (cl_uint i = 0; i < m->num_args && n < 64; i++) {
-        if (m->args[i].kind != WEFT_ARG_GLOBAL_PTR)
-            continue;   /* __constant buffers are read-only */
-        void *data = NULL;
-        memcpy(&data, (const char *)full->args + m->args[i].offset, sizeof data);
-        cl_mem mem = data ? weft_kernel_args_buffer(p->args, data) : NULL;
-        if (!mem)
-            continue;
-        bufs[n++] = (struct weft_verify_buffer){data, mem->size, weft_verify_elem_of(m->args[i].type_name), i};
-    }
-    char what[160], na[WEFT_VARIANT_NAME_MAX], nb[WEFT_VARIANT_NAME_MAX];
-    snprintf(what, sizeof what, "kernel '%s', variants %s and %s", p->name, weft_variant_name(&p->spec, na),
-             weft_variant_name(&p->alt_spec, nb));
-    if (!weft_verify_pair(full, p->alt, bufs, n, what))
-        weft_select_reject(p->select_key);
-}
-
-static int run_split(struct ndrange_cmd *p, bool *profiled)
-{
-    struct weft_launch all = p->launch;
-    all.fn = run_parts;
-    all.args = p;
-    if (p->alt) {
-        /* the full groups are profiled between the two schedules, the remainder parts follow */
-        struct weft_launch full = p->launch;
-        set_region(&full.ctx, &p->parts[0]);
-        full.fn = p->parts[0].fn;
-        full.first_group = 0;
-        full.total_groups = p->parts[0].count;
-        verify_pair(p, &full);
-        int rc = weft_select_run(&full, p->alt, p->select_key, p->name, profiled);
-        if (rc != 0)
-            return rc;
-        all.first_group = p->parts[0].count;
-        all.total_groups -= p->parts[0].count;
-    }
-    return weft_pool_run(&all);
-}
 
 static cl_int run_ndrange(struct weft_command *cmd)
 {
     struct ndrange_cmd *p = cmd->payload;
-    if (p->launch.total_groups == 0)
-        return CL_SUCCESS;
-    struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
-    p->launch.ctx.printf_buf = pb;
-    uint64_t t0 = cmd->flags & WEFT_COMMAND_FUSABLE ? weft_now_ns() : 0;
-    bool profiled = false;
-    if (p->alt && p->nparts == 1)
-        verify_pair(p, &p->launch);
-    int rc = p->nparts > 1 ? run_split(p, &profiled)
-             : p->alt     ? weft_select_run(&p->launch, p->alt, p->select_key, p->name, &profiled)
-                          : weft_pool_run(&p->launch);
-    if (t0 && rc == 0 && !profiled) {
-        /* the per-row cost of this kernel unfused: what fusing it into a chain would save (not
-         * from a launch that profiled two variants: its time includes the slower one's slices) */
-        struct weft_fuse_stage st;
-        if (weft_ndrange_fuse_stage(cmd, &st))
-            weft_fuse_note_unfused(&st, weft_now_ns() - t0);
-    }
-    if (pb)
-        weft_printf_buffer_finish(pb);
-    if (rc != 0)
+    if (weft_dispatch_run(&p->desc) != 0)
         return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
                           "could not allocate %zu bytes of local memory, %zu of scratch and a stack of %zu "
-                          "per worker", p->launch.local_mem_size, p->launch.scratch_size,
-                          WEFT_POOL_BASE_STACK + p->launch.stack_size);
+                          "per worker", p->desc.launch.local_mem_size, p->desc.launch.scratch_size,
+                          WEFT_POOL_BASE_STACK + p->desc.launch.stack_size);
     return CL_SUCCESS;
 }
 
-bool weft_ndrange_fuse_stage(struct weft_command *cmd, struct weft_fuse_stage *out)
-{
-    if (cmd->run != run_ndrange)
-        return false;
-    const struct ndrange_cmd *p = cmd->payload;
-    memset(out, 0, sizeof *out);
-    out->kernel = p->kernel;
-    out->meta = weft_kernel_meta_of(p->kernel);
-    out->args = p->args;
-    out->block = p->launch.args;
-    out->work_dim = (unsigned)p->launch.ctx.work_dim;
-    for (int d = 0; d < 3; d++) {
-        out->global[d] = p->launch.ctx.global_size[d];
-        out->offset[d] = p->launch.ctx.global_offset[d];
-        out->local[d] = p->launch.ctx.enqueued_local_size[d];
-    }
-    out->name = p->name;
-    return true;
-}
-
-/* Whether a launch may join a fused chain (fuse.h): fusion on, an in-order queue, a kernel
+/* Whether a launch may join a fused chain (exec/fuse/fuse.h): fusion on, an in-order queue, a kernel
  * that observes nothing of its work-group, takes no image, calls no printf, and writes global memory that the
  * compiler described as affine accesses. */
 static bool fusable(cl_command_queue q, cl_kernel kernel, bool empty, bool uses_printf)
@@ -516,13 +381,13 @@ static cl_int check_geometry(cl_device_id dev, cl_kernel kernel, cl_uint work_di
  * group. The region of full groups in every dimension, when there is one, comes first
  * (*first_full); the parts number the groups consecutively. Returns how many parts. */
 static unsigned split_regions(const size_t global[3], const size_t offset[3], const size_t local[3],
-                              struct ndrange_part parts[MAX_PARTS], bool *first_full)
+                              struct weft_launch_part parts[MAX_PARTS], bool *first_full)
 {
     unsigned n = 0;
     uint64_t next = 0;
     /* bit d of `rem`: the part is the remainder group in dimension d */
     for (unsigned rem = 0; rem < MAX_PARTS; rem++) {
-        struct ndrange_part part;
+        struct weft_launch_part part;
         memset(&part, 0, sizeof part);
         bool exists = true;
         uint64_t count = 1;
@@ -562,7 +427,7 @@ static unsigned split_regions(const size_t global[3], const size_t offset[3], co
  * the schedule, *alt may be a breadth-first variant of it to profile against (choose_variants);
  * *key0 and *spec0 are then part 0's cache key and variant. */
 static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim, const size_t enqueued_local[3],
-                            struct weft_kernel_args *args, struct ndrange_part *parts, unsigned nparts,
+                            struct weft_kernel_args *args, struct weft_launch_part *parts, unsigned nparts,
                             bool first_full, bool wide_ids, struct weft_launch *launch, struct weft_variant *alt,
                             uint64_t *key0, struct weft_variant_spec *spec0)
 {
@@ -663,12 +528,9 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     cl_command_queue q = command_queue;
     WEFT_CHECK(weft_is_queue(q), CL_INVALID_COMMAND_QUEUE, "command_queue is not a live command queue");
     WEFT_CHECK(weft_object_is(kernel, WEFT_TYPE_KERNEL), CL_INVALID_KERNEL, "kernel is not a live kernel");
-    cl_program program = NULL;
-    cl_context kctx = NULL;
-    /* The kernel's struct is private to kernel.c; its public queries are enough here. */
-    if (clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program, &program, NULL) != CL_SUCCESS ||
-        clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof kctx, &kctx, NULL) != CL_SUCCESS)
-        return weft_error(__func__, CL_INVALID_KERNEL, "kernel is not a live kernel");
+    /* The kernel's struct is private to kernel.c; kernel.h hands out its program. */
+    const cl_program program = weft_kernel_program(kernel);
+    const cl_context kctx = program->context;
     bool uniform_option = false;
     WEFT_CHECK(program_has_executable(program, &uniform_option), CL_INVALID_PROGRAM_EXECUTABLE,
                "the kernel's program has no executable built for the device");
@@ -700,7 +562,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
 
     struct weft_launch launch;
     memset(&launch, 0, sizeof launch);
-    struct ndrange_part parts[MAX_PARTS];
+    struct weft_launch_part parts[MAX_PARTS];
     unsigned nparts = 0;
     struct weft_variant alt = {0};
     uint64_t select_key = 0;
@@ -731,7 +593,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
             return err;
         }
         if (nparts == 1)
-            set_region(&launch.ctx, &parts[0]);
+            weft_launch_set_region(&launch.ctx, &parts[0]);
         if (alt.fn) {
             uint64_t gs[3], ls[3];
             for (int d = 0; d < 3; d++) {
@@ -750,21 +612,27 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     }
     struct ndrange_cmd *p = cmd->payload;
     p->args = args;
-    p->uses_printf = !empty && weft_kernel_uses_printf(kernel);
-    p->launch = launch;
-    p->nparts = nparts;
-    memcpy(p->parts, parts, nparts * sizeof parts[0]);
-    p->alt = alt.fn;
-    p->spec = spec0;
-    p->alt_spec = alt.spec;
-    p->select_key = select_key;
-    snprintf(p->name, sizeof p->name, "%s", empty ? "" : weft_kernel_name(kernel));
-    p->kernel = kernel;
-    /* a fused run (fuse.c) asks the pool for no stack beyond WEFT_POOL_BASE_STACK for the
-     * stages it calls: launches whose private arrays may need more than half of that run
-     * unfused, on the stack their own launch asks for (exec/pool.h) */
-    if (fusable(q, kernel, empty, p->uses_printf) && launch.stack_size <= WEFT_POOL_BASE_STACK / 2)
+    struct weft_launch_desc *d = &p->desc;
+    d->meta = weft_kernel_meta_of(kernel);
+    d->kernel = kernel;
+    d->ops = &weft_kernel_launch_ops;
+    d->bufs = weft_kernel_args_buffers(args, &d->nbufs);
+    d->uses_printf = !empty && weft_kernel_uses_printf(kernel);
+    d->launch = launch;
+    d->nparts = nparts;
+    memcpy(d->parts, parts, nparts * sizeof parts[0]);
+    d->alt = alt.fn;
+    d->spec = spec0;
+    d->alt_spec = alt.spec;
+    d->select_key = select_key;
+    snprintf(d->name, sizeof d->name, "%s", empty ? "" : weft_kernel_name(kernel));
+    /* a fused run (exec/fuse/fuse.c) asks the pool for no stack beyond WEFT_POOL_BASE_STACK
+     * for the stages it calls: launches whose private arrays may need more than half of that
+     * run unfused, on the stack their own launch asks for (exec/pool.h) */
+    d->fusable = fusable(q, kernel, empty, d->uses_printf) && launch.stack_size <= WEFT_POOL_BASE_STACK / 2;
+    if (d->fusable)
         cmd->flags |= WEFT_COMMAND_FUSABLE;
+    cmd->launch = d;
     cmd->run = run_ndrange;
     cmd->release = release_ndrange;
     return weft_command_enqueue(cmd, false, event);

@@ -39,10 +39,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "exec/fuse/fuse.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
-#include "exec/fuse/fuse.h"
 #include "runtime/info.h"
 #include "runtime/log.h"
 
@@ -76,7 +76,7 @@ struct weft_queue_impl {
     atomic_bool sleeping;            /* the command thread waits on work_cv */
     unsigned done_waiters;
     bool in_order;
-    /* Delayed enqueue (fuse.h): fusable launches with ticket >= release_ticket are held back;
+    /* Delayed enqueue (exec/fuse/fuse.h): fusable launches with ticket >= release_ticket are held back;
      * the thread releases them QUEUE_HOLD_NS after the last enqueue at the latest. */
     uint64_t release_ticket;
     uint64_t last_enqueue_ns;
@@ -204,7 +204,10 @@ static bool execute_fused(struct command *c)
     unsigned n = collect_chain(impl, c, cmds, weft_fuse_hold_limit()), used = 0;
     if (n < 2)
         return false;
-    struct weft_fusion *f = weft_fuse_prepare(cmds, n, &used);
+    const struct weft_launch_desc *launches[WEFT_FUSE_MAX_CHAIN];
+    for (unsigned i = 0; i < n; i++)
+        launches[i] = cmds[i]->launch;
+    struct weft_fusion *f = weft_fuse_prepare(launches, n, &used);
     if (!f)
         return false;
     pthread_mutex_lock(&impl->lock);
@@ -214,7 +217,10 @@ static bool execute_fused(struct command *c)
     uint64_t start = weft_now_ns();
     for (unsigned i = 0; i < used; i++)
         weft_event_set_status_at(cmds[i]->event, CL_RUNNING, start);
-    cl_int status = weft_fuse_run(f);
+    cl_int status = CL_SUCCESS;
+    if (weft_fuse_run(f) != 0)
+        status = weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
+                            "could not allocate the windows of a fused chain of %u launches", used);
     weft_fuse_free(f);
     /* in order; the last completion may free the queue, so nothing of it is used after */
     for (unsigned i = 0; i < used; i++)

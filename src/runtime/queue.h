@@ -16,6 +16,7 @@
 #include "runtime/object.h"
 
 struct weft_queue_impl;
+struct weft_launch_desc;   /* exec/launch.h */
 
 struct _cl_command_queue {
     struct weft_object obj;
@@ -38,6 +39,8 @@ struct weft_command {
     void *payload;                      /* payload_size bytes, zeroed, freed with the command */
     struct weft_command *next;          /* queue.c's list link */
     unsigned flags;                     /* WEFT_COMMAND_* below; set before enqueueing */
+    const struct weft_launch_desc *launch;   /* NDRange commands: their launch description in
+                                                the payload (ndrange.c), else NULL */
 };
 
 /* Ordering flags for markers and barriers (sync_commands.c). In an in-order queue every
@@ -46,7 +49,8 @@ struct weft_command {
 #define WEFT_COMMAND_WAITS_FOR_PREVIOUS 0x1u /* runs only once every earlier command completed */
 #define WEFT_COMMAND_BLOCKS_LATER 0x2u       /* no later command starts before this completed */
 /* An NDRange launch that may join a fused chain (exec/fuse/fuse.h): an in-order queue holds it
- * back until a sync point and offers the run of such commands to weft_fuse_prepare. */
+ * back until a sync point and offers the launch descriptions of the run of such commands
+ * (weft_command.launch) to weft_fuse_prepare. */
 #define WEFT_COMMAND_FUSABLE 0x4u
 
 struct weft_command *weft_command_new(cl_command_queue queue, cl_command_type type,

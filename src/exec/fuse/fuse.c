@@ -11,17 +11,16 @@
 #include "compiler/cache.h"
 #include "compiler/compiler.h"
 #include "compiler/transform/schedule.h"
-#include "exec/pool.h"
-#include "exec/topology.h"
-#include "runtime/event.h"
 #include "exec/fuse/bind.h"
 #include "exec/fuse/cost.h"
 #include "exec/fuse/internal.h"
 #include "exec/fuse/plan.h"
 #include "exec/fuse/tile2d.h"
-#include "runtime/kernel.h"
-#include "runtime/log.h"
-#include "runtime/mem.h"
+#include "exec/launch.h"
+#include "exec/pool.h"
+#include "exec/topology.h"
+#include "util/clock.h"
+#include "util/log.h"
 
 _Static_assert(WEFT_FUSE_MAX_CHAIN <= WEFT_FP_MAX_STAGES, "fuse/plan.h takes the longest chain");
 /* Fusing needs a measured saving per row of at least this fraction (equation 6's t_s/t_c) and
@@ -142,8 +141,31 @@ static struct weft_cost_key chain_key(const struct weft_fuse_stage *s0, const st
     return (struct weft_cost_key){s0->meta, s1 ? s1->meta : NULL, {s0->global[0], s0->global[1], s0->global[2]}};
 }
 
-void weft_fuse_note_unfused(const struct weft_fuse_stage *s, uint64_t ns)
+/* What fusion needs of a launch (false: NULL, not a launch). */
+static bool stage_of(const struct weft_launch_desc *d, struct weft_fuse_stage *out)
 {
+    if (!d)
+        return false;
+    memset(out, 0, sizeof *out);
+    out->launch = d;
+    out->meta = d->meta;
+    out->block = d->launch.args;
+    out->work_dim = (unsigned)d->launch.ctx.work_dim;
+    for (int i = 0; i < 3; i++) {
+        out->global[i] = d->launch.ctx.global_size[i];
+        out->offset[i] = d->launch.ctx.global_offset[i];
+        out->local[i] = d->launch.ctx.enqueued_local_size[i];
+    }
+    out->name = d->name;
+    return true;
+}
+
+void weft_fuse_note_unfused(const struct weft_launch_desc *d, uint64_t ns)
+{
+    struct weft_fuse_stage st;
+    if (!stage_of(d, &st))
+        return;
+    const struct weft_fuse_stage *s = &st;
     uint64_t rows = s->global[s->work_dim - 1];
     if (rows) {
         struct weft_cost_key k = chain_key(s, NULL);
@@ -280,33 +302,33 @@ void weft_fuse_free(struct weft_fusion *f)
     free(f);
 }
 
-/* The buffer index of storage `ptr` (adding it), or -1 when it is not a buffer of the snapshot or
- * overlaps another one without being it (sub-buffers of one parent). */
+/* The buffer index of storage `ptr` (adding it), or -1 when it is not a memory object of the
+ * launch or overlaps another one without being it (sub-buffers of one parent). */
 static int buffer_of(struct weft_fusion *f, const struct weft_fuse_stage *s, char *ptr)
 {
     for (unsigned b = 0; b < f->chain.nbufs; b++)
         if (f->base[b] == ptr)
             return (int)b;
-    cl_mem m = ptr ? weft_kernel_args_buffer(s->args, ptr) : NULL;
-    if (!m || f->chain.nbufs == MAX_BUFS)
+    size_t size = 0;
+    if (!weft_launch_buffer_size(s->launch, ptr, &size) || f->chain.nbufs == MAX_BUFS)
         return -1;
     for (unsigned b = 0; b < f->chain.nbufs; b++)
-        if (ptr < f->base[b] + f->buf[b].size && f->base[b] < ptr + m->size)
+        if (ptr < f->base[b] + f->buf[b].size && f->base[b] < ptr + size)
             return -1;
     unsigned b = f->chain.nbufs++;
     f->base[b] = ptr;
     memset(&f->buf[b], 0, sizeof f->buf[b]);
-    f->buf[b].size = m->size;
+    f->buf[b].size = size;
     return (int)b;
 }
 
-/* Turns command k's launch into stage k of f: its accesses as numbers. */
-static bool add_stage(struct weft_fusion *f, struct weft_command *cmd, char *why, size_t n)
+/* Turns launch k into stage k of f: its accesses as numbers. */
+static bool add_stage(struct weft_fusion *f, const struct weft_launch_desc *d, char *why, size_t n)
 {
     unsigned k = f->chain.nstages;
     struct fstage *st = &f->st[k];
     memset(st, 0, sizeof *st);
-    if (!weft_ndrange_fuse_stage(cmd, &st->s)) {
+    if (!stage_of(d, &st->s)) {
         snprintf(why, n, "not a kernel launch");
         return false;
     }
@@ -406,7 +428,7 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_
         if (!exists)
             continue;
         struct weft_variant v;
-        if (weft_kernel_get_variant(s->kernel, s->work_dim, local, &spec, &v) != CL_SUCCESS ||
+        if (s->launch->ops->get_variant(s->launch->kernel, s->work_dim, local, &spec, &v) != 0 ||
             v.static_local_size)
             return false;
         st->part[mask].fn = v.fn;
@@ -421,7 +443,7 @@ static bool prepare_parts(struct fstage *st, uint64_t outer_local, uint64_t col_
     size_t wide[3] = {FUSED_WIDE_1D, 1, 1};
     if (s->work_dim == 1 && !col_local && FUSED_WIDE_1D % outer_local == 0 && outer_local < FUSED_WIDE_1D &&
         s->global[0] >= FUSED_WIDE_1D &&
-        weft_kernel_get_variant(s->kernel, 1, wide, &spec, &v) == CL_SUCCESS && !v.static_local_size) {
+        s->launch->ops->get_variant(s->launch->kernel, 1, wide, &spec, &v) == 0 && !v.static_local_size) {
         st->wide.fn = v.fn;
         st->wide.local[0] = FUSED_WIDE_1D;
         st->wide.local[1] = st->wide.local[2] = 1;
@@ -444,13 +466,14 @@ static bool other_form_measured(const struct weft_cost_key *key)
 static uint64_t prior_key(const void *arg)
 {
     const struct weft_fuse_stage *a = arg, *b = a + 1;
-    uint64_t k[12] = {weft_kernel_code_key(a->kernel), weft_kernel_code_key(b->kernel), a->global[0], a->global[1],
-                      a->global[2], a->local[0], a->local[1], a->local[2], weft_pool_concurrency(),
-                      weft_fuse_team_candidate(), weft_cache_build_identity(), a->work_dim};
+    uint64_t k[12] = {a->launch->ops->code_key(a->launch->kernel), b->launch->ops->code_key(b->launch->kernel),
+                      a->global[0], a->global[1], a->global[2], a->local[0], a->local[1], a->local[2],
+                      weft_pool_concurrency(), weft_fuse_team_candidate(), weft_cache_build_identity(),
+                      a->work_dim};
     return weft_hash64(k, sizeof k, 0x6675736570726eull);
 }
 
-struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, unsigned *used)
+struct weft_fusion *weft_fuse_prepare(const struct weft_launch_desc *const *launches, unsigned n, unsigned *used)
 {
     if (n < 2)
         return NULL;
@@ -462,8 +485,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     struct weft_fuse_stage ab[2];   /* the first two stages */
     enum weft_cost_plan plan = WEFT_COST_PLAN;
     struct weft_cost_key pair_key;
-    const bool have_pair = !forced_depth && weft_ndrange_fuse_stage(cmds[0], &ab[0]) &&
-                           weft_ndrange_fuse_stage(cmds[1], &ab[1]);
+    const bool have_pair = !forced_depth && stage_of(launches[0], &ab[0]) && stage_of(launches[1], &ab[1]);
     if (have_pair) {
         pair_key = chain_key(&ab[0], &ab[1]);
         weft_cost_load_prior(&pair_key, prior_key, ab);
@@ -482,7 +504,7 @@ struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, un
     char why[160] = "";
     /* the longest prefix whose stages all describe themselves */
     for (unsigned k = 0; k < n; k++)
-        if (!add_stage(f, cmds[k], why, sizeof why))
+        if (!add_stage(f, launches[k], why, sizeof why))
             break;
     const struct weft_fuse_stage *s0 = &f->st[0].s;
     if (f->chain.nstages < 2)
@@ -1018,7 +1040,7 @@ static void run_tiles(const void *arg, const struct weft_wg_ctx *wctx, uint64_t 
     }
 }
 
-cl_int weft_fuse_run(struct weft_fusion *f)
+int weft_fuse_run(struct weft_fusion *f)
 {
     const struct weft_fuse_stage *s0 = &f->st[0].s;
     struct weft_launch launch;
@@ -1046,8 +1068,7 @@ cl_int weft_fuse_run(struct weft_fusion *f)
      * buffers pays it on every run */
     const uint64_t ns_planned = weft_now_ns() - f->t_prepare;
     if (rc != 0 || atomic_load(&f->failed))
-        return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
-                          "could not allocate the windows of a fused chain of %u launches", f->chain.nstages);
+        return 1;   /* the runtime reports CL_OUT_OF_RESOURCES (runtime/queue.c) */
     /* costs per row (fuse/cost.h): rows run, and rows the chain replaced */
     const uint64_t items = atomic_load(&f->items_run), useful = (uint64_t)f->chain.nstages * weft_fp_rows(&f->chain);
     const double run = (double)items / (double)f->row_items;
@@ -1073,5 +1094,5 @@ cl_int weft_fuse_run(struct weft_fusion *f)
                  shape, f->chain.nstages, run - (double)useful, (unsigned long long)useful,
                  100.0 * (run - (double)useful) / (double)useful, (double)ns / 1e6, (double)ns_planned / 1e6);
     }
-    return CL_SUCCESS;
+    return 0;
 }

@@ -2,14 +2,17 @@
  * seed-notes 003-004 Part B; issue "Weft 0.5").
  *
  * Who does what:
- *   - ndrange.c marks a launch WEFT_COMMAND_FUSABLE at enqueue when fusion is on
+ *   - runtime/ndrange.c marks a launch fusable at enqueue (its description's `fusable`, the
+ *     command's WEFT_COMMAND_FUSABLE) when fusion is on
  *     (WEFT_FUSE=auto, the default), the queue is in-order, and the kernel could take part in a
  *     fused chain: it observes nothing of its work-group (so any region of the NDRange can run
  *     on its own), calls no printf, writes some global memory, and the compiler described all
  *     of its global accesses as affine (compiler/analysis/access.h).
- *   - queue.c holds such launches back (delayed enqueue) until a sync point, a non-fusable
- *     command, WEFT_FUSE_HOLD launches, or a short idle time, and then offers the run of
- *     consecutive runnable fusable commands at the head of the queue to weft_fuse_prepare.
+ *   - runtime/queue.c holds such launches back (delayed enqueue) until a sync point, a
+ *     non-fusable command, WEFT_FUSE_HOLD launches, or a short idle time, and then offers the
+ *     launch descriptions (exec/launch.h) of the run of consecutive runnable fusable commands
+ *     at the head of the queue to weft_fuse_prepare, and completes their events around
+ *     weft_fuse_run.
  *   - fuse.c decides: evaluates the access summaries with the launches' argument values, finds
  *     the producer/consumer pairs through the buffers they share, plans the tiles
  *     (exec/fuse/plan.h: depth K by Zhou's equation 6 from per-row costs it measured on
@@ -30,7 +33,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "runtime/queue.h"
+#include "exec/launch.h"
 
 enum weft_fuse_mode { WEFT_FUSE_OFF, WEFT_FUSE_AUTO };
 
@@ -73,32 +76,21 @@ uint64_t weft_fuse_team_budget(unsigned teams);
  * size, at most 256 work-items; other dimensions run rows of work-groups one item high. */
 uint64_t weft_fuse_align(unsigned work_dim, const uint64_t local[3]);
 
-/* What fuse.c needs of one NDRange command; ndrange.c fills it (weft_ndrange_fuse_stage). */
-struct weft_fuse_stage {
-    cl_kernel kernel;
-    const struct weft_kernel_meta *meta;
-    const struct weft_kernel_args *args;   /* the snapshot: holds the buffers */
-    const unsigned char *block;            /* the packed argument block */
-    unsigned work_dim;
-    uint64_t global[3], offset[3], local[3];   /* unused dimensions: 1, 0, 1 */
-    const char *name;
-};
-
-/* True when `cmd` is an NDRange command made by ndrange.c (always, for WEFT_COMMAND_FUSABLE). */
-bool weft_ndrange_fuse_stage(struct weft_command *cmd, struct weft_fuse_stage *out);
-/* ndrange.c reports the time an unfused run of a fusable command took (per-row cost), except
- * for launches that profiled two variants (weft_select_run's *profiled): their time includes
- * the slower variant's slices and made fusion look better than it is. */
-void weft_fuse_note_unfused(const struct weft_fuse_stage *s, uint64_t ns);
+/* exec/dispatch.c reports the time an unfused run of a fusable launch took (per-row cost),
+ * except for launches that profiled two variants (weft_select_run's *profiled): their time
+ * includes the slower variant's slices and made fusion look better than it is. */
+void weft_fuse_note_unfused(const struct weft_launch_desc *d, uint64_t ns);
 
 struct weft_fusion;
 
-/* Plans a fused run of a prefix of cmds[0..n): consecutive commands of one in-order queue, all
- * WEFT_COMMAND_FUSABLE and runnable. Returns NULL when fusing does not pay or does not apply
- * (cmds[0] then runs alone, as usual); else the plan for the first *used >= 2 of them. */
-struct weft_fusion *weft_fuse_prepare(struct weft_command **cmds, unsigned n, unsigned *used);
-/* Runs a plan: CL_SUCCESS, or an error code that every fused command reports. */
-cl_int weft_fuse_run(struct weft_fusion *f);
+/* Plans a fused run of a prefix of launches[0..n): the descriptions of consecutive commands of
+ * one in-order queue, all fusable and runnable (a NULL entry, a command that is no launch, ends
+ * the chain). Returns NULL when fusing does not pay or does not apply (launches[0] then runs
+ * alone, as usual); else the plan for the first *used >= 2 of them. */
+struct weft_fusion *weft_fuse_prepare(const struct weft_launch_desc *const *launches, unsigned n, unsigned *used);
+/* Runs a plan: 0, or nonzero when the windows could not be allocated (the runtime fails every
+ * fused command with CL_OUT_OF_RESOURCES). */
+int weft_fuse_run(struct weft_fusion *f);
 void weft_fuse_free(struct weft_fusion *f);
 
 #endif

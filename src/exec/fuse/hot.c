@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/fuse/team.h"
 #include "exec/pool.h"
 #include "exec/topology.h"
-#include "exec/fuse/team.h"
 
 /* Bytes a unit of a copy phase moves, at least. */
 #define COPY_CHUNK (128u << 10)

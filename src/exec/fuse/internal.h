@@ -16,6 +16,16 @@
 #include "exec/fuse/tile2d.h"
 #include "weft/abi.h"
 
+/* What fuse.c needs of one launch, from its description (exec/launch.h). */
+struct weft_fuse_stage {
+    const struct weft_launch_desc *launch;   /* its kernel's ops, its memory objects */
+    const struct weft_kernel_meta *meta;
+    const unsigned char *block;            /* the packed argument block */
+    unsigned work_dim;
+    uint64_t global[3], offset[3], local[3];   /* unused dimensions: 1, 0, 1 */
+    const char *name;
+};
+
 #define MAX_BUFS 16u
 #define MAX_STAGES WEFT_FUSE_MAX_CHAIN
 #define MAX_PATCHES 16u
