@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "compiler/compiler.h"
-#include "runtime/log.h"
+#include "util/log.h"
 #include "weft/abi.h"
 
 #define CACHE_MAGIC "WEFTOBJ\x01"

@@ -25,7 +25,7 @@
 #include "compiler/narrowids.h"
 #include "compiler/printf.h"
 #include "compiler/safediv.h"
-#include "runtime/log.h"
+#include "util/log.h"
 #include "weft/abi.h"
 
 #ifndef WEFT_VERSION_STRING
