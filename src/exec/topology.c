@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/log.h"
+#include "util/log.h"
 
 static struct weft_topology topo;
 static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
