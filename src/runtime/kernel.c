@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "compiler/codegen.h"
@@ -366,12 +367,15 @@ clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_
 /* The SIMD width in floats of the host: what work-group sizes should be a multiple of. */
 static size_t simd_floats(void)
 {
+    /* read once: the features string is long, and a launch without a local size asks */
+    static _Atomic size_t width;
+    size_t w = atomic_load_explicit(&width, memory_order_relaxed);
+    if (w)
+        return w;
     const char *f = weft_codegen_host_features();
-    if (strstr(f, "+avx512f"))
-        return 16;
-    if (strstr(f, "+avx"))
-        return 8;
-    return 4;
+    w = strstr(f, "+avx512f") ? 16 : strstr(f, "+avx") ? 8 : 4;
+    atomic_store_explicit(&width, w, memory_order_relaxed);
+    return w;
 }
 
 static size_t max_wg_size(const struct weft_kernel_meta *m, cl_device_id dev)
