@@ -31,6 +31,7 @@ struct decision {
     uint64_t basis; /* the winner's thread-ns per group when it won (0: unknown) */
     int reopened;   /* times a heavier launch reopened it in this process */
     int heavy;      /* launches since the last reopening that were REOPEN_FACTOR times heavier */
+    bool light;     /* a launch of it within the bound ran in this process */
 };
 
 static struct decision table[TABLE_SIZE];
@@ -82,17 +83,20 @@ static struct decision *slot_for(uint64_t key)
 #define REOPEN_FACTOR 8u
 #define REOPEN_MIN_NS 1000u
 #define REOPEN_MAX 4
-/* Heavier launches it takes to reopen: one is not enough. A process's first launch of a kernel
- * pays for cold caches, first-touch page faults and loading its code, and was 12x the basis
- * for kmeans_assign (2-core EPYC), whose reopened round then ran the 50x slower second
- * variant's slices. A kernel whose work really grew (bfs) keeps being heavier. */
+/* Heavier launches it takes to reopen, counted only after a launch within the bound in this
+ * process: a process's first launches of a kernel pay for cold caches, first-touch page faults
+ * of fresh buffers and loading its code (kmeans_assign's first was 12x its basis on the 2-core
+ * EPYC, and its reopened round ran the 50x slower second variant's slices; Jacobi-2D's first
+ * two, one per buffer of its ping-pong pair, were 18x on the 16-core Xeon). A kernel whose
+ * work really grew (bfs: first frontiers of a few nodes) was light first and keeps being
+ * heavier. */
 #define REOPEN_HEAVY_LAUNCHES 2
 
 /* The winner so far (-1: never profiled) and whether it is final; *basis (may be NULL): what a
  * launch of the winner is compared with to reopen the decision, 0 when it may not be reopened
  * (unknown, rejected, or reopened REOPEN_MAX times). The disk cache is read once per key and
  * process: launches that are never profiled (too few groups) do not pay for it. */
-static int lookup(uint64_t key, bool *final, uint64_t *basis_out)
+static int lookup(uint64_t key, bool *final, uint64_t *basis_out, bool *light_out)
 {
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
@@ -101,6 +105,8 @@ static int lookup(uint64_t key, bool *final, uint64_t *basis_out)
     *final = known && d->rounds >= WEFT_SELECT_ROUNDS;
     if (basis_out)
         *basis_out = known && d->reopened < REOPEN_MAX ? d->basis : 0;
+    if (light_out)
+        *light_out = known && d->light;
     pthread_mutex_unlock(&table_lock);
     if (known)
         return choice;
@@ -128,10 +134,13 @@ static int lookup(uint64_t key, bool *final, uint64_t *basis_out)
         d->basis = basis;
         d->reopened = 0;
         d->heavy = 0;
+        d->light = false;
         d->verified = false;
     }
     pthread_mutex_unlock(&table_lock);
     *final = stored >= 0 && !provisional;
+    if (light_out)
+        *light_out = false;
     if (basis_out)
         *basis_out = basis;
     return stored;
@@ -140,7 +149,7 @@ static int lookup(uint64_t key, bool *final, uint64_t *basis_out)
 int weft_select_decision(uint64_t key)
 {
     bool final = false;
-    int choice = lookup(key, &final, NULL);
+    int choice = lookup(key, &final, NULL, NULL);
     return final ? choice : -1;
 }
 
@@ -375,23 +384,30 @@ static int run_async(struct weft_launch *launch, weft_wg_fn b, uint64_t key, con
 }
 
 /* Whether the launch of `groups` groups that took `ns` (whole, on the calling thread) makes
- * `key`'s decision, decided on `basis` (lookup), worth profiling again; reopens it if so. The
- * lock is taken only then: a launch that stays within the bound costs two clock reads. */
-static void maybe_reopen(uint64_t key, uint64_t basis, uint64_t ns, uint64_t groups, const char *what)
+ * `key`'s decision, decided on `basis` (lookup), worth profiling again; reopens it if so.
+ * `light`: a launch within the bound ran in this process already (lookup). The lock is taken
+ * only for heavy launches and the first light one: the others cost two clock reads. */
+static void maybe_reopen(uint64_t key, uint64_t basis, bool light, uint64_t ns, uint64_t groups, const char *what)
 {
     uint64_t per = ns * weft_pool_concurrency() / (groups ? groups : 1);
-    if (!basis || per < REOPEN_MIN_NS || per / REOPEN_FACTOR <= basis)
+    if (!basis)
+        return;
+    bool heavy = per >= REOPEN_MIN_NS && per / REOPEN_FACTOR > basis;
+    if (!heavy && light)
         return;
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
     /* still that decision: another launch of the key may have reopened it meanwhile */
     bool still = d && d->key == key && d->rounds >= WEFT_SELECT_ROUNDS && d->reopened < REOPEN_MAX &&
                  d->basis == basis;
-    bool reopen = still && ++d->heavy >= REOPEN_HEAVY_LAUNCHES;
-    if (reopen) {
+    bool reopen = false;
+    if (still && !heavy)
+        d->light = true;   /* once per key and process */
+    else if (still && d->light && ++d->heavy >= REOPEN_HEAVY_LAUNCHES) {
         d->rounds = WEFT_SELECT_ROUNDS - 1;
         d->reopened++;
         d->heavy = 0;
+        reopen = true;
     }
     pthread_mutex_unlock(&table_lock);
     if (reopen)
@@ -411,7 +427,8 @@ int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
     enum weft_profile_mode mode = weft_profile_setting();
     bool final = false;
     uint64_t basis = 0;
-    int choice = mode == WEFT_PROFILE_OFF ? 0 : lookup(key, &final, &basis);
+    bool light = false;
+    int choice = mode == WEFT_PROFILE_OFF ? 0 : lookup(key, &final, &basis, &light);
     bool profile = mode != WEFT_PROFILE_OFF && !final && launch->total_groups >= weft_select_min_groups();
     if (profiled)
         *profiled = profile;
@@ -424,7 +441,7 @@ int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
         uint64_t t0 = now_ns();
         int rc = weft_pool_run(&run);
         if (rc == 0)
-            maybe_reopen(key, basis, now_ns() - t0, launch->total_groups, what);
+            maybe_reopen(key, basis, light, now_ns() - t0, launch->total_groups, what);
         return rc;
     }
     return mode == WEFT_PROFILE_SYNC ? run_sync(launch, b, key, what)
@@ -434,7 +451,7 @@ int weft_select_run(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
 bool weft_select_claim_verify(uint64_t key)
 {
     bool final = false;
-    lookup(key, &final, NULL);   /* the slot, with what the disk holds */
+    lookup(key, &final, NULL, NULL);   /* the slot, with what the disk holds */
     pthread_mutex_lock(&table_lock);
     struct decision *d = slot_for(key);
     bool claim = d && d->key == key && !d->verified;

@@ -332,6 +332,44 @@ static void test_heavier_launches_reopen_a_decision(void **state)
     weft_select_set_clock(NULL);
 }
 
+/* A new process's first launches are heavy for reasons of their own (cold caches, first touch
+ * of fresh buffers, one per buffer of a ping-pong pair): they reopen nothing. Heavy launches
+ * count once a launch within the bound ran in the process. */
+static void test_cold_launches_reopen_nothing(void **state)
+{
+    (void)state;
+    setenv("WEFT_PROFILE", "sync", 1);
+    weft_select_set_clock(read_shared_clock);
+    uint64_t key = fresh_key();
+    struct weft_launch l = make_launch(variant_masked, 512);
+    atomic_store(&heavy, false);
+    for (int round = 0; round < WEFT_SELECT_ROUNDS; round++) {
+        reset();
+        assert_int_equal(weft_select_run(&l, variant_rows, key, "test", NULL), 0);
+    }
+    assert_int_equal(weft_select_decision(key), 0);
+    weft_select_forget();   /* a new process */
+    bool profiled = true;
+    for (int launch = 0; launch < 6; launch++) {
+        /* three cold (heavy) launches, then light ones */
+        atomic_store(&heavy, launch < 3);
+        reset();
+        assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
+        assert_false(profiled);
+        assert_int_equal(weft_select_decision(key), 0);
+    }
+    atomic_store(&heavy, true);   /* heavier for good, after light ones: reopened */
+    for (int launch = 0; launch < 2; launch++) {
+        reset();
+        assert_int_equal(weft_select_run(&l, variant_rows, key, "test", &profiled), 0);
+        assert_false(profiled);
+    }
+    assert_int_equal(weft_select_decision(key), -1);
+    atomic_store(&heavy, false);
+    unsetenv("WEFT_PROFILE");
+    weft_select_set_clock(NULL);
+}
+
 /* A second variant that costs far more per group than the first stops being profiled once that
  * shows: the launch does not pay for its whole slices (sync: one slice of it instead of two;
  * async: a few small steps instead of two slices), and every group still runs exactly once. (A
@@ -386,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_small_launch_and_off),
         cmocka_unit_test(test_reports_profiling),
         cmocka_unit_test(test_heavier_launches_reopen_a_decision),
+        cmocka_unit_test(test_cold_launches_reopen_nothing),
         cmocka_unit_test(test_loser_stops_early_sync),
         cmocka_unit_test(test_loser_stops_early_async),
     };
