@@ -164,6 +164,7 @@ static void remember(uint64_t key, int choice, const uint64_t ns_per_group[2])
         if (d->key != key) {
             d->rounds = 0;
             d->reopened = 0;
+            d->light = false;
             d->verified = false;
         }
         d->heavy = 0;
