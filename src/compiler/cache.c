@@ -160,6 +160,20 @@ uint64_t weft_cache_build_identity(void)
 
 /* ---- directory ----------------------------------------------------------------------------- */
 
+/* The home directory of this process's account from the user database, read once (it does
+ * not change while the process runs; HOME may, and is read each time); "" when unknown. */
+static char account_home[1024];
+static pthread_once_t account_home_once = PTHREAD_ONCE_INIT;
+
+static void read_account_home(void)
+{
+    struct passwd pw, *found = NULL;
+    char buf[4096];
+    if (getpwuid_r(geteuid(), &pw, buf, sizeof buf, &found) == 0 && found && found->pw_dir &&
+        found->pw_dir[0] == '/' && strcmp(found->pw_dir, "/") != 0)
+        snprintf(account_home, sizeof account_home, "%s", found->pw_dir);
+}
+
 char *weft_cache_dir(void)
 {
     const char *env = getenv("WEFT_CACHE_DIR");
@@ -174,11 +188,10 @@ char *weft_cache_dir(void)
         /* Without HOME (services, containers and batch jobs often start without one) the
          * account's home directory; the cache was silently off there before, and every
          * process compiled and profiled again (the 16-core device machine's runs) */
-        struct passwd pw, *found = NULL;
-        char pwbuf[1024];
-        if ((!home || !*home) && getpwuid_r(geteuid(), &pw, pwbuf, sizeof pwbuf, &found) == 0 && found &&
-            found->pw_dir && found->pw_dir[0] == '/' && strcmp(found->pw_dir, "/") != 0)
-            home = found->pw_dir;
+        if (!home || !*home) {
+            pthread_once(&account_home_once, read_account_home);
+            home = account_home;
+        }
         if (xdg && *xdg)
             snprintf(buf, sizeof buf, "%s/weft", xdg);
         else if (home && *home)
