@@ -328,7 +328,9 @@ static void async_trampoline(const void *args, const struct weft_wg_ctx *ctx, ui
     struct async_state *st = (struct async_state *)args;
     uint64_t rel = first - st->first_group, end = rel + count, profile_end = 4 * st->slice;
     while (rel < end) {
-        if (rel >= profile_end || atomic_load(&st->decided)) {
+        /* `deciding`, not `decided`: the decision writes to the disk cache, and steps that kept
+         * running meanwhile doubled until the loser had run most of its slices */
+        if (rel >= profile_end || atomic_load(&st->deciding)) {
             /* until the profile is complete, one group at a time with the best known so far,
              * so that a chunk claimed early does not run all its groups on the loser */
             while (rel < end && !atomic_load(&st->decided)) {
@@ -344,7 +346,7 @@ static void async_trampoline(const void *args, const struct weft_wg_ctx *ctx, ui
             stop = end;
         int v = slice_variant[s];
         uint64_t base = st->slice / 64 ? st->slice / 64 : 1;
-        while (rel < stop && !atomic_load(&st->decided)) {
+        while (rel < stop && !atomic_load(&st->deciding)) {
             /* a variant does not run more than one step ahead of the other: when the thread of
              * the other's slice is late (descheduled, still waking), this thread measures both,
              * and a losing variant never runs a whole slice before anything compares it */
