@@ -289,6 +289,10 @@ static bool record_accesses(struct weft_workfn *wf, const struct weft_subcfgs *s
                     if (weft_shape_const_stride(sh, &st)) {
                         a->stride = st;
                         a->cls = (uint64_t)st == esize ? WEFT_ACCESS_UNIT : WEFT_ACCESS_STRIDED;
+                        if (a->cls == WEFT_ACCESS_STRIDED && sh.dim == 0 && esize && st > 0 &&
+                            LLVMGetTypeKind(ty) != LLVMVectorTypeKind && (uint64_t)st % esize == 0 &&
+                            (uint64_t)st / esize >= 2 && (uint64_t)st / esize <= 4)
+                            a->cls = WEFT_ACCESS_INTERLEAVED;
                     } else {
                         a->cls = WEFT_ACCESS_STRIDED_VAR;
                     }
@@ -1159,6 +1163,10 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
             case WEFT_ACCESS_STRIDED:
                 fprintf(f, "strided along %c (%lld bytes per work-item: gather/scatter)\n", d, (long long)a->stride);
                 break;
+            case WEFT_ACCESS_INTERLEAVED:
+                fprintf(f, "strided along %c (%lld bytes per work-item: full packets in vector accesses and a "
+                           "shuffle, masked ones gather/scatter)\n", d, (long long)a->stride);
+                break;
             case WEFT_ACCESS_STRIDED_VAR:
                 fprintf(f, "strided along %c by a run-time uniform value (gather/scatter)\n", d);
                 break;
@@ -1226,6 +1234,10 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
                     fprintf(f, " (%u branch%s on a work-item id against a uniform value decided from the packet's "
                                "first and last ids)",
                             v->scalar_agree, v->scalar_agree == 1 ? "" : "es");
+                if (v->final_guards)
+                    fprintf(f, "; %u of them end%s the packet loop when a packet's lanes all fail %s and the "
+                               "later work-items would too (nothing else of theirs lasts)",
+                            v->final_guards, v->final_guards == 1 ? "s" : "", v->final_guards == 1 ? "it" : "them");
             } else {
                 fprintf(f, ", uniform control flow kept as branches");
             }

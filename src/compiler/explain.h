@@ -50,6 +50,8 @@ enum weft_explain_access_class {
     WEFT_ACCESS_UNIFORM,         /* one address for all work-items */
     WEFT_ACCESS_UNIT,            /* consecutive work-items touch consecutive elements */
     WEFT_ACCESS_STRIDED,         /* a constant stride other than the element size */
+    WEFT_ACCESS_INTERLEAVED,     /* ... of 2 to 4 scalar elements along x: in full packets, vector
+                                    accesses and a shuffle (vectorize_memory.c) */
     WEFT_ACCESS_STRIDED_VAR,     /* a stride that is a uniform run-time value */
     WEFT_ACCESS_VARYING,         /* anything else: gather/scatter */
 };

@@ -92,6 +92,7 @@ static void emit_packet(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMVa
             weft_vec_clear_masks(p);
             weft_vec_emit_structured(p, start, st, true);
             counted.scalar_agree = p->rep->scalar_agree;   /* only the fast path has them */
+            counted.final_guards = p->rep->final_guards;
             *p->rep = counted;
             p->rep->fast_path = true;
         }
@@ -122,6 +123,12 @@ bool weft_vectorize_emit(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMV
         LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(p->c, fn, "packet.body");
         LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(p->c, fn, "packet.latch");
         LLVMPositionBuilderAtEnd(p->b, start);
+        /* a packet that fails a final guard may end the loop (vectorize_rest.c) */
+        p->rest_idle = NULL;
+        if (p->linear && (nfull > 1 || tail) && weft_vec_has_final_guard(p)) {
+            p->rest_idle = weft_vec_entry_alloca(p, p->i1, "packets.idle");
+            LLVMBuildStore(p->b, LLVMConstInt(p->i1, 0, 0), p->rest_idle);
+        }
         LLVMBuildBr(p->b, hdr);
         LLVMPositionBuilderAtEnd(p->b, hdr);
         LLVMValueRef base = LLVMBuildPhi(p->b, p->i64, "lid.x.packet");
@@ -129,12 +136,20 @@ bool weft_vectorize_emit(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMV
         st.done = latch;
         emit_packet(p, body, base, p->P, &st);
         LLVMPositionBuilderAtEnd(p->b, latch);
+        LLVMBasicBlockRef latch_end = latch;
+        if (p->rest_idle) {
+            /* the later packets, the tail's included, have nothing to do */
+            LLVMBasicBlockRef go_on = LLVMAppendBasicBlockInContext(p->c, fn, "packet.latch.more");
+            LLVMBuildCondBr(p->b, LLVMBuildLoad2(p->b, p->i1, p->rest_idle, "rest.idle"), done, go_on);
+            LLVMPositionBuilderAtEnd(p->b, go_on);
+            latch_end = go_on;
+        }
         LLVMValueRef next = LLVMBuildNUWAdd(p->b, base, LLVMConstInt(p->i64, p->P, 0), "");
         LLVMValueRef more = LLVMBuildICmp(p->b, LLVMIntULT, next, LLVMConstInt(p->i64, nfull * p->P, 0), "");
         LLVMValueRef br = LLVMBuildCondBr(p->b, more, hdr, tail_start);
         LLVMValueRef zero = LLVMConstInt(p->i64, 0, 0);
         LLVMAddIncoming(base, &zero, &start, 1);
-        LLVMAddIncoming(base, &next, &latch, 1);
+        LLVMAddIncoming(base, &next, &latch_end, 1);
         /* the packet loop is vectorized already: LLVM's loop vectorizer leaves it alone */
         LLVMMetadataRef isvec_ops[] = {LLVMMDStringInContext2(p->c, "llvm.loop.isvectorized", 22),
                                        LLVMValueAsMetadata(LLVMConstInt(p->i32, 1, 0))};
@@ -145,12 +160,15 @@ bool weft_vectorize_emit(struct weft_vec_plan *p, LLVMBasicBlockRef start, LLVMV
         LLVMMetadataReplaceAllUsesWith(tmp, loop_id);
         LLVMSetMetadata(br, LLVMGetMDKindIDInContext(p->c, "llvm.loop", 9), LLVMMetadataAsValue(p->c, loop_id));
         LLVMMoveBasicBlockAfter(latch, LLVMGetLastBasicBlock(fn));   /* reads like the loop it is */
+        if (latch_end != latch)
+            LLVMMoveBasicBlockAfter(latch_end, latch);
     } else {
         LLVMPositionBuilderAtEnd(p->b, start);
         LLVMBuildBr(p->b, tail_start);
     }
     if (tail && !p->failed) {
         st.done = done;
+        p->rest_idle = NULL;   /* the tail is the last packet: nothing after it to end */
         /* the tail is a second copy of the same operations: count them once */
         struct weft_vec_report counted = *report;
         LLVMMoveBasicBlockAfter(tail_start, LLVMGetLastBasicBlock(fn));

@@ -50,6 +50,8 @@ struct weft_vec_report {
     unsigned masked_blocks;  /* blocks run under a lane mask (linearized) */
     bool fast_path;          /* linearized, and full packets run unmasked while their lanes agree */
     unsigned scalar_agree;   /* fast-path branches whose agreement the first and last lanes decide */
+    unsigned final_guards;   /* ... of them, those whose false edge in every lane ends the packet
+                                loop (vectorize_rest.c: the later packets would be idle) */
     bool once;               /* not vectorized: the sub-CFG runs once per work-group (WEFT_ONCE_MD) */
     char reason[200];        /* why not vectorized (empty when vectorized) */
 };

@@ -100,6 +100,11 @@ struct weft_vec_plan {
     LLVMBasicBlockRef lin_exit;
     int *position;                     /* [nb] block index -> position in the linear order */
     struct weft_vec_report *rep;
+    /* final guards (vectorize_rest.c): [nb] 1 where block k's branch is one, computed when
+     * first asked (NULL before); `rest_idle` is the i1 slot a full packet sets when it finds
+     * every later packet idle, and the packet loop ends (NULL: no such loop to end) */
+    int8_t *final_guard;
+    LLVMValueRef rest_idle;
     bool serial_loops;         /* serialized operations run in a loop over the lanes */
     bool failed;
 };
@@ -178,6 +183,14 @@ void weft_vec_make_private_copies(struct weft_vec_plan *p);
 
 void weft_vec_serialize(struct weft_vec_plan *p, struct vinfo *vi);
 void weft_vec_emit_collective(struct weft_vec_plan *p, struct vinfo *vi, const struct weft_sg_call *sg);
+
+/* ---- the rest of the packet loop idle (vectorize_rest.c) ------------------------------------ */
+
+/* Whether block k's branch is a final guard: once every lane of a full packet takes its false
+ * edge, and the condition says that every later work-item would too, nothing the later
+ * packets do outlives them. */
+bool weft_vec_final_guard(struct weft_vec_plan *p, int k);
+bool weft_vec_has_final_guard(struct weft_vec_plan *p);
 
 /* ---- control flow and masks (vectorize_mask.c) -------------------------------------------- */
 

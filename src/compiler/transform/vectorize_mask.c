@@ -153,28 +153,35 @@ static LLVMBasicBlockRef hand_over(struct weft_vec_plan *p, int k)
  * packet's first and last lanes (the lanes lie between them, in order, unless the last lane
  * overflows: then nothing is decided); `and`, `or` and `not` of such comparisons combine them.
  * Stencils test their borders this way (`if (i == 0 || i == n - 1)`): the packets inside decide
- * with two scalar compares instead of a vector of lane ids. False when nothing is decided. */
+ * with two scalar compares instead of a vector of lane ids. With `gone` (may be NULL), *gone
+ * implies that no lane of this packet or of any later one of the packet loop's row holds
+ * `cond` (vectorize_rest.c: `id < u` with the ids increasing, `id == u` once past u). False
+ * when nothing is decided. */
 static bool lanes_agree_scalar(struct weft_vec_plan *p, LLVMValueRef cond, unsigned depth, LLVMValueRef *all,
-                               LLVMValueRef *none)
+                               LLVMValueRef *none, LLVMValueRef *gone)
 {
     LLVMValueRef F = LLVMConstInt(p->i1, 0, 0);
     *all = *none = F;
+    if (gone)
+        *gone = F;
     if (weft_vec_kind_of(p, cond) == K_U) {
         LLVMValueRef u = weft_vec_get_scal(p, cond);
         *all = u;
         *none = LLVMBuildNot(p->b, u, "");
+        if (gone)
+            *gone = *none;
         return true;
     }
     if (depth > 4 || !LLVMIsAInstruction(cond))
         return false;
     LLVMOpcode op = LLVMGetInstructionOpcode(cond);
-    LLVMValueRef a_all, a_none, b_all, b_none;
+    LLVMValueRef a_all, a_none, a_gone, b_all, b_none, b_gone;
     if (op == LLVMXor && LLVMIsAConstantInt(LLVMGetOperand(cond, 1)) &&
         LLVMConstIntGetZExtValue(LLVMGetOperand(cond, 1)) == 1) {
-        if (!lanes_agree_scalar(p, LLVMGetOperand(cond, 0), depth + 1, &a_all, &a_none))
+        if (!lanes_agree_scalar(p, LLVMGetOperand(cond, 0), depth + 1, &a_all, &a_none, NULL))
             return false;
         *all = a_none;
-        *none = a_all;
+        *none = a_all;   /* `gone` would need "every lane, from here on": not tracked */
         return true;
     }
     /* `and`/`or`, and clang's short-circuit forms select(a, b, false) and select(a, true, b) */
@@ -195,16 +202,21 @@ static bool lanes_agree_scalar(struct weft_vec_plan *p, LLVMValueRef cond, unsig
         y = LLVMGetOperand(cond, 2);
     }
     if (is_and || is_or) {
-        bool dx = lanes_agree_scalar(p, x, depth + 1, &a_all, &a_none);
-        bool dy = lanes_agree_scalar(p, y, depth + 1, &b_all, &b_none);
+        a_gone = b_gone = F;
+        bool dx = lanes_agree_scalar(p, x, depth + 1, &a_all, &a_none, gone ? &a_gone : NULL);
+        bool dy = lanes_agree_scalar(p, y, depth + 1, &b_all, &b_none, gone ? &b_gone : NULL);
         if (!dx && !dy)
             return false;
-        if (is_and) {   /* all: both all; none: either none */
+        if (is_and) {   /* all: both all; none (and gone): either */
             *all = dx && dy ? LLVMBuildAnd(p->b, a_all, b_all, "") : F;
             *none = LLVMBuildOr(p->b, a_none, b_none, "");
-        } else {        /* all: either all; none: both none */
+            if (gone)
+                *gone = a_gone == F ? b_gone : b_gone == F ? a_gone : LLVMBuildOr(p->b, a_gone, b_gone, "");
+        } else {        /* all: either all; none (and gone): both */
             *all = LLVMBuildOr(p->b, a_all, b_all, "");
             *none = dx && dy ? LLVMBuildAnd(p->b, a_none, b_none, "") : F;
+            if (gone)
+                *gone = a_gone != F && b_gone != F ? LLVMBuildAnd(p->b, a_gone, b_gone, "") : F;
         }
         return true;
     }
@@ -246,12 +258,15 @@ static bool lanes_agree_scalar(struct weft_vec_plan *p, LLVMValueRef cond, unsig
     LLVMValueRef last = LLVMBuildExtractValue(p->b, r, 0, "last.lane");
     LLVMValueRef ok = LLVMBuildNot(p->b, LLVMBuildExtractValue(p->b, r, 1, ""), "");
     LLVMValueRef lo = up ? first : last, hi = up ? last : first;
-    LLVMValueRef A = F, N = F;
+    LLVMValueRef A = F, N = F, G = F;
     if (pred == LLVMIntEQ || pred == LLVMIntNE) {
         /* the lanes differ: never all equal; none equal when u lies outside them */
         LLVMValueRef above = LLVMBuildICmp(p->b, LLVMIntUGT, uu, hi, "");
         LLVMValueRef below = LLVMBuildICmp(p->b, LLVMIntULT, uu, lo, "");
         *(pred == LLVMIntEQ ? &N : &A) = LLVMBuildOr(p->b, below, above, "");
+        /* and the later work-items, further from u, never equal it either */
+        if (pred == LLVMIntEQ)
+            G = up ? below : above;
     } else {
         /* an ordering holds in every lane when it holds in the extreme lane on its side (the
          * last for < and <=, the first for > and >=), and in none when its inverse holds in
@@ -263,9 +278,26 @@ static bool lanes_agree_scalar(struct weft_vec_plan *p, LLVMValueRef cond, unsig
         bool less = pred == LLVMIntULT || pred == LLVMIntULE || pred == LLVMIntSLT || pred == LLVMIntSLE;
         A = LLVMBuildICmp(p->b, pred, less ? hi : lo, uu, "");
         N = LLVMBuildICmp(p->b, inverse[pred], less ? lo : hi, uu, "");
+        /* none now, and none later when the later work-items move away from u: ids increasing
+         * under < and <=, decreasing under > and >= */
+        if (less == up)
+            G = N;
     }
     *all = A == F ? F : LLVMBuildAnd(p->b, ok, A, "lanes.all");
     *none = N == F ? F : LLVMBuildAnd(p->b, ok, N, "lanes.none");
+    /* `gone`: no lane of this packet or of any later one of the row: the values of the row's
+     * remaining work-items lie between the first lane's and first + (local size - 1) * stride,
+     * in order, when that does not overflow either */
+    int64_t far;
+    uint64_t l0 = p->wf->local_size[0];
+    if (gone && G != F && l0 >= 2 && !__builtin_mul_overflow(vi->stride, (int64_t)(l0 - 1), &far) && far != INT64_MIN &&
+        (bits >= 64 || (far < (int64_t)1 << (bits - 1) && far >= -((int64_t)1 << (bits - 1))))) {
+        LLVMValueRef fd = LLVMConstInt(t, (uint64_t)(up || is_signed ? far : -far), 1);
+        LLVMValueRef fargs[] = {first, fd};
+        LLVMValueRef fr = weft_vec_call_intrinsic(p, name, &t, 1, fargs, 2);
+        LLVMValueRef far_ok = LLVMBuildNot(p->b, LLVMBuildExtractValue(p->b, fr, 1, ""), "");
+        *gone = LLVMBuildAnd(p->b, LLVMBuildAnd(p->b, ok, far_ok, ""), G, "lanes.gone");
+    }
     return true;
 }
 
@@ -321,8 +353,10 @@ static void emit_fast_terminator(struct weft_vec_plan *p, int k, LLVMBasicBlockR
         return;
     }
     LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
-    LLVMValueRef s_all, s_none;
-    bool decided = lanes_agree_scalar(p, LLVMGetOperand(t, 0), 0, &s_all, &s_none);
+    LLVMValueRef s_all, s_none, s_gone = NULL;
+    /* whether all lanes failing it tells of the later packets too: only a final guard asks */
+    bool final = p->rest_idle && weft_vec_final_guard(p, k);
+    bool decided = lanes_agree_scalar(p, LLVMGetOperand(t, 0), 0, &s_all, &s_none, final ? &s_gone : NULL);
     if (decided) {
         /* decided from scalars where it can be; the lanes are tested only where not */
         if (p->rep)
@@ -331,7 +365,20 @@ static void emit_fast_terminator(struct weft_vec_plan *p, int k, LLVMBasicBlockR
         LLVMBasicBlockRef test = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "lanes.test");
         LLVMBuildCondBr(p->b, s_all, succ[0], not_all);
         LLVMPositionBuilderAtEnd(p->b, not_all);
-        LLVMBuildCondBr(p->b, s_none, succ[1], test);
+        LLVMBasicBlockRef none_to = succ[1];
+        if (final && !LLVMIsConstant(s_gone)) {
+            /* a final guard (vectorize_rest.c): when the later packets fail it too, this
+             * packet is the loop's last */
+            if (p->rep)
+                p->rep->final_guards++;
+            none_to = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "packets.rest.idle");
+            LLVMPositionBuilderAtEnd(p->b, none_to);
+            LLVMValueRef was = LLVMBuildLoad2(p->b, p->i1, p->rest_idle, "");
+            LLVMBuildStore(p->b, LLVMBuildOr(p->b, was, s_gone, ""), p->rest_idle);
+            LLVMBuildBr(p->b, succ[1]);
+            LLVMPositionBuilderAtEnd(p->b, not_all);
+        }
+        LLVMBuildCondBr(p->b, s_none, none_to, test);
         LLVMPositionBuilderAtEnd(p->b, test);
     }
     /* With the scalar test in front, the lanes' condition is computed again where they are

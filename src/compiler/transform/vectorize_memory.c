@@ -247,6 +247,110 @@ static bool emit_choice_load(struct weft_vec_plan *p, struct vinfo *vi, LLVMValu
     return true;
 }
 
+/* Accesses whose address steps k elements per work-item, k = 2..STRIDED_MAX (the members of
+ * an array of pairs or small structs: in[2 * i] and in[2 * i + 1]), in a full packet: k
+ * contiguous vector accesses over the span the lanes touch and a shuffle, instead of a gather
+ * or scatter (16 element accesses). The last vector is masked to end at the last lane's
+ * element, so that the packet touches no byte past its own lanes' span; a store writes only
+ * its lanes' elements (masked), never the ones between them. */
+#define STRIDED_MAX 4
+
+/* k when `ptr` steps k elements of t per lane (see above), else 0. */
+static unsigned small_stride(struct weft_vec_plan *p, LLVMValueRef ptr, LLVMTypeRef t)
+{
+    struct vinfo *pi = weft_vec_info(p, ptr);
+    long long size = (long long)packed_size(p, t);
+    if (p->mask || !pi || pi->kind != K_A || !pi->has_stride || !size || LLVMGetTypeKind(t) == LLVMVectorTypeKind ||
+        pi->stride <= 0 || pi->stride % size || pi->stride / size < 2 || pi->stride / size > STRIDED_MAX ||
+        p->P < STRIDED_MAX)
+        return 0;
+    return (unsigned)(pi->stride / size);
+}
+
+/* Part j's address (elements j*P .. j*P + P - 1 of the span) and its lanes (all but the last
+ * part's tail past the last lane's element). */
+static LLVMValueRef strided_part(struct weft_vec_plan *p, LLVMValueRef base, LLVMTypeRef t, unsigned k, unsigned j,
+                                 LLVMValueRef *mask)
+{
+    LLVMValueRef off = LLVMConstInt(p->i64, (unsigned long long)j * p->P, 0);
+    *mask = j + 1 < k ? NULL : weft_vec_const_mask(p, p->P - k + 1);
+    return j ? LLVMBuildGEP2(p->b, t, base, &off, 1, "strided.part") : base;
+}
+
+static bool emit_strided_load(struct weft_vec_plan *p, struct vinfo *vi, LLVMValueRef ptr, LLVMTypeRef t,
+                              LLVMTypeRef vt, unsigned align)
+{
+    unsigned k = small_stride(p, ptr, t), P = p->P;
+    if (!k)
+        return false;
+    p->rep->vector_mem += k;
+    LLVMValueRef base = weft_vec_get_scal(p, ptr), part[STRIDED_MAX + 1];
+    for (unsigned j = 0; j < k; j++) {
+        LLVMValueRef m, at = strided_part(p, base, t, k, j, &m);
+        if (!m) {
+            part[j] = LLVMBuildLoad2(p->b, vt, at, "");
+            LLVMSetAlignment(part[j], align);
+        } else {
+            LLVMTypeRef tys[] = {vt, LLVMTypeOf(at)};
+            LLVMValueRef args[] = {at, LLVMConstInt(p->i32, align, 0), m, LLVMGetPoison(vt)};
+            part[j] = weft_vec_call_intrinsic(p, "llvm.masked.load", tys, 2, args, 4);
+        }
+    }
+    /* pairs of parts side by side (2P elements each), then every k-th element of those */
+    int *idx = malloc(sizeof *idx * 2 * P);
+    if (!idx)
+        abort();
+    for (unsigned l = 0; l < 2 * P; l++)
+        idx[l] = (int)l;
+    LLVMValueRef wide[2];
+    unsigned nw = 0;
+    for (unsigned j = 0; j < k; j += 2)
+        wide[nw++] = LLVMBuildShuffleVector(p->b, part[j], j + 1 < k ? part[j + 1] : LLVMGetPoison(vt),
+                                            weft_vec_shuffle_mask(p, idx, 2 * P), "");
+    for (unsigned l = 0; l < P; l++)
+        idx[l] = (int)(l * k);
+    LLVMValueRef v = LLVMBuildShuffleVector(p->b, wide[0], nw > 1 ? wide[1] : LLVMGetPoison(LLVMTypeOf(wide[0])),
+                                            weft_vec_shuffle_mask(p, idx, P), "strided");
+    free(idx);
+    weft_vec_define(p, vi, NULL, v);
+    return true;
+}
+
+/* The store side: part j holds the lanes whose element falls in it, at their offsets. */
+static bool emit_strided_store(struct weft_vec_plan *p, LLVMValueRef val, LLVMValueRef ptr, LLVMTypeRef t,
+                               unsigned align)
+{
+    unsigned k = small_stride(p, ptr, t), P = p->P;
+    if (!k)
+        return false;
+    p->rep->vector_mem += k;
+    LLVMValueRef base = weft_vec_get_scal(p, ptr), vec = weft_vec_get_vec(p, val);
+    LLVMTypeRef vt = LLVMTypeOf(vec);
+    int *idx = malloc(sizeof *idx * P);
+    LLVMValueRef *bits = malloc(sizeof *bits * P);
+    if (!idx || !bits)
+        abort();
+    for (unsigned j = 0; j < k; j++) {
+        LLVMValueRef m, at = strided_part(p, base, t, k, j, &m);
+        /* element e of part j is lane (j*P + e) / k's when (j*P + e) % k == 0 */
+        for (unsigned e = 0; e < P; e++) {
+            unsigned o = j * P + e;
+            bool mine = o % k == 0 && o / k < P;
+            idx[e] = mine ? (int)(o / k) : -1;
+            bits[e] = LLVMConstInt(p->i1, mine, 0);
+        }
+        (void)m;   /* the last part's elements past the last lane are no lane's already */
+        LLVMValueRef part = LLVMBuildShuffleVector(p->b, vec, LLVMGetPoison(vt), weft_vec_shuffle_mask(p, idx, P), "");
+        LLVMValueRef lanes = LLVMConstVector(bits, P);
+        LLVMTypeRef tys[] = {vt, LLVMTypeOf(at)};
+        LLVMValueRef args[] = {part, at, LLVMConstInt(p->i32, align, 0), lanes};
+        weft_vec_call_intrinsic(p, "llvm.masked.store", tys, 2, args, 4);
+    }
+    free(idx);
+    free(bits);
+    return true;
+}
+
 void weft_vec_emit_load(struct weft_vec_plan *p, struct vinfo *vi)
 {
     LLVMValueRef i = vi->v, ptr = LLVMGetOperand(i, 0);
@@ -284,7 +388,7 @@ void weft_vec_emit_load(struct weft_vec_plan *p, struct vinfo *vi)
         weft_vec_define(p, vi, NULL, v);
         return;
     }
-    if (emit_choice_load(p, vi, ptr, t, vt, align))
+    if (emit_choice_load(p, vi, ptr, t, vt, align) || emit_strided_load(p, vi, ptr, t, vt, align))
         return;
     p->rep->gathers++;
     LLVMValueRef ptrs = component_ptrs(p, gather_address(p, ptr), t);
@@ -346,6 +450,8 @@ void weft_vec_emit_store(struct weft_vec_plan *p, struct vinfo *vi)
         }
         return;
     }
+    if (!LLVMGetVolatile(i) && emit_strided_store(p, val, ptr, t, align))
+        return;
     p->rep->gathers++;
     LLVMValueRef ptrs = component_ptrs(p, gather_address(p, ptr), t);
     LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};

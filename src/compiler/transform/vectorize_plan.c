@@ -773,6 +773,7 @@ void weft_vectorize_plan_free(struct weft_vec_plan *p)
     weft_cfg_free(p->cfg);
     free(p->bmask);
     free(p->xmask);
+    free(p->final_guard);
     free(p->lin_guard);
     free(p->lin_loop_end);
     free(p->position);

@@ -1,6 +1,6 @@
 ; Memory by the shape of its address across work-items: in[x] (unit stride) is one vector load
-; from lane 0's address, in[2x] a gather, in[0] (uniform) one scalar load for the packet, and
-; out[x] one vector store.
+; from lane 0's address, in[5x] a gather (strides of 2 to 4 elements: strided-access.ll), in[0]
+; (uniform) one scalar load for the packet, and out[x] one vector store.
 ; RUN: sed 's/TARGET_CPU/x86-64-v3/' %s | weft-opt -pass=wg-loops -local-size=32 -vectorize=auto - | FileCheck %s --check-prefixes=CHECK,V3
 ; RUN: sed 's/TARGET_CPU/x86-64-v4/' %s | weft-opt -pass=wg-loops -local-size=32 -vectorize=auto - | FileCheck %s --check-prefixes=CHECK,V4
 
@@ -24,7 +24,7 @@ entry:
   %x = call i64 @_Z12get_local_idj(i32 0)
   %p = getelementptr inbounds float, ptr addrspace(1) %in, i64 %x
   %v = load float, ptr addrspace(1) %p, align 4
-  %x2 = shl i64 %x, 1
+  %x2 = mul i64 %x, 5
   %q = getelementptr inbounds float, ptr addrspace(1) %in, i64 %x2
   %w = load float, ptr addrspace(1) %q, align 4
   %u = load float, ptr addrspace(1) %in, align 4
