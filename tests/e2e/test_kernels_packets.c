@@ -6,6 +6,9 @@
  *     buffers here end right before a page that is not mapped, so a packet that reads or
  *     writes past its last lane's element faults, and every element a kernel must not write
  *     is checked to keep its old value;
+ *   - loads through a loop counter (`for (j = start + lid; j < end; j += ls)`) run as one vector
+ *     load in packets whose addresses turn out consecutive, and as gathers in the others
+ *     (counters that step by several elements, rows of any length, lanes masked off);
  *   - guards on the local id after which the rest of the packet loop has nothing to do (tree
  *     reductions, `lid == k` leaders) end the loop early; guards that look alike but whose
  *     later work-items still have work (an effect after the false edge, an id that decreases,
@@ -46,6 +49,29 @@ static const char *SRC =
     "    }\n"
     "    if (tid == 0)\n"
     "        partial[get_group_id(0)] = s[0];\n"
+    "}\n"
+    "kernel void row_sums(global const int *rowptr, global const float *val, global const int *col,\n"
+    "                     global float *out, local float *part)\n"
+    "{\n"
+    "    int g = get_group_id(0), lid = get_local_id(0), ls = get_local_size(0);\n"
+    "    float sum = 0.0f;\n"
+    "    for (int j = rowptr[g] + lid; j < rowptr[g + 1]; j += ls)\n"
+    "        sum += val[j] * (float)col[j];\n"
+    "    part[lid] = sum;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (lid == 0) {\n"
+    "        float t = 0.0f;\n"
+    "        for (int i = 0; i < ls; i++)\n"
+    "            t += part[i];\n"
+    "        out[g] = t;\n"
+    "    }\n"
+    "}\n"
+    "kernel void stepped(global const int *in, global int *out, int n, int step)\n"
+    "{\n"
+    "    int gid = get_global_id(0), gs = get_global_size(0), sum = 0;\n"
+    "    for (int j = gid * step; j < n; j += gs * step)\n"
+    "        sum += in[j];\n"
+    "    out[gid] = sum;\n"
     "}\n"
     /* each guard below: the later work-items still have something to do; one kernel each,
      * so that no condition is shared across a barrier */
@@ -238,6 +264,73 @@ static void test_tree_reductions(void **state)
     }
 }
 
+static void test_loop_counters(void **state)
+{
+    (void)state;
+    /* rows of 0 to 70 elements: packets whose lanes all, partly or never run the loop */
+    enum { ROWS = 61 };
+    int rowptr[ROWS + 1];
+    rowptr[0] = 0;
+    for (int r = 0; r < ROWS; r++)
+        rowptr[r + 1] = rowptr[r] + (int)(rng_next() % 71);
+    int nnz = rowptr[ROWS];
+    float *val = malloc((size_t)nnz * sizeof *val), out[ROWS];
+    int *col = malloc((size_t)nnz * sizeof *col);
+    assert_non_null(val);
+    assert_non_null(col);
+    for (int j = 0; j < nnz; j++) {
+        val[j] = (float)(rng_next() % 9) - 4.0f;
+        col[j] = (int)(rng_next() % 5);
+    }
+    cl_mem br = buf_new(sizeof rowptr, rowptr), bv = buf_new((size_t)nnz * sizeof *val, val),
+           bc = buf_new((size_t)nnz * sizeof *col, col), bo = buf_poisoned(sizeof out);
+    static const size_t locals[] = {16, 32, 48, 5};
+    for (size_t c = 0; c < sizeof locals / sizeof *locals; c++) {
+        size_t l = locals[c], g = ROWS * l;
+        assert_int_equal(launch("row_sums", 1, NULL, &g, &l,
+                                KARGS(KARG(br), KARG(bv), KARG(bc), KARG(bo), KLOCAL(l * sizeof(float)))),
+                         CL_SUCCESS);
+        buf_read(bo, sizeof out, out);
+        for (int r = 0; r < ROWS; r++) {
+            float want = 0;   /* small integers: exact in any order */
+            for (int j = rowptr[r]; j < rowptr[r + 1]; j++)
+                want += val[j] * (float)col[j];
+            if (out[r] != want)
+                fail_msg("local %zu row %d: %g, want %g", l, r, out[r], want);
+        }
+    }
+    clReleaseMemObject(br);
+    clReleaseMemObject(bv);
+    clReleaseMemObject(bc);
+    clReleaseMemObject(bo);
+    free(val);
+    free(col);
+
+    /* a grid-stride loop over a buffer that ends at an unmapped page, stepping 1 to 3 elements */
+    for (int step = 1; step <= 3; step++) {
+        int n = 4093;
+        size_t l = 16, g = 64;
+        struct fenced fi;
+        int *in = fenced_new(&fi, (size_t)n * sizeof *in), sums[64];
+        for (int i = 0; i < n; i++)
+            in[i] = (int)(rng_next() % 100);
+        cl_mem bi = buf_on(in, (size_t)n * sizeof *in), bs = buf_poisoned(sizeof sums);
+        assert_int_equal(launch("stepped", 1, NULL, &g, &l, KARGS(KARG(bi), KARG(bs), KARG(n), KARG(step))),
+                         CL_SUCCESS);
+        buf_read(bs, sizeof sums, sums);
+        for (int t = 0; t < 64; t++) {
+            int want = 0;
+            for (int j = t * step; j < n; j += 64 * step)
+                want += in[j];
+            if (sums[t] != want)
+                fail_msg("step %d work-item %d: %d, want %d", step, t, sums[t], want);
+        }
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bs);
+        fenced_free(&fi);
+    }
+}
+
 static void test_guards_with_later_work(void **state)
 {
     (void)state;
@@ -294,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_triples_and_quads),
         cmocka_unit_test(test_tree_reductions),
+        cmocka_unit_test(test_loop_counters),
         cmocka_unit_test(test_guards_with_later_work),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

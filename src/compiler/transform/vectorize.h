@@ -45,6 +45,8 @@ struct weft_vec_report {
     unsigned vector_mem;     /* unit-stride vector loads/stores */
     unsigned scalar_mem;     /* uniform-address loads/stores */
     unsigned gathers;        /* gathers and scatters */
+    unsigned probed;         /* ... of them, loads through a loop counter that run as one vector
+                                load when a packet's addresses turn out consecutive */
     unsigned choices;        /* loads from one of two contiguous places: two masked loads, a blend */
     unsigned serialized;     /* operations run lane by lane (atomics, calls) */
     unsigned masked_blocks;  /* blocks run under a lane mask (linearized) */

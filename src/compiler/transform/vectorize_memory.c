@@ -351,6 +351,113 @@ static bool emit_strided_store(struct weft_vec_plan *p, LLVMValueRef val, LLVMVa
     return true;
 }
 
+static LLVMValueRef emit_gather(struct weft_vec_plan *p, LLVMValueRef addrs, LLVMTypeRef t, LLVMTypeRef vt,
+                                unsigned align)
+{
+    LLVMValueRef ptrs = component_ptrs(p, addrs, t);
+    LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};
+    LLVMValueRef args[] = {ptrs, LLVMConstInt(p->i32, element_align(p, t, align), 0),
+                           weft_vec_mask_like(p, weft_vec_cur_mask(p), vt), LLVMConstNull(vt)};
+    return weft_vec_call_intrinsic(p, "llvm.masked.gather", tys, 2, args, 4);
+}
+
+/* Loop counters: a varying address whose only varying sources are lane-private variables and
+ * PHIs, through integer and address arithmetic (`for (j = start + lid; j < end; j += ls)
+ * ... val[j]`, a grid-stride loop's data[i]). Such counters usually step through consecutive
+ * elements lane by lane, which the plan cannot prove (a masked store to the variable may leave
+ * some lanes behind). Data-dependent addresses (x[col[j]]) are not counters. */
+static bool counter_address(struct weft_vec_plan *p, LLVMValueRef v, unsigned depth)
+{
+    if (weft_vec_kind_of(p, v) != K_V)
+        return true;   /* uniform or affine: steps the plan knows */
+    if (depth > 8 || !LLVMIsAInstruction(v) || !weft_vec_info(p, v))
+        return false;
+    if (LLVMIsAPHINode(v))
+        return true;
+    if (LLVMIsALoadInst(v)) {
+        /* a variable of the work-item: a lane-private copy, or its slot among the work-group's
+         * private copies (privatize.c), which lives across barriers */
+        LLVMValueRef a = LLVMGetOperand(v, 0);
+        if (weft_vec_priv_of(p, a))
+            return true;
+        while (LLVMIsAGetElementPtrInst(a))
+            a = LLVMGetOperand(a, 0);
+        return p->wf->scratch_base && a == p->wf->scratch_base;
+    }
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMGetElementPtr: case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMAShr:
+    case LLVMLShr: case LLVMOr: case LLVMSExt: case LLVMZExt: case LLVMTrunc:
+        break;
+    default:
+        return false;
+    }
+    for (unsigned i = 0; i < (unsigned)LLVMGetNumOperands(v); i++)
+        if (!counter_address(p, LLVMGetOperand(v, i), depth + 1))
+            return false;
+    return true;
+}
+
+/* A load through a loop counter's address (counter_address), probed per packet: when lane 0
+ * is active and every active lane's address is lane 0's plus the lane times the element size,
+ * one vector load (masked like the packet) from lane 0's address; otherwise the gather. The
+ * probe is a vector compare and a branch, a fraction of a gather's cost. */
+static bool emit_probed_load(struct weft_vec_plan *p, struct vinfo *vi, LLVMValueRef ptr, LLVMTypeRef t,
+                             LLVMTypeRef vt, unsigned align)
+{
+    unsigned long long size = packed_size(p, t);
+    if (!size || LLVMGetTypeKind(t) == LLVMVectorTypeKind || weft_vec_kind_of(p, ptr) != K_V ||
+        !counter_address(p, ptr, 0))
+        return false;
+    p->rep->gathers++;
+    p->rep->probed++;
+    LLVMValueRef addrs = gather_address(p, ptr);
+    LLVMTypeRef iv = LLVMVectorType(p->i64, p->P);
+    LLVMValueRef ai = LLVMBuildPtrToInt(p->b, addrs, iv, "");
+    LLVMValueRef zero = LLVMConstInt(p->i32, 0, 0);
+    LLVMValueRef a0 = LLVMBuildExtractElement(p->b, ai, zero, "");
+    LLVMValueRef *step = malloc(sizeof *step * p->P);
+    if (!step)
+        abort();
+    for (unsigned l = 0; l < p->P; l++)
+        step[l] = LLVMConstInt(p->i64, l * size, 0);
+    LLVMValueRef want = LLVMBuildAdd(p->b, weft_vec_splat(p, a0), LLVMConstVector(step, p->P), "");
+    free(step);
+    LLVMValueRef same = LLVMBuildICmp(p->b, LLVMIntEQ, ai, want, "");
+    if (p->mask)
+        same = LLVMBuildOr(p->b, same, LLVMBuildNot(p->b, p->mask, ""), "");
+    LLVMTypeRef it = LLVMIntTypeInContext(p->c, p->P);
+    LLVMValueRef ok = LLVMBuildICmp(p->b, LLVMIntEQ, weft_vec_mask_bits(p, same), LLVMConstAllOnes(it), "lanes.consecutive");
+    if (p->mask)
+        ok = LLVMBuildAnd(p->b, ok, LLVMBuildExtractElement(p->b, p->mask, zero, ""), "");
+    LLVMValueRef fn = p->wf->fn;
+    LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(p->c, fn, "probe.vector");
+    LLVMBasicBlockRef gat = LLVMAppendBasicBlockInContext(p->c, fn, "probe.gather");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(p->c, fn, "probe.join");
+    LLVMBuildCondBr(p->b, ok, vec, gat);
+    LLVMPositionBuilderAtEnd(p->b, vec);
+    LLVMValueRef base = LLVMBuildExtractElement(p->b, addrs, zero, "");
+    LLVMValueRef v1;
+    if (!p->mask) {
+        v1 = LLVMBuildLoad2(p->b, vt, base, "");
+        LLVMSetAlignment(v1, align);
+    } else {
+        LLVMTypeRef tys[] = {vt, LLVMTypeOf(base)};
+        LLVMValueRef args[] = {base, LLVMConstInt(p->i32, align, 0), weft_vec_mask_like(p, p->mask, vt), LLVMConstNull(vt)};
+        v1 = weft_vec_call_intrinsic(p, "llvm.masked.load", tys, 2, args, 4);
+    }
+    LLVMBuildBr(p->b, join);
+    LLVMPositionBuilderAtEnd(p->b, gat);
+    LLVMValueRef v2 = emit_gather(p, addrs, t, vt, align);
+    LLVMBuildBr(p->b, join);
+    LLVMPositionBuilderAtEnd(p->b, join);
+    LLVMValueRef phi = LLVMBuildPhi(p->b, vt, "");
+    LLVMValueRef vals[] = {v1, v2};
+    LLVMBasicBlockRef bbs[] = {vec, gat};
+    LLVMAddIncoming(phi, vals, bbs, 2);
+    weft_vec_define(p, vi, NULL, phi);
+    return true;
+}
+
 void weft_vec_emit_load(struct weft_vec_plan *p, struct vinfo *vi)
 {
     LLVMValueRef i = vi->v, ptr = LLVMGetOperand(i, 0);
@@ -388,14 +495,11 @@ void weft_vec_emit_load(struct weft_vec_plan *p, struct vinfo *vi)
         weft_vec_define(p, vi, NULL, v);
         return;
     }
-    if (emit_choice_load(p, vi, ptr, t, vt, align) || emit_strided_load(p, vi, ptr, t, vt, align))
+    if (emit_choice_load(p, vi, ptr, t, vt, align) || emit_strided_load(p, vi, ptr, t, vt, align) ||
+        emit_probed_load(p, vi, ptr, t, vt, align))
         return;
     p->rep->gathers++;
-    LLVMValueRef ptrs = component_ptrs(p, gather_address(p, ptr), t);
-    LLVMTypeRef tys[] = {vt, LLVMTypeOf(ptrs)};
-    LLVMValueRef args[] = {ptrs, LLVMConstInt(p->i32, element_align(p, t, align), 0), weft_vec_mask_like(p, weft_vec_cur_mask(p), vt),
-                           LLVMConstNull(vt)};
-    weft_vec_define(p, vi, NULL, weft_vec_call_intrinsic(p, "llvm.masked.gather", tys, 2, args, 4));
+    weft_vec_define(p, vi, NULL, emit_gather(p, gather_address(p, ptr), t, vt, align));
 }
 
 /* Index of the last active lane: when several lanes store to one address, the last work-item's
