@@ -43,6 +43,7 @@ struct _cl_kernel {
     const struct weft_kernel_meta *meta;
     pthread_mutex_t lock;                  /* guards args */
     struct arg_value *args;
+    atomic_uint_fast64_t one_group_ns;     /* the last one-group launch's run time, 0: none yet */
 };
 
 struct weft_kernel_args {
@@ -569,6 +570,16 @@ void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out)
     out->max_work_group_size = max_wg_size(m, k->program->context->device);
     out->preferred_multiple = simd_floats();
     out->uniform_work_groups = m->uniform_work_groups;
+}
+
+void weft_kernel_note_one_group_run(cl_kernel k, uint64_t ns)
+{
+    atomic_store_explicit(&k->one_group_ns, ns ? ns : 1, memory_order_relaxed);
+}
+
+uint64_t weft_kernel_one_group_run_ns(cl_kernel k)
+{
+    return atomic_load_explicit(&k->one_group_ns, memory_order_relaxed);
 }
 
 bool weft_kernel_group_blind(cl_kernel k)

@@ -21,6 +21,10 @@
  *     last enqueue (clFlush promises only that commands run eventually). Whoever then runs the
  *     first of them offers the run of released ones to weft_fuse_prepare, and runs them fused
  *     or the first alone.
+ *   - A command marked WEFT_COMMAND_RUN_IF_IDLE (a short one-group launch, ndrange.c) runs on
+ *     the enqueueing thread before weft_command_enqueue returns, when the queue is in order and
+ *     it and every command before it are such commands with complete wait lists (those run
+ *     there too); otherwise it is queued like any other.
  *   - Other commands are submitted when enqueued (clFlush has nothing left to do). Whoever waits
  *     helps: blocking commands, clFinish and clWaitForEvents (through weft_event_wait) run
  *     runnable commands of the queue, up to the one waited for, inline on the calling thread
@@ -436,6 +440,21 @@ void weft_command_discard(struct weft_command *cmd)
     weft_object_unhold(WEFT_OBJ(q));
 }
 
+/* Whether every command up to c (in an in-order queue) is a short one (WEFT_COMMAND_RUN_IF_IDLE)
+ * with its wait list complete: the enqueueing thread may then run them all, waiting at most
+ * for one that another thread already runs. Queue lock held. */
+static bool runs_here(struct weft_queue_impl *impl, struct command *c)
+{
+    for (struct command *x = impl->head; x; x = (struct command *)x->pub.next) {
+        if (!(x->pub.flags & WEFT_COMMAND_RUN_IF_IDLE) || atomic_load(&x->unresolved) != 0 ||
+            atomic_load(&x->dep_failed))
+            return false;
+        if (x == c)
+            return true;
+    }
+    return false;
+}
+
 /* Called once per wait-list event that was not terminal at enqueue, when it becomes so. */
 static void dep_notify(struct weft_event_listener *l, cl_int status)
 {
@@ -566,8 +585,31 @@ cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *e
     atomic_store_explicit(&ev->queue_ticket, ticket + 1, memory_order_release);
     /* held behind launches the thread is already holding: it has nothing new to run */
     bool quiet = impl->hold_waiting && command_held(impl, c) && c != impl->head;
+    /* Short, and only short commands before it (WEFT_COMMAND_RUN_IF_IDLE): run here, with the
+     * ones before it. Not only when the queue is empty: a burst whose first launch went to the
+     * command thread would otherwise stay behind it for good (each enqueue finding the one
+     * before still queued). */
+    bool here = !blocking && (cmd->flags & WEFT_COMMAND_RUN_IF_IDLE) && impl->in_order && runs_here(impl, c);
+    /* the usual case, nothing before it: taken now, so that the command thread (spinning after
+     * a command of its own) cannot take it between the lock and queue_help */
+    bool alone = here && c == impl->head;
+    if (alone) {
+        c->state = COMMAND_RUNNING;
+        release_upto(impl, c->ticket + 1);
+    }
     pthread_mutex_unlock(&impl->lock);
 
+    if (alone) {
+        command_execute(c);   /* completes it and lets go of the command's holds */
+        return CL_SUCCESS;
+    }
+    if (here) {
+        /* like a blocking command, but its failure is its event's, not this call's */
+        weft_object_hold(WEFT_OBJ(ev));
+        queue_help(q, ticket, ev);
+        weft_object_unhold(WEFT_OBJ(ev));
+        return CL_SUCCESS;
+    }
     if (!blocking) {
         if (!quiet)
             queue_wake(impl);

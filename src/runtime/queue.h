@@ -52,6 +52,13 @@ struct weft_command {
  * back until a sync point and offers the launch descriptions of the run of such commands
  * (weft_command.launch) to weft_fuse_prepare. */
 #define WEFT_COMMAND_FUSABLE 0x4u
+/* A command short enough to run on the enqueueing thread (ndrange.c: a one-group launch whose
+ * last runs took microseconds): when an in-order queue has only such commands before it and
+ * their wait lists are complete, weft_command_enqueue runs them there, before returning, instead
+ * of handing them to
+ * the command thread (on the 16-core device machine that hand-off cost 4.4-6.6 us per launch of
+ * a burst, most of it cache lines crossing cores). */
+#define WEFT_COMMAND_RUN_IF_IDLE 0x8u
 
 struct weft_command *weft_command_new(cl_command_queue queue, cl_command_type type,
                                       cl_uint num_events, const cl_event *wait_list,

@@ -5,7 +5,9 @@
  * in flight at once (a variant compiled per size), an out-of-order queue ordered by events, and
  * clCloneKernel keeping the arguments, and several host threads, each with its own queue and
  * kernel object, launching one kernel at many local sizes at once (variants compiled
- * concurrently). Every result is compared with a host reference. */
+ * concurrently), and one-group launches, which run on the enqueueing thread once their kernel
+ * is known to be short, only when nothing is queued before them. Every result is compared with
+ * a host reference. */
 #include "test_kernels_harness.h"
 
 #include <pthread.h>
@@ -33,6 +35,9 @@ static const char *source =
     "  t[l] = data[get_global_id(0)];\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  data[get_global_id(0)] = t[l] + 1;\n"
+    "}\n"
+    "kernel void bump(global uint *d, uint by) {\n"
+    "  d[0] = d[0] * 3 + by;\n"
     "}\n"
     "kernel void rotate_double(global int *d, local int *t) {\n"
     "  size_t l = get_local_id(0), n = get_local_size(0);\n"
@@ -168,6 +173,76 @@ static void test_many_dependent_launches(void **state)
     buf_read(b, sizeof data, data);
     for (int i = 0; i < N; i++)
         assert_int_equal(data[i], i + LAUNCHES);
+    clReleaseKernel(k);
+    clReleaseMemObject(b);
+}
+
+/* One-group launches of a short kernel (runtime/ndrange.c: RUN_IF_IDLE): a burst in order
+ * (each result depends on the one before), the events complete and profiled; behind a launch
+ * that waits for a user event, later ones wait too, in order; and a launch whose own wait list
+ * is not complete does not run at enqueue. */
+static void test_short_one_group_launches(void **state)
+{
+    (void)state;
+    cl_uint zero = 0, got = 0;
+    cl_int err;
+    cl_mem b = buf_new(sizeof zero, &zero);
+    cl_kernel k = kernel_new("bump");
+    cl_command_queue q = clCreateCommandQueueWithProperties(
+        env.context, env.device, (cl_queue_properties[]){CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0}, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    size_t one = 1;
+    cl_uint by = 1, want = 0;
+    assert_int_equal(clSetKernelArg(k, 0, sizeof b, &b), CL_SUCCESS);
+    /* the first launch measures the kernel; the burst after it may run at enqueue */
+    for (int r = 0; r < 200; r++) {
+        by = (cl_uint)r % 5;
+        want = want * 3 + by;
+        assert_int_equal(clSetKernelArg(k, 1, sizeof by, &by), CL_SUCCESS);
+        cl_event ev;
+        assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, &ev), CL_SUCCESS);
+        if (r == 0)
+            assert_int_equal(clFinish(q), CL_SUCCESS);
+        if (r == 150) {
+            assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
+            cl_ulong t[4];
+            const cl_profiling_info what[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                               CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+            for (int i = 0; i < 4; i++)
+                assert_int_equal(clGetEventProfilingInfo(ev, what[i], sizeof t[i], &t[i], NULL), CL_SUCCESS);
+            assert_true(t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3]);
+        }
+        assert_int_equal(clReleaseEvent(ev), CL_SUCCESS);
+    }
+    assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(got, want);
+
+    /* a gate: the launch waiting for it, and the ones after it, stay queued */
+    cl_event gate = clCreateUserEvent(env.context, &err), last;
+    assert_int_equal(err, CL_SUCCESS);
+    by = 2;
+    assert_int_equal(clSetKernelArg(k, 1, sizeof by, &by), CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 1, &gate, NULL), CL_SUCCESS);
+    want = want * 3 + 2;
+    for (int r = 0; r < 3; r++) {
+        by = 10 + (cl_uint)r;
+        assert_int_equal(clSetKernelArg(k, 1, sizeof by, &by), CL_SUCCESS);
+        assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, &last), CL_SUCCESS);
+        want = want * 3 + by;
+        cl_int st;
+        assert_int_equal(clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), CL_SUCCESS);
+        assert_true(st > CL_COMPLETE);   /* not run: the gated launch is before it */
+        assert_int_equal(clReleaseEvent(last), CL_SUCCESS);
+    }
+    assert_int_equal(clFlush(q), CL_SUCCESS);
+    cl_uint mapped_before;
+    buf_read(b, sizeof mapped_before, &mapped_before);   /* env.queue: does not wait for q */
+    assert_true(mapped_before != want);
+    assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(got, want);
+    clReleaseEvent(gate);
+    clReleaseCommandQueue(q);
     clReleaseKernel(k);
     clReleaseMemObject(b);
 }
@@ -312,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_local_sizes_in_flight),
         cmocka_unit_test(test_release_after_enqueue),
         cmocka_unit_test(test_many_dependent_launches),
+        cmocka_unit_test(test_short_one_group_launches),
         cmocka_unit_test(test_out_of_order_queue_with_events),
         cmocka_unit_test(test_clone_kernel_keeps_args),
         cmocka_unit_test(test_concurrent_host_threads),
