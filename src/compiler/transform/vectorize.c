@@ -32,6 +32,8 @@
  *                        sub-group collectives across a packet's lanes
  *   vectorize_mask.c     control flow: the structured copy, the linearized copy under lane
  *                        masks, and the fast path between them
+ *   vectorize_rest.c     final guards: branches after which, once a packet's lanes all fail
+ *                        them, the later packets have nothing to do (the loop ends)
  *   vectorize.c          this file: the packet loop and the tail
  */
 #include "compiler/transform/vectorize.h"

@@ -3,9 +3,12 @@
  * An access through a uniform address stays one scalar access (a store keeps the last active
  * lane's value); a unit-stride address (affine, stride the size of the type) becomes one vector
  * access, masked under a mask; an address chosen per lane between two unit-stride places
- * becomes two masked loads and a blend; any other address a masked gather or scatter, with the
- * inactive lanes' addresses made harmless. Lane-private variables (the plan's priv) get one copy
- * per lane: a vector slot for a simple scalar variable, an array of P copies otherwise.
+ * becomes two masked loads and a blend; in a full packet, an address stepping 2 to 4 elements
+ * per lane becomes that many vector accesses and a shuffle (small_stride); a load through a
+ * loop counter is tried as one vector load when the packet's addresses turn out consecutive
+ * (emit_probed_load); any other address a masked gather or scatter, with the inactive lanes'
+ * addresses made harmless. Lane-private variables (the plan's priv) get one copy per lane: a
+ * vector slot for a simple scalar variable, an array of P copies otherwise.
  */
 #include <llvm-c/Target.h>
 #include <stdlib.h>
