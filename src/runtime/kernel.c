@@ -574,7 +574,12 @@ void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out)
 
 void weft_kernel_note_one_group_run(cl_kernel k, uint64_t ns)
 {
-    atomic_store_explicit(&k->one_group_ns, ns ? ns : 1, memory_order_relaxed);
+    /* a moving average (3/4 the old, 1/4 the new): one run stretched by a page fault or a
+     * preemption does not send a burst of short launches back to the command thread, and a
+     * kernel that turned long crosses any bound after a run or two */
+    uint64_t old = atomic_load_explicit(&k->one_group_ns, memory_order_relaxed);
+    uint64_t avg = old ? old - old / 4 + ns / 4 : ns;
+    atomic_store_explicit(&k->one_group_ns, avg ? avg : 1, memory_order_relaxed);
 }
 
 uint64_t weft_kernel_one_group_run_ns(cl_kernel k)

@@ -49,8 +49,8 @@ bool weft_kernel_has_images(cl_kernel k);
 /* The kernel observes nothing of its work-groups (weft_kernel_meta.group_blind) and asks for
  * no particular work-group size: the runtime may run neighbouring work-groups as one. */
 bool weft_kernel_group_blind(cl_kernel k);
-/* How long the kernel's last launch of one work-group ran (0: none ran yet); ndrange.c lets
- * such launches run on the enqueueing thread when it was short. */
+/* How long the kernel's launches of one work-group ran, a moving average over the last few
+ * (0: none ran yet); ndrange.c lets such launches run on the enqueueing thread when it is short. */
 void weft_kernel_note_one_group_run(cl_kernel k, uint64_t ns);
 uint64_t weft_kernel_one_group_run_ns(cl_kernel k);
 /* The kernel calls sub-group built-ins: its launches never switch variants at run time

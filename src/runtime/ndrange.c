@@ -69,9 +69,10 @@ struct ndrange_cmd {
     struct weft_launch_desc desc;      /* what the engine runs (exec/launch.h) */
 };
 
-/* A one-group launch whose kernel's last one-group launch ran at most this long runs on the
- * enqueueing thread when its queue is idle (WEFT_COMMAND_RUN_IF_IDLE): the application waits
- * that long at most, once, if the next one runs longer. */
+/* A one-group launch whose kernel's one-group launches ran at most this long (on average over
+ * the last few, kernel.h) runs on the enqueueing thread when its queue holds only such launches
+ * (WEFT_COMMAND_RUN_IF_IDLE): an application that expected it to overlap host work loses about
+ * one run of it if it turns out longer. */
 #define RUN_HERE_MAX_NS 10000u
 
 static cl_int run_ndrange(struct weft_command *cmd)
