@@ -291,7 +291,7 @@ static bool record_accesses(struct weft_workfn *wf, const struct weft_subcfgs *s
                         a->cls = (uint64_t)st == esize ? WEFT_ACCESS_UNIT : WEFT_ACCESS_STRIDED;
                         if (a->cls == WEFT_ACCESS_STRIDED && sh.dim == 0 && esize && st > 0 &&
                             LLVMGetTypeKind(ty) != LLVMVectorTypeKind && (uint64_t)st % esize == 0 &&
-                            (uint64_t)st / esize >= 2 && (uint64_t)st / esize <= 4)
+                            (uint64_t)st / esize >= 2 && (uint64_t)st / esize <= WEFT_VEC_STRIDED_MAX)
                             a->cls = WEFT_ACCESS_INTERLEAVED;
                     } else {
                         a->cls = WEFT_ACCESS_STRIDED_VAR;

@@ -99,17 +99,19 @@ int weft_dispatch_run(struct weft_launch_desc *p)
         return 0;
     struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
     p->launch.ctx.printf_buf = pb;
-    uint64_t t0 = p->fusable ? weft_now_ns() : 0;
+    /* timed once for whoever needs it: fusion's per-row cost, the runtime's one-group bound */
+    uint64_t t0 = p->fusable || p->launch.total_groups == 1 ? weft_now_ns() : 0;
     bool profiled = false;
     if (p->alt && p->nparts == 1)
         verify_pair(p, &p->launch);
     int rc = p->nparts > 1 ? run_split(p, &profiled)
              : p->alt     ? weft_select_run(&p->launch, p->alt, p->select_key, p->name, &profiled)
                           : weft_pool_run(&p->launch);
-    /* the per-row cost of this kernel unfused: what fusing it into a chain would save (not
-     * from a launch that profiled two variants: its time includes the slower one's slices) */
-    if (t0 && rc == 0 && !profiled)
-        weft_fuse_note_unfused(p, weft_now_ns() - t0);
+    /* not from a launch that profiled two variants: its time includes the slower one's slices */
+    p->run_ns = t0 && rc == 0 && !profiled ? weft_now_ns() - t0 : 0;
+    /* the per-row cost of this kernel unfused: what fusing it into a chain would save */
+    if (p->fusable && p->run_ns)
+        weft_fuse_note_unfused(p, p->run_ns);
     if (pb)
         weft_printf_buffer_finish(pb);
     return rc;

@@ -97,6 +97,9 @@ struct weft_launch_desc {
     weft_wg_fn alt;                        /* another schedule of parts[0] to profile, or NULL */
     struct weft_variant_spec spec, alt_spec;   /* parts[0]'s variant and alt's (the log) */
     uint64_t select_key;                   /* the decision's key (exec/variant_select.h) */
+    uint64_t run_ns;                       /* set by weft_dispatch_run for a fusable or one-group
+                                              launch that ran one variant: how long it took
+                                              (fusion's costs, runtime/ndrange.c's bound); else 0 */
 };
 
 /* The size of the memory object of the launch whose storage starts at `data` (the first one

@@ -43,7 +43,8 @@ struct _cl_kernel {
     const struct weft_kernel_meta *meta;
     pthread_mutex_t lock;                  /* guards args */
     struct arg_value *args;
-    atomic_uint_fast64_t one_group_ns;     /* the last one-group launch's run time, 0: none yet */
+    atomic_uint_fast64_t one_group_ns;     /* one-group launches' run time, a moving average
+                                              (weft_kernel_note_one_group_run); 0: none yet */
 };
 
 struct weft_kernel_args {

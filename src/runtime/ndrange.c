@@ -52,7 +52,6 @@
 #include "runtime/log.h"
 #include "runtime/program.h"
 #include "runtime/queue.h"
-#include "util/clock.h"
 
 /* The largest work-group the automatic choice makes: big enough to amortize the work-group
  * loop overhead and fill vectors, small enough to keep privatized state in L1/L2. */
@@ -78,15 +77,13 @@ struct ndrange_cmd {
 static cl_int run_ndrange(struct weft_command *cmd)
 {
     struct ndrange_cmd *p = cmd->payload;
-    const bool one = p->desc.launch.total_groups == 1 && !p->desc.alt;
-    uint64_t t0 = one ? weft_now_ns() : 0;
     if (weft_dispatch_run(&p->desc) != 0)
         return weft_error("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES,
                           "could not allocate %zu bytes of local memory, %zu of scratch and a stack of %zu "
                           "per worker", p->desc.launch.local_mem_size, p->desc.launch.scratch_size,
                           WEFT_POOL_BASE_STACK + p->desc.launch.stack_size);
-    if (one)
-        weft_kernel_note_one_group_run(p->desc.kernel, weft_now_ns() - t0);
+    if (p->desc.launch.total_groups == 1 && p->desc.run_ns)
+        weft_kernel_note_one_group_run(p->desc.kernel, p->desc.run_ns);
     return CL_SUCCESS;
 }
 
@@ -644,8 +641,8 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     if (d->fusable)
         cmd->flags |= WEFT_COMMAND_FUSABLE;
     /* one short group: no other thread needs to see it (the queue decides whether it is idle) */
-    uint64_t last = empty ? 0 : weft_kernel_one_group_run_ns(kernel);
-    if (launch.total_groups == 1 && !alt.fn && last && last <= RUN_HERE_MAX_NS)
+    uint64_t avg_ns = empty ? 0 : weft_kernel_one_group_run_ns(kernel);
+    if (launch.total_groups == 1 && !alt.fn && avg_ns && avg_ns <= RUN_HERE_MAX_NS)
         cmd->flags |= WEFT_COMMAND_RUN_IF_IDLE;
     cmd->launch = d;
     cmd->run = run_ndrange;

@@ -239,6 +239,12 @@ static void test_short_one_group_launches(void **state)
     buf_read(b, sizeof mapped_before, &mapped_before);   /* env.queue: does not wait for q */
     assert_true(mapped_before != want);
     assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    /* enqueued while the command thread may still be waking for the gated ones: when it finds
+     * them queued, it runs them and itself here, in order (queue.c, runs_here) */
+    by = 7;
+    assert_int_equal(clSetKernelArg(k, 1, sizeof by, &by), CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+    want = want * 3 + by;
     assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL), CL_SUCCESS);
     assert_int_equal(got, want);
     clReleaseEvent(gate);

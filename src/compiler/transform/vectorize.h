@@ -58,6 +58,10 @@ struct weft_vec_report {
     char reason[200];        /* why not vectorized (empty when vectorized) */
 };
 
+/* The most elements per work-item an access may step and still be read or written as vector
+ * accesses and a shuffle in a full packet, instead of a gather or scatter (vectorize_memory.c). */
+#define WEFT_VEC_STRIDED_MAX 4
+
 /* The lane width W for `fn` from its "target-cpu"/"target-features" attributes: 16 with
  * AVX-512F, 8 with AVX or AVX2, 4 otherwise. */
 unsigned weft_vectorize_target_width(LLVMValueRef fn);

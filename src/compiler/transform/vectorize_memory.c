@@ -250,33 +250,43 @@ static bool emit_choice_load(struct weft_vec_plan *p, struct vinfo *vi, LLVMValu
     return true;
 }
 
-/* Accesses whose address steps k elements per work-item, k = 2..STRIDED_MAX (the members of
+/* One vector of P lanes from `base`: a plain load, or under `mask` (NULL: every lane) a masked
+ * load whose inactive lanes are zero and read nothing. */
+static LLVMValueRef vector_load(struct weft_vec_plan *p, LLVMValueRef base, LLVMTypeRef vt, unsigned align,
+                                LLVMValueRef mask)
+{
+    if (!mask) {
+        LLVMValueRef v = LLVMBuildLoad2(p->b, vt, base, "");
+        LLVMSetAlignment(v, align);
+        return v;
+    }
+    LLVMTypeRef tys[] = {vt, LLVMTypeOf(base)};
+    LLVMValueRef args[] = {base, LLVMConstInt(p->i32, align, 0), weft_vec_mask_like(p, mask, vt), LLVMConstNull(vt)};
+    return weft_vec_call_intrinsic(p, "llvm.masked.load", tys, 2, args, 4);
+}
+
+/* Accesses whose address steps k elements per work-item, k = 2..WEFT_VEC_STRIDED_MAX (the members of
  * an array of pairs or small structs: in[2 * i] and in[2 * i + 1]), in a full packet: k
  * contiguous vector accesses over the span the lanes touch and a shuffle, instead of a gather
  * or scatter (16 element accesses). The last vector is masked to end at the last lane's
  * element, so that the packet touches no byte past its own lanes' span; a store writes only
  * its lanes' elements (masked), never the ones between them. */
-#define STRIDED_MAX 4
-
 /* k when `ptr` steps k elements of t per lane (see above), else 0. */
 static unsigned small_stride(struct weft_vec_plan *p, LLVMValueRef ptr, LLVMTypeRef t)
 {
     struct vinfo *pi = weft_vec_info(p, ptr);
     long long size = (long long)packed_size(p, t);
     if (p->mask || !pi || pi->kind != K_A || !pi->has_stride || !size || LLVMGetTypeKind(t) == LLVMVectorTypeKind ||
-        pi->stride <= 0 || pi->stride % size || pi->stride / size < 2 || pi->stride / size > STRIDED_MAX ||
-        p->P < STRIDED_MAX)
+        pi->stride <= 0 || pi->stride % size || pi->stride / size < 2 || pi->stride / size > WEFT_VEC_STRIDED_MAX ||
+        p->P < WEFT_VEC_STRIDED_MAX)
         return 0;
     return (unsigned)(pi->stride / size);
 }
 
-/* Part j's address (elements j*P .. j*P + P - 1 of the span) and its lanes (all but the last
- * part's tail past the last lane's element). */
-static LLVMValueRef strided_part(struct weft_vec_plan *p, LLVMValueRef base, LLVMTypeRef t, unsigned k, unsigned j,
-                                 LLVMValueRef *mask)
+/* Part j's address: elements j*P .. j*P + P - 1 of the span. */
+static LLVMValueRef strided_part(struct weft_vec_plan *p, LLVMValueRef base, LLVMTypeRef t, unsigned j)
 {
     LLVMValueRef off = LLVMConstInt(p->i64, (unsigned long long)j * p->P, 0);
-    *mask = j + 1 < k ? NULL : weft_vec_const_mask(p, p->P - k + 1);
     return j ? LLVMBuildGEP2(p->b, t, base, &off, 1, "strided.part") : base;
 }
 
@@ -287,18 +297,10 @@ static bool emit_strided_load(struct weft_vec_plan *p, struct vinfo *vi, LLVMVal
     if (!k)
         return false;
     p->rep->vector_mem += k;
-    LLVMValueRef base = weft_vec_get_scal(p, ptr), part[STRIDED_MAX + 1];
-    for (unsigned j = 0; j < k; j++) {
-        LLVMValueRef m, at = strided_part(p, base, t, k, j, &m);
-        if (!m) {
-            part[j] = LLVMBuildLoad2(p->b, vt, at, "");
-            LLVMSetAlignment(part[j], align);
-        } else {
-            LLVMTypeRef tys[] = {vt, LLVMTypeOf(at)};
-            LLVMValueRef args[] = {at, LLVMConstInt(p->i32, align, 0), m, LLVMGetPoison(vt)};
-            part[j] = weft_vec_call_intrinsic(p, "llvm.masked.load", tys, 2, args, 4);
-        }
-    }
+    LLVMValueRef base = weft_vec_get_scal(p, ptr), part[WEFT_VEC_STRIDED_MAX];
+    for (unsigned j = 0; j < k; j++)   /* the last part ends at the last lane's element */
+        part[j] = vector_load(p, strided_part(p, base, t, j), vt, align,
+                              j + 1 < k ? NULL : weft_vec_const_mask(p, p->P - k + 1));
     /* pairs of parts side by side (2P elements each), then every k-th element of those */
     int *idx = malloc(sizeof *idx * 2 * P);
     if (!idx)
@@ -334,15 +336,15 @@ static bool emit_strided_store(struct weft_vec_plan *p, LLVMValueRef val, LLVMVa
     if (!idx || !bits)
         abort();
     for (unsigned j = 0; j < k; j++) {
-        LLVMValueRef m, at = strided_part(p, base, t, k, j, &m);
-        /* element e of part j is lane (j*P + e) / k's when (j*P + e) % k == 0 */
+        LLVMValueRef at = strided_part(p, base, t, j);
+        /* element e of part j is lane (j*P + e) / k's when (j*P + e) % k == 0 (none past the
+         * last lane's element) */
         for (unsigned e = 0; e < P; e++) {
             unsigned o = j * P + e;
             bool mine = o % k == 0 && o / k < P;
             idx[e] = mine ? (int)(o / k) : -1;
             bits[e] = LLVMConstInt(p->i1, mine, 0);
         }
-        (void)m;   /* the last part's elements past the last lane are no lane's already */
         LLVMValueRef part = LLVMBuildShuffleVector(p->b, vec, LLVMGetPoison(vt), weft_vec_shuffle_mask(p, idx, P), "");
         LLVMValueRef lanes = LLVMConstVector(bits, P);
         LLVMTypeRef tys[] = {vt, LLVMTypeOf(at)};
@@ -438,16 +440,7 @@ static bool emit_probed_load(struct weft_vec_plan *p, struct vinfo *vi, LLVMValu
     LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(p->c, fn, "probe.join");
     LLVMBuildCondBr(p->b, ok, vec, gat);
     LLVMPositionBuilderAtEnd(p->b, vec);
-    LLVMValueRef base = LLVMBuildExtractElement(p->b, addrs, zero, "");
-    LLVMValueRef v1;
-    if (!p->mask) {
-        v1 = LLVMBuildLoad2(p->b, vt, base, "");
-        LLVMSetAlignment(v1, align);
-    } else {
-        LLVMTypeRef tys[] = {vt, LLVMTypeOf(base)};
-        LLVMValueRef args[] = {base, LLVMConstInt(p->i32, align, 0), weft_vec_mask_like(p, p->mask, vt), LLVMConstNull(vt)};
-        v1 = weft_vec_call_intrinsic(p, "llvm.masked.load", tys, 2, args, 4);
-    }
+    LLVMValueRef v1 = vector_load(p, LLVMBuildExtractElement(p->b, addrs, zero, ""), vt, align, p->mask);
     LLVMBuildBr(p->b, join);
     LLVMPositionBuilderAtEnd(p->b, gat);
     LLVMValueRef v2 = emit_gather(p, addrs, t, vt, align);
@@ -486,16 +479,7 @@ void weft_vec_emit_load(struct weft_vec_plan *p, struct vinfo *vi)
     }
     if (unit_stride(p, ptr, t)) {
         p->rep->vector_mem++;
-        LLVMValueRef base = weft_vec_get_scal(p, ptr), v;
-        if (!p->mask) {
-            v = LLVMBuildLoad2(p->b, vt, base, "");
-            LLVMSetAlignment(v, align);
-        } else {
-            LLVMTypeRef tys[] = {vt, LLVMTypeOf(base)};
-            LLVMValueRef args[] = {base, LLVMConstInt(p->i32, align, 0), weft_vec_mask_like(p, p->mask, vt), LLVMConstNull(vt)};
-            v = weft_vec_call_intrinsic(p, "llvm.masked.load", tys, 2, args, 4);
-        }
-        weft_vec_define(p, vi, NULL, v);
+        weft_vec_define(p, vi, NULL, vector_load(p, weft_vec_get_scal(p, ptr), vt, align, p->mask));
         return;
     }
     if (emit_choice_load(p, vi, ptr, t, vt, align) || emit_strided_load(p, vi, ptr, t, vt, align) ||

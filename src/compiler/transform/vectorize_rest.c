@@ -84,8 +84,9 @@ static bool uniform_terminator(struct weft_vec_plan *p, unsigned k)
     return false;
 }
 
-/* Marks in `seen` every block reachable from block `from` (itself included). */
-static void reach(const struct weft_cfg *cfg, unsigned from, bool *seen, uint32_t *stack)
+/* Marks in `seen` every block reachable from block `from` (itself included), along successor
+ * edges, or along predecessor edges (`back`: every block that can reach it). */
+static void reach(const struct weft_cfg *cfg, unsigned from, bool back, bool *seen, uint32_t *stack)
 {
     size_t top = 0;
     if (!seen[from]) {
@@ -94,28 +95,12 @@ static void reach(const struct weft_cfg *cfg, unsigned from, bool *seen, uint32_
     }
     while (top) {
         unsigned b = stack[--top];
-        const uint32_t *s = weft_cfg_succs(cfg, b);
-        for (size_t j = 0; j < weft_cfg_nsucc(cfg, b); j++)
-            if (!seen[s[j]]) {
-                seen[s[j]] = true;
-                stack[top++] = s[j];
-            }
-    }
-}
-
-/* Marks in `seen` every block that can reach block `to` (itself included). */
-static void reach_back(const struct weft_cfg *cfg, unsigned to, bool *seen, uint32_t *stack)
-{
-    size_t top = 0;
-    seen[to] = true;
-    stack[top++] = to;
-    while (top) {
-        unsigned b = stack[--top];
-        const uint32_t *s = weft_cfg_preds(cfg, b);
-        for (size_t j = 0; j < weft_cfg_npred(cfg, b); j++)
-            if (!seen[s[j]]) {
-                seen[s[j]] = true;
-                stack[top++] = s[j];
+        const uint32_t *e = back ? weft_cfg_preds(cfg, b) : weft_cfg_succs(cfg, b);
+        size_t n = back ? weft_cfg_npred(cfg, b) : weft_cfg_nsucc(cfg, b);
+        for (size_t j = 0; j < n; j++)
+            if (!seen[e[j]]) {
+                seen[e[j]] = true;
+                stack[top++] = e[j];
             }
     }
 }
@@ -130,12 +115,12 @@ static bool is_final_guard(struct weft_vec_plan *p, unsigned k, const bool *quie
     memset(seen, 0, p->nb * sizeof *seen);
     const uint32_t *s = weft_cfg_succs(cfg, k);
     for (size_t j = 0; j < weft_cfg_nsucc(cfg, k); j++)
-        reach(cfg, s[j], seen, stack);
+        reach(cfg, s[j], false, seen, stack);
     if (seen[k])
         return false;
     /* reached the same way by every packet, doing nothing that lasts on the way */
     memset(seen, 0, p->nb * sizeof *seen);
-    reach_back(cfg, k, seen, stack);
+    reach(cfg, k, true, seen, stack);
     for (unsigned b = 0; b < p->nb; b++)
         if (seen[b] && (!quiet[b] || (b != k && !uniform_terminator(p, b))))
             return false;
@@ -144,7 +129,7 @@ static bool is_final_guard(struct weft_vec_plan *p, unsigned k, const bool *quie
     if (f < 0)
         return true;   /* straight to a barrier: the exit stub records only the barrier */
     memset(seen, 0, p->nb * sizeof *seen);
-    reach(cfg, (unsigned)f, seen, stack);
+    reach(cfg, (unsigned)f, false, seen, stack);
     for (unsigned b = 0; b < p->nb; b++)
         if (seen[b] && (!quiet[b] || !uniform_terminator(p, b)))
             return false;

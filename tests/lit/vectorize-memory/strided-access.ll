@@ -12,7 +12,7 @@
 ; CHECK-LABEL: define internal void @weft_wi_k(
 ; CHECK:         [[A0:%[0-9a-z.]+]] = load <16 x float>, ptr addrspace(1) %pa{{[.i0-9]*}}, align 4
 ; CHECK-NEXT:    %strided.part = getelementptr float, ptr addrspace(1) %pa{{[.i0-9]*}}, i64 16
-; CHECK-NEXT:    [[A1:%[0-9]+]] = call <16 x float> @llvm.masked.load.v16f32.p1(ptr addrspace(1) %strided.part, i32 4, <16 x i1> <i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 false>, <16 x float> poison)
+; CHECK-NEXT:    [[A1:%[0-9]+]] = call <16 x float> @llvm.masked.load.v16f32.p1(ptr addrspace(1) %strided.part, i32 4, <16 x i1> <i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 false>, <16 x float> zeroinitializer)
 ; CHECK-NEXT:    [[W:%[0-9]+]] = shufflevector <16 x float> [[A0]], <16 x float> [[A1]], <32 x i32> <i32 0, i32 1,
 ; CHECK-NEXT:    %strided = shufflevector <32 x float> [[W]], <32 x float> poison, <16 x i32> <i32 0, i32 2, i32 4, i32 6, i32 8, i32 10, i32 12, i32 14, i32 16, i32 18, i32 20, i32 22, i32 24, i32 26, i32 28, i32 30>
 ; CHECK:         call void @llvm.masked.store.v16f32.p1(<16 x float> {{%[0-9]+}}, ptr addrspace(1) %po{{[.i0-9]*}}, i32 4, <16 x i1> <i1 true, i1 false, i1 false, i1 true, i1 false, i1 false, i1 true,
