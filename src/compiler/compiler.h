@@ -164,8 +164,11 @@ struct weft_image {
                                                   build, initialized at build time (globals.h);
                                                   NULL when there are none */
     uint64_t globals_size;                     /* its bytes (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE) */
-    pthread_mutex_t lock;                      /* guards the variant list */
+    pthread_mutex_t lock;                      /* guards the variant list and compile_ms */
+    pthread_cond_t compiled;                   /* a pending variant became ready or was dropped */
     struct weft_variant_entry *variants;
+    uint32_t *compile_ms;                      /* per kernel: the longest compile of one of its
+                                                  variants this process saw (JIT or disk record) */
 };
 
 /* Takes ownership of `bc`. Reads the kernel metadata and allocates and initializes the
@@ -196,6 +199,21 @@ struct weft_compiled_variant {
 cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
                               const struct weft_variant_spec *spec, struct weft_compiled_variant *out,
                               struct weft_diag *diag);
+/* The variant if it is ready without compiling: built in this process already or in the disk
+ * cache (CL_SUCCESS); WEFT_VARIANT_NOT_COMPILED when it is neither, or another thread is
+ * compiling it; CL_OUT_OF_RESOURCES when its last compile in this process failed. */
+#define WEFT_VARIANT_NOT_COMPILED 1
+cl_int weft_image_peek_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
+                               const struct weft_variant_spec *spec, struct weft_compiled_variant *out);
+/* Makes the calling thread's later compiles give up between their stages (building the
+ * work-group function, optimizing, emitting the object) once *flag is true, with
+ * CL_OUT_OF_RESOURCES and a log line; NULL: never. For the background compile thread, which
+ * must not hold up the exit for the whole of a compile nobody waits for
+ * (runtime/compile_ahead.c). */
+void weft_compile_set_abandon_flag(const _Atomic bool *flag);
+/* The longest compile of one of kernel k's variants this process knows of, in ms (0: none
+ * compiled or loaded yet, or loaded from records that predate the measure). */
+uint32_t weft_image_compile_ms(struct weft_image *img, cl_uint k);
 /* Whether a launch's global ids may reach WEFT_NARROW_ID_LIMIT in some dimension (offset +
  * global size past it): then only a ".wide" variant may run it. */
 bool weft_variant_needs_wide_ids(unsigned work_dim, const uint64_t offset[3], const uint64_t global[3]);

@@ -25,6 +25,7 @@
 #include "compiler/narrowids.h"
 #include "compiler/printf.h"
 #include "compiler/safediv.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "weft/abi.h"
 
@@ -37,6 +38,11 @@ struct weft_variant_entry {
     cl_uint kernel;
     struct weft_variant_spec spec;
     uint64_t local[3];
+    /* PENDING while the thread that added it compiles it, outside the image's lock (a launch of
+     * another variant does not wait for it; one of this variant waits on weft_image.compiled);
+     * FAILED: its last compile failed (a launch that wants it compiles it again, for the log;
+     * weft_image_peek_variant says so rather than "not compiled") */
+    enum { PENDING, READY, FAILED } state;
     struct weft_compiled_variant v;
 };
 
@@ -164,6 +170,22 @@ static const char *vector_setting_key(void)
     return e && *e ? e : "auto";
 }
 
+static _Thread_local const _Atomic bool *abandon_flag;
+
+void weft_compile_set_abandon_flag(const _Atomic bool *flag)
+{
+    abandon_flag = flag;
+}
+
+/* True (with the log line) when the thread's compile is to be given up here. */
+static bool abandoned(const char *kernel, struct weft_diag *diag)
+{
+    if (!abandon_flag || !*abandon_flag)
+        return false;
+    weft_diag_error(diag, "error: the compile of kernel '%s' was abandoned (the process is exiting)", kernel);
+    return true;
+}
+
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
                        bool opt_disable, bool denorms_zero, const struct weft_variant_spec *spec,
                        const char *symbol, struct weft_specialize_result *out, struct weft_diag *diag)
@@ -231,6 +253,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     out->votes_bfo = res.schedule.votes_bfo;
     /* a divergent loop always linearizes the vectorized sub-CFG that holds it */
     out->vec_row_walks = out->vec_linearized ? res.schedule.row_walks : 0;
+    if (built && abandoned(kernel, diag))
+        goto done;
     if (!built) {
         if (!diag->errors)
             weft_diag_error(diag, "error: kernel '%s' cannot be compiled for local size %llu x %llu x %llu",
@@ -275,7 +299,7 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
                                  tm, diag))
         goto done;
     weft_dump_module(m, tag, "optimized");
-    if (!weft_codegen_emit_object(tm, m, &out->object, diag))
+    if (abandoned(kernel, diag) || !weft_codegen_emit_object(tm, m, &out->object, diag))
         goto done;
     out->static_local_size = res.static_local_size;
     out->scratch_size = res.scratch_size;
@@ -399,11 +423,21 @@ cl_int weft_image_create(struct weft_bitcode *bc, const char *options, bool kern
         return ok ? gerr : CL_INVALID_BINARY;
     }
     img->options = strdup(options ? options : "");
+    img->compile_ms = calloc(img->num_kernels ? img->num_kernels : 1, sizeof *img->compile_ms);
+    if (!img->options || !img->compile_ms) {
+        weft_metadata_free(img->kernels, img->num_kernels);
+        free(img->globals);
+        free(img->options);
+        free(img->compile_ms);
+        free(img);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
     img->bitcode = *bc;
     img->opt_disable = opt_disable;
     img->denorms_zero = has_option(img->options, "-cl-denorms-are-zero");
     img->bitcode_hash = weft_hash64(bc->data, bc->size, 0x77656674);
     pthread_mutex_init(&img->lock, NULL);
+    pthread_cond_init(&img->compiled, NULL);
     bc->data = NULL;
     bc->size = 0;
     *out = img;
@@ -424,6 +458,8 @@ void weft_image_free(struct weft_image *img)
     weft_bitcode_free(&img->bitcode);
     free(img->options);
     pthread_mutex_destroy(&img->lock);
+    pthread_cond_destroy(&img->compiled);
+    free(img->compile_ms);
     free(img);
 }
 
@@ -471,7 +507,8 @@ struct payload_header {
     uint64_t static_local_size;
     uint64_t scratch_size;
     uint32_t bfo_loops, votes_bfo, vec_linearized, sub_group_width;
-    uint32_t vec_row_walks, unused;
+    uint32_t vec_row_walks;
+    uint32_t compile_ms;   /* what compiling it took (0 in payloads written before this field) */
 };
 
 bool weft_variant_needs_wide_ids(unsigned work_dim, const uint64_t offset[3], const uint64_t global[3])
@@ -482,20 +519,68 @@ bool weft_variant_needs_wide_ids(unsigned work_dim, const uint64_t offset[3], co
     return false;
 }
 
-cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
-                              const struct weft_variant_spec *spec, struct weft_compiled_variant *out,
-                              struct weft_diag *diag)
+static struct weft_variant_entry *find_entry(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
+                                             const struct weft_variant_spec *spec)
+{
+    for (struct weft_variant_entry *e = img->variants; e; e = e->next)
+        if (e->kernel == k && weft_variant_equal(&e->spec, spec) && !memcmp(e->local, local_size, sizeof e->local))
+            return e;
+    return NULL;
+}
+
+/* Called with img->lock held: unlinks the pending entry `e` (it was not in the disk cache and
+ * compiling was not allowed) and wakes the launches that waited for it. */
+static void drop_pending(struct weft_image *img, struct weft_variant_entry *e)
+{
+    for (struct weft_variant_entry **p = &img->variants; *p; p = &(*p)->next)
+        if (*p == e) {
+            *p = e->next;
+            break;
+        }
+    free(e);
+    pthread_cond_broadcast(&img->compiled);
+}
+
+/* weft_image_get_variant and weft_image_peek_variant. The variant is compiled without the
+ * image's lock (a pending entry stands for it meanwhile), so that a launch of a variant already
+ * built does not wait seconds behind the compile of another (runtime/compile_ahead.h). */
+static cl_int get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
+                          const struct weft_variant_spec *spec, bool compile, struct weft_compiled_variant *out,
+                          struct weft_diag *diag)
 {
     if (k >= img->num_kernels)
         return CL_INVALID_KERNEL;
     pthread_mutex_lock(&img->lock);
-    for (struct weft_variant_entry *e = img->variants; e; e = e->next) {
-        if (e->kernel == k && weft_variant_equal(&e->spec, spec) && !memcmp(e->local, local_size, sizeof e->local)) {
-            *out = e->v;
+    struct weft_variant_entry *e;
+    while ((e = find_entry(img, k, local_size, spec)) && e->state == PENDING) {
+        if (!compile) {
             pthread_mutex_unlock(&img->lock);
-            return CL_SUCCESS;
+            return WEFT_VARIANT_NOT_COMPILED;
         }
+        pthread_cond_wait(&img->compiled, &img->lock);
     }
+    if (e && (e->state == READY || !compile)) {
+        cl_int r = e->state == READY ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+        if (r == CL_SUCCESS)
+            *out = e->v;
+        pthread_mutex_unlock(&img->lock);
+        return r;
+    }
+    if (!e) {
+        e = calloc(1, sizeof *e);
+        if (!e) {
+            pthread_mutex_unlock(&img->lock);
+            return CL_OUT_OF_HOST_MEMORY;
+        }
+        e->kernel = k;
+        e->spec = *spec;
+        memcpy(e->local, local_size, sizeof e->local);
+        e->next = img->variants;
+        img->variants = e;
+    }
+    e->state = PENDING;
+    pthread_mutex_unlock(&img->lock);
+
     const char *name = img->kernels[k].name;
     uint64_t key = variant_key(img, name, local_size, spec);
     char symbol[64];
@@ -508,13 +593,18 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
     size_t obj_size = 0;
     cl_int err = CL_SUCCESS;
     struct weft_specialize_result sr = {0};
+    void *addr = NULL;
     if (!dumping() && weft_cache_load(key, &payload, &psize) && psize > sizeof ph) {
         memcpy(&ph, payload, sizeof ph);
         obj = (const char *)payload + sizeof ph;
         obj_size = psize - sizeof ph;
+    } else if (!compile) {
+        err = WEFT_VARIANT_NOT_COMPILED;
+        goto done;
     } else {
         free(payload);
         payload = NULL;
+        uint64_t t0 = weft_now_ns();
         err = weft_specialize(&img->bitcode, name, local_size, img->opt_disable, img->denorms_zero, spec, symbol,
                               &sr, diag);
         if (err != CL_SUCCESS)
@@ -527,6 +617,8 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
         ph.vec_linearized = sr.vec_linearized;
         ph.vec_row_walks = sr.vec_row_walks;
         ph.sub_group_width = sr.sub_group_width;
+        uint64_t ms = (weft_now_ns() - t0) / 1000000u;
+        ph.compile_ms = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
         obj = sr.object.data;
         obj_size = sr.object.size;
         payload = malloc(sizeof ph + obj_size);
@@ -536,36 +628,60 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
             weft_cache_store(key, payload, sizeof ph + obj_size);
         }
     }
-    void *addr = NULL;
-    if (!weft_jit_add_object(obj, obj_size, symbol, &addr, diag)) {
+    if (!weft_jit_add_object(obj, obj_size, symbol, &addr, diag))
         err = CL_OUT_OF_RESOURCES;
-        goto done;
-    }
-    struct weft_variant_entry *e = calloc(1, sizeof *e);
-    if (!e) {
-        err = CL_OUT_OF_HOST_MEMORY;
-        goto done;
-    }
-    e->kernel = k;
-    e->spec = *spec;
-    memcpy(e->local, local_size, sizeof e->local);
-    e->v.fn = (void (*)(const void *, const void *, uint64_t, uint64_t))addr;
-    e->v.static_local_size = ph.static_local_size;
-    e->v.scratch_size = ph.scratch_size;
-    e->v.bfo_loops = ph.bfo_loops;
-    e->v.votes_bfo = ph.votes_bfo;
-    e->v.vec_linearized = ph.vec_linearized;
-    e->v.vec_row_walks = ph.vec_row_walks;
-    e->v.sub_group_width = ph.sub_group_width ? ph.sub_group_width : 1;
-    e->v.key = key;
-    e->next = img->variants;
-    img->variants = e;
-    *out = e->v;
 done:
+    pthread_mutex_lock(&img->lock);
+    if (err == WEFT_VARIANT_NOT_COMPILED) {
+        drop_pending(img, e);
+    } else if (err != CL_SUCCESS) {
+        e->state = FAILED;
+        pthread_cond_broadcast(&img->compiled);
+    } else {
+        e->v.fn = (void (*)(const void *, const void *, uint64_t, uint64_t))addr;
+        e->v.static_local_size = ph.static_local_size;
+        e->v.scratch_size = ph.scratch_size;
+        e->v.bfo_loops = ph.bfo_loops;
+        e->v.votes_bfo = ph.votes_bfo;
+        e->v.vec_linearized = ph.vec_linearized;
+        e->v.vec_row_walks = ph.vec_row_walks;
+        e->v.sub_group_width = ph.sub_group_width ? ph.sub_group_width : 1;
+        e->v.key = key;
+        e->state = READY;
+        if (ph.compile_ms > img->compile_ms[k])
+            img->compile_ms[k] = ph.compile_ms;
+        *out = e->v;
+        pthread_cond_broadcast(&img->compiled);
+    }
     pthread_mutex_unlock(&img->lock);
     free(payload);
     weft_bitcode_free(&sr.object);
     return err;
+}
+
+cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
+                              const struct weft_variant_spec *spec, struct weft_compiled_variant *out,
+                              struct weft_diag *diag)
+{
+    return get_variant(img, k, local_size, spec, true, out, diag);
+}
+
+cl_int weft_image_peek_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
+                               const struct weft_variant_spec *spec, struct weft_compiled_variant *out)
+{
+    struct weft_diag diag;
+    weft_diag_init(&diag);
+    cl_int err = get_variant(img, k, local_size, spec, false, out, &diag);
+    weft_diag_free(&diag);
+    return err;
+}
+
+uint32_t weft_image_compile_ms(struct weft_image *img, cl_uint k)
+{
+    pthread_mutex_lock(&img->lock);
+    uint32_t ms = k < img->num_kernels ? img->compile_ms[k] : 0;
+    pthread_mutex_unlock(&img->lock);
+    return ms;
 }
 
 /* ---- program binaries -------------------------------------------------------------------- */

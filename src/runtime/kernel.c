@@ -770,8 +770,9 @@ static cl_int fit_stack(cl_kernel k, const uint64_t ls[3], struct weft_variant_s
     return CL_SUCCESS;
 }
 
-cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
-                               const struct weft_variant_spec *want, struct weft_variant *out)
+/* weft_kernel_get_variant, and with `compile` false weft_kernel_peek_variant. */
+static cl_int get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
+                          const struct weft_variant_spec *want, bool compile, struct weft_variant *out)
 {
     uint64_t ls[3] = {1, 1, 1};
     for (cl_uint d = 0; d < work_dim && d < 3; d++)
@@ -781,10 +782,13 @@ cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local
     cl_int serr = fit_stack(k, ls, &spec, &stack);
     if (serr != CL_SUCCESS)
         return serr;
+    struct weft_compiled_variant cv;
+    cl_int peek = compile ? CL_SUCCESS : weft_image_peek_variant(k->image, k->index, ls, &spec, &cv);
+    if (peek != CL_SUCCESS)
+        return peek;
     struct weft_diag diag;
     weft_diag_init(&diag);
-    struct weft_compiled_variant cv;
-    cl_int err = weft_image_get_variant(k->image, k->index, ls, &spec, &cv, &diag);
+    cl_int err = compile ? weft_image_get_variant(k->image, k->index, ls, &spec, &cv, &diag) : CL_SUCCESS;
     if (err != CL_SUCCESS) {
         char *log = weft_diag_take(&diag);
         weft_error("clEnqueueNDRangeKernel", err, "compiling kernel '%s' for local size %llux%llux%llu "
@@ -806,6 +810,23 @@ cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local
     out->stack_size = stack;
     out->spec = spec;
     return CL_SUCCESS;
+}
+
+cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
+                               const struct weft_variant_spec *want, struct weft_variant *out)
+{
+    return get_variant(k, work_dim, local, want, true, out);
+}
+
+cl_int weft_kernel_peek_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
+                                const struct weft_variant_spec *want, struct weft_variant *out)
+{
+    return get_variant(k, work_dim, local, want, false, out);
+}
+
+uint32_t weft_kernel_compile_ms(cl_kernel k)
+{
+    return weft_image_compile_ms(k->image, k->index);
 }
 
 bool weft_kernel_uses_sub_groups(cl_kernel k)

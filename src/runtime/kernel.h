@@ -34,6 +34,14 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out);
  * reported). `spec` names the variant (compiler/variant.h). */
 cl_int weft_kernel_get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
                                const struct weft_variant_spec *spec, struct weft_variant *out);
+/* The same variant when it is ready without compiling (built in this process or in the disk
+ * cache): CL_SUCCESS; WEFT_VARIANT_NOT_COMPILED (compiler/compiler.h) when it is not, or
+ * another thread compiles it; an error code when its compile failed or cannot fit. */
+cl_int weft_kernel_peek_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
+                                const struct weft_variant_spec *spec, struct weft_variant *out);
+/* How long the kernel's longest variant compile took, in ms, as far as this process knows
+ * (compiler/compiler.h weft_image_compile_ms). */
+uint32_t weft_kernel_compile_ms(cl_kernel k);
 /* Writes the __local argument offsets into the snapshot (after the variant's static locals)
  * and returns the packed argument block and the total __local bytes a work-group needs. */
 const void *weft_kernel_args_pack(struct weft_kernel_args *a, const struct weft_variant *v,

@@ -45,6 +45,7 @@
 #include "exec/launch.h"
 #include "exec/pool.h"
 #include "exec/variant_select.h"
+#include "runtime/compile_ahead.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
@@ -228,6 +229,19 @@ struct geometry {
             return weft_error("clEnqueueNDRangeKernel", (code), __VA_ARGS__);                \
     } while (0)
 
+/* weft_kernel_get_variant, or with `ahead` only when the variant is ready: otherwise
+ * WEFT_VARIANT_NOT_COMPILED, and it is compiled ahead (runtime/compile_ahead.h). */
+static cl_int get_or_compile_ahead(cl_kernel kernel, cl_uint work_dim, const size_t local[3],
+                                   const struct weft_variant_spec *spec, bool ahead, struct weft_variant *out)
+{
+    if (!ahead)
+        return weft_kernel_get_variant(kernel, work_dim, local, spec, out);
+    cl_int err = weft_kernel_peek_variant(kernel, work_dim, local, spec, out);
+    if (err == WEFT_VARIANT_NOT_COMPILED)
+        weft_compile_ahead(kernel, work_dim, local, spec);
+    return err;
+}
+
 /* The variant to run (`first`, what weft_variant_first chose, or its scalar code when the
  * static cost model takes it: weft_variant_static_scalar) and, when Weft picks the schedule
  * (WEFT_SCHEDULE=auto) and nothing is forced, another one to profile against it
@@ -244,10 +258,12 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
      * reported (the scalar variant's is 1) */
     if (err != CL_SUCCESS || forced || weft_kernel_uses_sub_groups(kernel))
         return err;
+    /* a kernel slow to compile runs what is ready; what it lacks is compiled ahead */
+    const bool ahead = weft_compile_ahead_worth(kernel);
     struct weft_variant_spec scalar;
     struct weft_variant sv;
     if (weft_variant_static_scalar(&v->spec, v->vec_row_walks, &scalar) &&
-        weft_kernel_get_variant(kernel, work_dim, local, &scalar, &sv) == CL_SUCCESS) {
+        get_or_compile_ahead(kernel, work_dim, local, &scalar, ahead, &sv) == CL_SUCCESS) {
         weft_log(WEFT_LOG_DEBUG, "%s: %u loop(s) walk a row per work-item under lane masks: scalar work-item "
                  "loops, not profiled against the vectorized code (static cost)", weft_kernel_name(kernel),
                  v->vec_row_walks);
@@ -258,12 +274,42 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
     struct weft_variant_spec cand[2];
     unsigned n = weft_variant_alternatives(&v->spec, v->votes_bfo > 0, v->vec_linearized > 0, cand);
     for (unsigned i = 0; i < n && !alt->fn; i++) {
+        cl_int aerr = get_or_compile_ahead(kernel, work_dim, local, &cand[i], ahead, alt);
         /* an "lc" that schedules nothing breadth-first is the first variant again */
-        if (weft_kernel_get_variant(kernel, work_dim, local, &cand[i], alt) != CL_SUCCESS ||
-            (cand[i].schedule != v->spec.schedule && alt->bfo_loops == 0))
+        if (aerr != CL_SUCCESS || (cand[i].schedule != v->spec.schedule && alt->bfo_loops == 0))
             memset(alt, 0, sizeof *alt);
+        if (aerr == WEFT_VARIANT_NOT_COMPILED)
+            break;   /* profiled once it is ready */
     }
     return CL_SUCCESS;   /* without an alternative: the first variant alone */
+}
+
+/* For a kernel slow to compile (runtime/compile_ahead.h): the merged size `want` when its
+ * first variant is ready; otherwise the largest merged size between it and the enqueued one
+ * whose first variant is ready (hashcat's autotune grows the global size launch after launch,
+ * and with it the merged size: each new one compiled inside its timing, 3-8 s for MD5 on the
+ * 2-core EPYC), with `want` compiled ahead. When none is ready, `want`: the launch compiles it. */
+static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct geometry *g, size_t want)
+{
+    uint64_t gs[3], off[3];
+    for (int d = 0; d < 3; d++)
+        gs[d] = g->global[d], off[d] = g->offset[d];
+    struct weft_variant_spec first;
+    weft_variant_first(weft_variant_needs_wide_ids(work_dim, off, gs), &first);
+    struct weft_variant v;
+    size_t l[3] = {want, g->local[1], g->local[2]};
+    cl_int err = weft_kernel_peek_variant(kernel, work_dim, l, &first, &v);
+    if (err != WEFT_VARIANT_NOT_COMPILED)
+        return want;   /* ready, or its compile failed: the launch reports why */
+    for (l[0] = want / 2; l[0] >= g->local[0]; l[0] /= 2) {
+        if (weft_kernel_peek_variant(kernel, work_dim, l, &first, &v) == CL_SUCCESS) {
+            size_t ready = l[0];
+            l[0] = want;
+            weft_compile_ahead(kernel, work_dim, l, &first);
+            return ready;
+        }
+    }
+    return want;
 }
 
 /* Runs neighbouring work-groups of a kernel that observes nothing of its work-group
@@ -274,7 +320,7 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
  * interleave up to the whole group, so a column-walking kernel then reads that many
  * consecutive elements per step, as a blocked native loop does (sgemv, 2-core EPYC: 2.1 ms at a
  * local size of 64, 1.45 ms at 256). */
-static void merge_blind_groups(cl_kernel kernel, struct geometry *g)
+static void merge_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geometry *g)
 {
     if (g->empty || !weft_kernel_group_blind(kernel))
         return;
@@ -289,6 +335,8 @@ static void merge_blind_groups(cl_kernel kernel, struct geometry *g)
            l0 * 2 * g->local[1] * g->local[2] <= info.max_work_group_size &&
            g->global[0] / (l0 * 2) * rest >= min_groups)
         l0 *= 2;
+    if (l0 != g->local[0] && weft_compile_ahead_worth(kernel))
+        l0 = merged_size_ready(kernel, work_dim, g, l0);
     g->local[0] = l0;
 }
 
@@ -558,7 +606,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
         weft_kernel_args_free(args);
         return err;
     }
-    merge_blind_groups(kernel, &g);
+    merge_blind_groups(kernel, work_dim, &g);
     const cl_device_id dev = q->device;
     const bool empty = g.empty;
     const size_t *global = g.global, *local = g.local, *offset = g.offset;

@@ -1,0 +1,207 @@
+/* runtime/compile_ahead.c — the background compile thread (runtime/compile_ahead.h).
+ *
+ * One thread, started at the first job, takes jobs in the order they came. Jobs wait in a
+ * short list (at most QUEUE_MAX: a launch that finds the list full compiles nothing ahead; its
+ * later launches ask again). At exit, the jobs not started are dropped and the one running is
+ * given up at its next stage and waited for: exit() runs LLVM's static destructors, which must
+ * not run under a compile.
+ */
+#include "runtime/compile_ahead.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "compiler/compiler.h"
+#include "runtime/kernel.h"
+#include "runtime/object.h"
+#include "util/clock.h"
+#include "util/log.h"
+
+#define QUEUE_MAX 16
+/* The thread's nice value: the pool's workers, and the application, come first. */
+#define AHEAD_NICE 10
+
+struct job {
+    struct job *next;
+    cl_kernel kernel;   /* held */
+    cl_uint work_dim;
+    size_t local[3];
+    struct weft_variant_spec spec;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITIALIZER;
+static struct job *head, *tail, *running;
+static unsigned queued;
+static bool started;
+static _Atomic bool stopping;   /* written under `lock`; read by the compile too, without it */
+
+static bool same_job(const struct job *j, cl_kernel k, cl_uint work_dim, const size_t local[3],
+                     const struct weft_variant_spec *spec)
+{
+    return j->kernel == k && j->work_dim == work_dim && !memcmp(j->local, local, sizeof j->local) &&
+           weft_variant_equal(&j->spec, spec);
+}
+
+static void *thread_main(void *unused)
+{
+    (void)unused;
+    /* per thread on Linux: the thread id names just this thread */
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), AHEAD_NICE) != 0)
+        weft_log(WEFT_LOG_DEBUG, "compile ahead: could not lower the thread's priority");
+    weft_compile_set_abandon_flag(&stopping);
+    pthread_mutex_lock(&lock);
+    for (;;) {
+        while (!head && !stopping)
+            pthread_cond_wait(&wake, &lock);
+        if (stopping)
+            break;
+        struct job *j = head;
+        head = j->next;
+        if (!head)
+            tail = NULL;
+        queued--;
+        running = j;
+        pthread_mutex_unlock(&lock);
+
+        uint64_t t0 = weft_now_ns();
+        struct weft_variant v;
+        cl_int err = weft_kernel_get_variant(j->kernel, j->work_dim, j->local, &j->spec, &v);
+        weft_log(WEFT_LOG_INFO, "%s: compiled ahead for local size %zux%zux%zu in %llu ms%s",
+                 weft_kernel_name(j->kernel), j->local[0], j->local[1], j->local[2],
+                 (unsigned long long)((weft_now_ns() - t0) / 1000000u),
+                 err == CL_SUCCESS ? "" : " (failed: the launch that wants it compiles it and reports why)");
+        weft_object_unhold(WEFT_OBJ(j->kernel));   /* still running: exit waits for this too */
+
+        pthread_mutex_lock(&lock);
+        running = NULL;
+        free(j);
+        pthread_cond_broadcast(&done);
+    }
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+static void stop_at_exit(void)
+{
+    pthread_mutex_lock(&lock);
+    stopping = true;
+    unsigned dropped = queued;
+    /* the held kernels are left to the exit: releasing them could run callbacks now */
+    for (struct job *j = head, *n; j; j = n) {
+        n = j->next;
+        free(j);
+    }
+    head = tail = NULL;
+    queued = 0;
+    pthread_cond_broadcast(&wake);
+    while (running)
+        pthread_cond_wait(&done, &lock);
+    pthread_mutex_unlock(&lock);
+    if (dropped)
+        weft_log(WEFT_LOG_INFO, "compile ahead: %u queued compile(s) dropped at exit", dropped);
+}
+
+/* Called with `lock` held. */
+static bool start_thread(void)
+{
+    if (started)
+        return true;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t t;
+    bool ok = pthread_create(&t, &attr, thread_main, NULL) == 0;
+    pthread_attr_destroy(&attr);
+    if (!ok)
+        return false;
+    started = true;
+    atexit(stop_at_exit);
+    return true;
+}
+
+/* WEFT_COMPILE_AHEAD_MS, read once: the bound in ms, or -1 for "off". */
+static long bound_ms(void)
+{
+    static _Atomic long cached = -2;
+    long b = cached;
+    if (b != -2)
+        return b;
+    const char *e = getenv("WEFT_COMPILE_AHEAD_MS");
+    if (e && strcmp(e, "off") == 0) {
+        b = -1;
+    } else {
+        char *end = NULL;
+        long v = e && *e ? strtol(e, &end, 10) : -1;
+        b = e && *e && end && *end == 0 && v >= 0 ? v : (long)WEFT_COMPILE_AHEAD_MS;
+    }
+    cached = b;
+    return b;
+}
+
+bool weft_compile_ahead_worth(cl_kernel k)
+{
+    long b = bound_ms();
+    return b == 0 || (b > 0 && weft_kernel_compile_ms(k) >= (uint32_t)b);
+}
+
+/* Called with `lock` held: drops the queued jobs for `k` and `spec` at another local size. A
+ * group-blind kernel's merged size grows with the global size (hashcat's autotune: 2, 4, ...,
+ * 128 work-items in a few seconds), and only the latest is worth the compile. */
+static void drop_superseded(cl_kernel k, cl_uint work_dim, const size_t local[3], const struct weft_variant_spec *spec)
+{
+    struct job *prev = NULL;
+    for (struct job *j = head, *n; j; j = n) {
+        n = j->next;
+        if (j->kernel == k && j->work_dim == work_dim && weft_variant_equal(&j->spec, spec) &&
+            memcmp(j->local, local, sizeof j->local)) {
+            if (prev)
+                prev->next = n;
+            else
+                head = n;
+            if (tail == j)
+                tail = prev;
+            queued--;
+            weft_object_unhold(WEFT_OBJ(j->kernel));
+            free(j);
+        } else {
+            prev = j;
+        }
+    }
+}
+
+void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], const struct weft_variant_spec *spec)
+{
+    pthread_mutex_lock(&lock);
+    bool skip = stopping || (running && same_job(running, k, work_dim, local, spec));
+    for (struct job *j = head; j && !skip; j = j->next)
+        skip = same_job(j, k, work_dim, local, spec);
+    if (!skip)
+        drop_superseded(k, work_dim, local, spec);
+    skip = skip || queued >= QUEUE_MAX;
+    struct job *j = skip ? NULL : calloc(1, sizeof *j);
+    if (j && start_thread()) {
+        weft_object_hold(WEFT_OBJ(k));
+        j->kernel = k;
+        j->work_dim = work_dim;
+        memcpy(j->local, local, sizeof j->local);
+        j->spec = *spec;
+        if (tail)
+            tail->next = j;
+        else
+            head = j;
+        tail = j;
+        queued++;
+        pthread_cond_signal(&wake);
+        weft_log(WEFT_LOG_DEBUG, "%s: compile for local size %zux%zux%zu queued ahead", weft_kernel_name(k),
+                 local[0], local[1], local[2]);
+    } else {
+        free(j);
+    }
+    pthread_mutex_unlock(&lock);
+}

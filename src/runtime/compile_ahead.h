@@ -1,0 +1,34 @@
+/* runtime/compile_ahead.h — variants compiled on a background thread, ahead of the launches
+ * that want them.
+ *
+ * A launch that finds the variant it wants not compiled compiles it there and then, inside the
+ * application's timing. For most kernels that is a few milliseconds, once. For kernels whose
+ * variants take long (hashcat's MD5 kernel: 3-8 s each on the 2-core EPYC), and whose launches
+ * keep asking for new ones (a group-blind kernel merged into a local size that grows with the
+ * global size; the alternative a launch profiles against the first variant), the launch runs
+ * what is ready instead and hands the missing variant to this thread, niced so that it takes
+ * idle cores; a later launch finds it ready.
+ */
+#ifndef WEFT_RUNTIME_COMPILE_AHEAD_H
+#define WEFT_RUNTIME_COMPILE_AHEAD_H
+
+#include <CL/cl.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compiler/variant.h"
+
+/* A kernel's variants are compiled ahead once one of them took at least this long
+ * (WEFT_COMPILE_AHEAD_MS overrides; 0: every kernel's, which the tests use; "off": none). */
+#define WEFT_COMPILE_AHEAD_MS 250u
+
+/* Whether `k`'s missing variants go to the background thread rather than being compiled by
+ * the launch that wants them: its longest compile so far reached the bound. A kernel none of
+ * whose variants is compiled yet is not (its first launch must compile one anyway). */
+bool weft_compile_ahead_worth(cl_kernel k);
+
+/* Queues the compile of `spec` for `local` (unless it is queued or compiling already, or the
+ * queue is full); the job holds the kernel until it is done. */
+void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], const struct weft_variant_spec *spec);
+
+#endif

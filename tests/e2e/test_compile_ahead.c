@@ -1,0 +1,233 @@
+/* tests/e2e/test_compile_ahead.c — variants compiled on the background thread
+ * (runtime/compile_ahead.h), with WEFT_COMPILE_AHEAD_MS=0 so that every kernel's are, and no
+ * disk cache, so that every variant is compiled in this process:
+ *   - a group-blind kernel enqueued with local size 1 and growing global sizes (hashcat's
+ *     autotune): each launch runs whichever merged size is ready, and gives the host's results;
+ *     the sizes it wanted are compiled ahead and then run;
+ *   - a kernel with a profiling alternative (column-major sgemv under a guard): the alternative
+ *     is compiled ahead while launches run the first variant, every work-group exactly once;
+ *   - kernels and programs released while their compiles are queued or running, and a process
+ *     that exits with compiles queued: nothing crashes, nothing is left waiting.
+ * The log (WEFT_LOG=info, stderr sent to a file) shows what was compiled ahead. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_kernels_harness.h"
+
+static const char *source =
+    "kernel void scale(global const float *in, global float *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = in[i] * 3.0f + 1.0f;\n"
+    "}\n"
+    "kernel void sgemv(global const float *A, global const float *x, global float *y, int m, int n,\n"
+    "                  global int *ran) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (get_local_id(0) == 0) atomic_add(&ran[get_group_id(0)], (int)get_local_size(0));\n"
+    "  if (i < m) {\n"
+    "    float s = 0.0f;\n"
+    "    for (int j = 0; j < n; j++) s += A[i + j * m] * x[j];\n"
+    "    y[i] = s;\n"
+    "  }\n"
+    "}\n";
+
+static char log_path[] = "/tmp/weft-compile-ahead-XXXXXX";
+
+static int group_setup(void **state)
+{
+    (void)state;
+    return harness_open(source, NULL);
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    return harness_close();
+}
+
+/* Whether the log holds `needle` yet. */
+static bool log_has(const char *needle)
+{
+    fflush(stderr);
+    FILE *f = fopen(log_path, "r");
+    if (!f)
+        return false;
+    char line[512];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, needle) != NULL;
+    fclose(f);
+    return found;
+}
+
+/* Waits (up to 5 minutes: the machine may be loaded) until the log holds `needle`. */
+static void wait_for_log(const char *needle)
+{
+    for (int i = 0; i < 3000 && !log_has(needle); i++)
+        usleep(100000);
+    if (!log_has(needle)) {
+        fprintf(stdout, "the log never showed \"%s\"\n", needle);
+        fail();
+    }
+}
+
+static void check_scale(cl_kernel k, cl_mem bin, cl_mem bout, const float *in, float *out, size_t global)
+{
+    const size_t local = 1;   /* hashcat's Thr:1 */
+    memset(out, 0, sizeof(float) * global);
+    assert_int_equal(clEnqueueWriteBuffer(env.queue, bout, CL_TRUE, 0, sizeof(float) * global, out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    buf_read(bout, sizeof(float) * global, out);
+    for (size_t i = 0; i < global; i++)
+        if (out[i] != in[i] * 3.0f + 1.0f) {
+            fprintf(stdout, "global %zu: out[%zu] = %g, want %g\n", global, i, out[i], in[i] * 3.0f + 1.0f);
+            fail();
+        }
+}
+
+static void test_growing_global(void **state)
+{
+    (void)state;
+    const size_t most = 8192;
+    float *in = malloc(sizeof(float) * most), *out = malloc(sizeof(float) * most);
+    for (size_t i = 0; i < most; i++)
+        in[i] = (float)(rng_next() % 1000) / 8.0f;
+    cl_mem bin = buf_new(sizeof(float) * most, in), bout = buf_new(sizeof(float) * most, NULL);
+    cl_kernel k = kernel_new("scale");
+    kernel_set_args(k, KARGS(KARG(bin), KARG(bout)));
+    for (size_t global = 16; global <= most; global *= 2)
+        for (int rep = 0; rep < 3; rep++)
+            check_scale(k, bin, bout, in, out, global);
+    /* the largest merged size is compiled ahead at last (it is never dropped for another:
+     * no larger one came after it), and then runs */
+    wait_for_log("scale: compiled ahead for local size");
+    for (int rep = 0; rep < 3; rep++)
+        check_scale(k, bin, bout, in, out, most);
+    clReleaseKernel(k);
+    clReleaseMemObject(bin);
+    clReleaseMemObject(bout);
+    free(in);
+    free(out);
+}
+
+static float frand(void)
+{
+    return (float)(rng_next() % 2001) / 1000.0f - 1.0f;
+}
+
+static void test_alternative_ahead(void **state)
+{
+    (void)state;
+    const int n = 64;
+    const size_t local = 16;
+    const int m = (int)(local * 40 - 3);   /* 40 groups (enough to profile), a ragged last one */
+    const size_t global = round_up((size_t)m, local), groups = global / local;
+    float *A = malloc(sizeof(float) * (size_t)m * n), *x = malloc(sizeof(float) * n);
+    float *want = malloc(sizeof(float) * (size_t)m), *got = malloc(sizeof(float) * (size_t)m);
+    int *ran = malloc(sizeof(int) * groups);
+    for (int i = 0; i < m * n; i++)
+        A[i] = frand();
+    for (int j = 0; j < n; j++)
+        x[j] = frand();
+    for (int i = 0; i < m; i++) {
+        float s = 0.0f;
+        for (int j = 0; j < n; j++)
+            s = fmaf(A[i + j * m], x[j], s);
+        want[i] = s;
+    }
+    cl_mem bA = buf_new(sizeof(float) * (size_t)m * n, A), bx = buf_new(sizeof(float) * n, x);
+    cl_mem by = buf_new(sizeof(float) * (size_t)m, NULL), bran = buf_new(sizeof(int) * groups, NULL);
+    cl_kernel k = kernel_new("sgemv");
+    int mm = m, nn = n;
+    kernel_set_args(k, KARGS(KARG(bA), KARG(bx), KARG(by), KARG(mm), KARG(nn), KARG(bran)));
+    /* 12 launches before the alternative is surely there, 6 after */
+    for (int rep = 0; rep < 18; rep++) {
+        if (rep == 12 && !getenv("WEFT_VARIANT"))   /* a forced variant has no alternative */
+            wait_for_log("sgemv: compiled ahead for local size 16x1x1");
+        int zero = 0;
+        assert_int_equal(clEnqueueFillBuffer(env.queue, bran, &zero, sizeof zero, 0, sizeof(int) * groups, 0, NULL,
+                                             NULL),
+                         CL_SUCCESS);
+        assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+        buf_read(by, sizeof(float) * (size_t)m, got);
+        buf_read(bran, sizeof(int) * groups, ran);
+        for (size_t g = 0; g < groups; g++)
+            if (ran[g] != (int)local) {
+                fprintf(stdout, "launch %d: group %zu ran %d work-items\n", rep, g, ran[g]);
+                fail();
+            }
+        for (int i = 0; i < m; i++)
+            if (!close_f(got[i], want[i], 1e-4)) {
+                fprintf(stdout, "launch %d: y[%d] = %g, want %g\n", rep, i, got[i], want[i]);
+                fail();
+            }
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(bA);
+    clReleaseMemObject(bx);
+    clReleaseMemObject(by);
+    clReleaseMemObject(bran);
+    free(A);
+    free(x);
+    free(want);
+    free(got);
+    free(ran);
+}
+
+/* A program of its own, its kernel launched at new merged sizes (queued ahead) and released at
+ * once with its program; the queued jobs hold the kernel until they are done or dropped. The
+ * last ones are still queued when the process exits. */
+static void test_release_while_queued(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 3; round++) {
+        cl_program p = weft_test_build(&env, source, round == 0 ? NULL : "-cl-fast-relaxed-math");
+        assert_non_null(p);
+        cl_int err;
+        cl_kernel k = clCreateKernel(p, "scale", &err);
+        assert_int_equal(err, CL_SUCCESS);
+        const size_t most = 4096, local = 1;
+        cl_mem bin = buf_new(sizeof(float) * most, NULL), bout = buf_new(sizeof(float) * most, NULL);
+        kernel_set_args(k, KARGS(KARG(bin), KARG(bout)));
+        for (size_t global = 32; global <= most; global *= 4)
+            assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                             CL_SUCCESS);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+        assert_int_equal(clFinish(env.queue), CL_SUCCESS);
+        clReleaseMemObject(bin);
+        clReleaseMemObject(bout);
+    }
+}
+
+int main(void)
+{
+    setenv("WEFT_COMPILE_AHEAD_MS", "0", 1);
+    setenv("WEFT_CACHE_DIR", "off", 1);
+    setenv("WEFT_LOG", "info", 1);
+    int fd = mkstemp(log_path);
+    if (fd < 0 || !freopen(log_path, "w", stderr)) {
+        perror("log file");
+        return 1;
+    }
+    close(fd);
+    setvbuf(stderr, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_growing_global),
+        cmocka_unit_test(test_alternative_ahead),
+        cmocka_unit_test(test_release_while_queued),
+    };
+    int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
+    if (failed) {   /* the log is the test's output then */
+        fflush(stderr);
+        FILE *f = fopen(log_path, "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f))
+            fputs(line, stdout);
+        if (f)
+            fclose(f);
+    }
+    if (!getenv("KEEP_LOG")) unlink(log_path);
+    return failed;
+}
