@@ -205,12 +205,6 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
 #define WEFT_VARIANT_NOT_COMPILED 1
 cl_int weft_image_peek_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
                                const struct weft_variant_spec *spec, struct weft_compiled_variant *out);
-/* Makes the calling thread's later compiles give up between their stages (building the
- * work-group function, optimizing, emitting the object) once *flag is true, with
- * CL_OUT_OF_RESOURCES and a log line; NULL: never. For the background compile thread, which
- * must not hold up the exit for the whole of a compile nobody waits for
- * (runtime/compile_ahead.c). */
-void weft_compile_set_abandon_flag(const _Atomic bool *flag);
 /* The longest compile of one of kernel k's variants this process knows of, in ms (0: none
  * compiled or loaded yet, or loaded from records that predate the measure). */
 uint32_t weft_image_compile_ms(struct weft_image *img, cl_uint k);

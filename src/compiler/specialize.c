@@ -170,22 +170,6 @@ static const char *vector_setting_key(void)
     return e && *e ? e : "auto";
 }
 
-static _Thread_local const _Atomic bool *abandon_flag;
-
-void weft_compile_set_abandon_flag(const _Atomic bool *flag)
-{
-    abandon_flag = flag;
-}
-
-/* True (with the log line) when the thread's compile is to be given up here. */
-static bool abandoned(const char *kernel, struct weft_diag *diag)
-{
-    if (!abandon_flag || !*abandon_flag)
-        return false;
-    weft_diag_error(diag, "error: the compile of kernel '%s' was abandoned (the process is exiting)", kernel);
-    return true;
-}
-
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
                        bool opt_disable, bool denorms_zero, const struct weft_variant_spec *spec,
                        const char *symbol, struct weft_specialize_result *out, struct weft_diag *diag)
@@ -253,8 +237,6 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     out->votes_bfo = res.schedule.votes_bfo;
     /* a divergent loop always linearizes the vectorized sub-CFG that holds it */
     out->vec_row_walks = out->vec_linearized ? res.schedule.row_walks : 0;
-    if (built && abandoned(kernel, diag))
-        goto done;
     if (!built) {
         if (!diag->errors)
             weft_diag_error(diag, "error: kernel '%s' cannot be compiled for local size %llu x %llu x %llu",
@@ -299,7 +281,7 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
                                  tm, diag))
         goto done;
     weft_dump_module(m, tag, "optimized");
-    if (abandoned(kernel, diag) || !weft_codegen_emit_object(tm, m, &out->object, diag))
+    if (!weft_codegen_emit_object(tm, m, &out->object, diag))
         goto done;
     out->static_local_size = res.static_local_size;
     out->scratch_size = res.scratch_size;

@@ -3,20 +3,19 @@
  * One thread, started at the first job, takes jobs in the order they came. Jobs wait in a
  * short list (at most QUEUE_MAX: a launch that finds the list full compiles nothing ahead; its
  * later launches ask again). At exit, the jobs not started are dropped and the one running is
- * given up at its next stage and waited for: exit() runs LLVM's static destructors, which must
- * not run under a compile.
+ * waited for: exit() runs LLVM's static destructors, which must not run under a compile, and
+ * the variant it stores in the disk cache is one the next process need not compile (a compile
+ * given up at exit would be queued, and given up, by every short process again).
  */
 #include "runtime/compile_ahead.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "compiler/compiler.h"
 #include "runtime/kernel.h"
 #include "runtime/object.h"
 #include "util/clock.h"
@@ -38,8 +37,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITIALIZER;
 static struct job *head, *tail, *running;
 static unsigned queued;
-static bool started;
-static _Atomic bool stopping;   /* written under `lock`; read by the compile too, without it */
+static bool started, stopping;
 
 static bool same_job(const struct job *j, cl_kernel k, cl_uint work_dim, const size_t local[3],
                      const struct weft_variant_spec *spec)
@@ -54,7 +52,6 @@ static void *thread_main(void *unused)
     /* per thread on Linux: the thread id names just this thread */
     if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), AHEAD_NICE) != 0)
         weft_log(WEFT_LOG_DEBUG, "compile ahead: could not lower the thread's priority");
-    weft_compile_set_abandon_flag(&stopping);
     pthread_mutex_lock(&lock);
     for (;;) {
         while (!head && !stopping)

@@ -284,11 +284,17 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
     return CL_SUCCESS;   /* without an alternative: the first variant alone */
 }
 
+/* A merged size that runs in place of a larger one not compiled yet fills at least one packet
+ * of the widest vectors (16 lanes): below that, the packets run mostly idle lanes (hashcat's
+ * MD5 at local size 1 ran 10x slower than at 128 on the 2-core EPYC). */
+#define MERGED_READY_MIN 16u
+
 /* For a kernel slow to compile (runtime/compile_ahead.h): the merged size `want` when its
- * first variant is ready; otherwise the largest merged size between it and the enqueued one
- * whose first variant is ready (hashcat's autotune grows the global size launch after launch,
- * and with it the merged size: each new one compiled inside its timing, 3-8 s for MD5 on the
- * 2-core EPYC), with `want` compiled ahead. When none is ready, `want`: the launch compiles it. */
+ * first variant is ready; otherwise the largest merged size between it and the enqueued one,
+ * of at least MERGED_READY_MIN, whose first variant is ready (hashcat's autotune grows the
+ * global size launch after launch, and with it the merged size: each new one compiled inside
+ * its timing, 3-8 s for MD5 on the 2-core EPYC), with `want` compiled ahead. When none is
+ * ready, `want`: the launch compiles it. */
 static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct geometry *g, size_t want)
 {
     uint64_t gs[3], off[3];
@@ -301,7 +307,7 @@ static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct
     cl_int err = weft_kernel_peek_variant(kernel, work_dim, l, &first, &v);
     if (err != WEFT_VARIANT_NOT_COMPILED)
         return want;   /* ready, or its compile failed: the launch reports why */
-    for (l[0] = want / 2; l[0] >= g->local[0]; l[0] /= 2) {
+    for (l[0] = want / 2; l[0] >= g->local[0] && l[0] >= MERGED_READY_MIN; l[0] /= 2) {
         if (weft_kernel_peek_variant(kernel, work_dim, l, &first, &v) == CL_SUCCESS) {
             size_t ready = l[0];
             l[0] = want;
