@@ -27,6 +27,7 @@
 #include "compiler/safediv.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/trace.h"
 #include "weft/abi.h"
 
 #ifndef WEFT_VERSION_STRING
@@ -170,6 +171,28 @@ static const char *vector_setting_key(void)
     return e && *e ? e : "auto";
 }
 
+/* What the vectorizer across work-items did to the variant (WEFT_REPORT's "vectorized"). */
+static void vector_account(const struct weft_wg_result *res, const struct weft_wg_options *wopts,
+                           const struct weft_variant_spec *spec, struct weft_specialize_result *out)
+{
+    out->vec_total = res ? res->subcfg_count : 0;
+    for (unsigned i = 0; res && res->vec && i < res->subcfg_count; i++) {
+        if (res->vec[i].vectorized) {
+            if (!out->vec_done++) {
+                out->vec_width = res->vec[i].width;
+                out->vec_interleave = res->vec[i].interleave;
+            }
+        } else if (!out->vec_reason[0] && res->vec[i].reason[0]) {
+            snprintf(out->vec_reason, sizeof out->vec_reason, "%.119s", res->vec[i].reason);
+        }
+    }
+    if (!out->vec_done && !out->vec_reason[0])
+        snprintf(out->vec_reason, sizeof out->vec_reason, "%s",
+                 spec->code == WEFT_CODE_SCALAR ? "a scalar variant"
+                 : wopts->vector_width <= 1    ? "the vectorizer is off (WEFT_VECTORIZE) or has one lane here"
+                                               : "no work-item loop to vectorize");
+}
+
 cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const uint64_t local_size[3],
                        bool opt_disable, bool denorms_zero, const struct weft_variant_spec *spec,
                        const char *symbol, struct weft_specialize_result *out, struct weft_diag *diag)
@@ -231,6 +254,7 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         weft_log(WEFT_LOG_INFO, "%s: %s", tag, res.vec[0].reason);
     for (unsigned i = 0; built && res.vec && i < res.subcfg_count; i++)
         out->vec_linearized += res.vec[i].vectorized && res.vec[i].linearized;
+    vector_account(built ? &res : NULL, &wopts, spec, out);
     out->sub_group_width = built && res.sub_group_width ? res.sub_group_width : 1;
     weft_wg_result_dispose(&res);
     out->bfo_loops = res.schedule.bfo;
@@ -490,8 +514,38 @@ struct payload_header {
     uint64_t scratch_size;
     uint32_t bfo_loops, votes_bfo, vec_linearized, sub_group_width;
     uint32_t vec_row_walks;
-    uint32_t compile_ms;   /* what compiling it took (0 in payloads written before this field) */
+    uint32_t vec;          /* VEC_KNOWN | sub-CFGs vectorized | all << 8 | lanes << 16 | packets << 24,
+                              for WEFT_REPORT (0: not known) */
+    uint32_t compile_ms;   /* what compiling it took (0: not known) */
+    uint32_t unused;
 };
+
+#define VEC_KNOWN 0x80000000u
+
+static uint32_t vec_pack(const struct weft_specialize_result *r)
+{
+    uint32_t c = (r->vec_done > 255 ? 255 : r->vec_done) | (r->vec_total > 255 ? 255 : r->vec_total) << 8;
+    return VEC_KNOWN | c | (r->vec_width & 0xffu) << 16 | (r->vec_interleave & 0x7fu) << 24;
+}
+
+/* The registry of compiled variants (util/trace.h): WEFT_TRACE and WEFT_REPORT name code by it. */
+static void note_variant(const struct weft_image *img, cl_uint k, const uint64_t local[3],
+                         const struct weft_variant_spec *spec, const void *fn, uint32_t vec, const char *reason)
+{
+    struct weft_trace_variant v;
+    memset(&v, 0, sizeof v);
+    v.fn = fn;
+    snprintf(v.kernel, sizeof v.kernel, "%s", img->kernels[k].name);
+    weft_variant_name(spec, v.variant);
+    memcpy(v.local, local, sizeof v.local);
+    v.vec_known = vec & VEC_KNOWN;
+    v.vec_done = vec & 0xffu;
+    v.vec_total = vec >> 8 & 0xffu;
+    v.vec_width = vec >> 16 & 0xffu;
+    v.vec_interleave = vec >> 24 & 0x7fu;
+    snprintf(v.vec_reason, sizeof v.vec_reason, "%s", reason ? reason : "");
+    weft_trace_note_variant(&v);
+}
 
 bool weft_variant_needs_wide_ids(unsigned work_dim, const uint64_t offset[3], const uint64_t global[3])
 {
@@ -568,6 +622,8 @@ static cl_int get_variant(struct weft_image *img, cl_uint k, const uint64_t loca
     char symbol[64];
     snprintf(symbol, sizeof symbol, "weft_wg_%016llx", (unsigned long long)key);
 
+    const uint64_t t_compile = weft_trace_enabled ? weft_now_ns() : 0;
+    bool from_disk = false;
     struct payload_header ph;
     void *payload = NULL;
     size_t psize = 0;
@@ -580,6 +636,7 @@ static cl_int get_variant(struct weft_image *img, cl_uint k, const uint64_t loca
         memcpy(&ph, payload, sizeof ph);
         obj = (const char *)payload + sizeof ph;
         obj_size = psize - sizeof ph;
+        from_disk = true;
     } else if (!compile) {
         err = WEFT_VARIANT_NOT_COMPILED;
         goto done;
@@ -599,6 +656,7 @@ static cl_int get_variant(struct weft_image *img, cl_uint k, const uint64_t loca
         ph.vec_linearized = sr.vec_linearized;
         ph.vec_row_walks = sr.vec_row_walks;
         ph.sub_group_width = sr.sub_group_width;
+        ph.vec = vec_pack(&sr);
         uint64_t ms = (weft_now_ns() - t0) / 1000000u;
         ph.compile_ms = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
         obj = sr.object.data;
@@ -636,6 +694,14 @@ done:
         pthread_cond_broadcast(&img->compiled);
     }
     pthread_mutex_unlock(&img->lock);
+    if (err == CL_SUCCESS && (weft_trace_enabled || weft_report_enabled))
+        note_variant(img, k, local_size, spec, addr, ph.vec, from_disk ? NULL : sr.vec_reason);
+    if (weft_trace_enabled && err != WEFT_VARIANT_NOT_COMPILED) {
+        char vn[WEFT_VARIANT_NAME_MAX];
+        weft_trace_record(WEFT_TRACE_COMPILE, 0, t_compile, weft_now_ns() - t_compile, name,
+                          err ? "failed" : weft_variant_name(spec, vn), local_size[0], local_size[1], local_size[2],
+                          from_disk);
+    }
     free(payload);
     weft_bitcode_free(&sr.object);
     return err;

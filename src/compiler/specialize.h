@@ -13,6 +13,10 @@ struct weft_specialize_result {
     unsigned vec_linearized;                      /* sub-CFGs vectorized under lane masks */
     unsigned vec_row_walks;                       /* row walks (schedule.h) run under lane masks */
     unsigned sub_group_width;                     /* the variant's sub-group size (subgroup.h) */
+    /* the vectorizer across work-items (transform/vectorize.h), for WEFT_REPORT: sub-CFGs it
+     * vectorized of all, the first one's lanes, and why the first one not vectorized was not */
+    unsigned vec_done, vec_total, vec_width, vec_interleave;
+    char vec_reason[120];
 };
 
 /* Clones nothing shared: parses `exe` into a private LLVMContext, builds the work-group

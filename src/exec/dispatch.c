@@ -8,9 +8,11 @@
 #include "compiler/printf.h"
 #include "exec/fuse/fuse.h"
 #include "exec/pool.h"
+#include "exec/report.h"
 #include "exec/variant_select.h"
 #include "exec/variant_verify.h"
 #include "util/clock.h"
+#include "util/trace.h"
 
 /* The pool's work-group function for a launch of several parts: runs groups [first,
  * first + count) of the launch's numbering, each piece by its part's variant on a copy of
@@ -93,22 +95,37 @@ static int run_split(struct weft_launch_desc *p, bool *profiled)
     return weft_pool_run(&all);
 }
 
+/* WEFT_REPORT: the launch ran in `ns`, its full groups by parts[0]'s variant or the one profiling
+ * chose (the latest winner of its pair). */
+static __attribute__((noinline)) void report(const struct weft_launch_desc *p, uint64_t ns)
+{
+    weft_wg_fn ran = p->nparts ? p->parts[0].fn : p->launch.fn;
+    if (p->alt && weft_select_latest(p->select_key) == 1)
+        ran = p->alt;
+    weft_report_launch(p, ran, ns);
+}
+
 int weft_dispatch_run(struct weft_launch_desc *p)
 {
     if (p->launch.total_groups == 0)
         return 0;
     struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
     p->launch.ctx.printf_buf = pb;
-    /* timed once for whoever needs it: fusion's per-row cost, the runtime's one-group bound */
-    uint64_t t0 = p->fusable || p->launch.total_groups == 1 ? weft_now_ns() : 0;
+    p->launch.name = p->name;   /* WEFT_TRACE's slices of its chunks */
+    /* timed once for whoever needs it: fusion's per-row cost, the runtime's one-group bound,
+     * WEFT_REPORT */
+    uint64_t t0 = p->fusable || p->launch.total_groups == 1 || weft_report_enabled ? weft_now_ns() : 0;
     bool profiled = false;
     if (p->alt && p->nparts == 1)
         verify_pair(p, &p->launch);
     int rc = p->nparts > 1 ? run_split(p, &profiled)
              : p->alt     ? weft_select_run(&p->launch, p->alt, p->select_key, p->name, &profiled)
                           : weft_pool_run(&p->launch);
+    uint64_t t1 = t0 ? weft_now_ns() : 0;
+    if (weft_report_enabled && rc == 0)
+        report(p, t1 - t0);
     /* not from a launch that profiled two variants: its time includes the slower one's slices */
-    p->run_ns = t0 && rc == 0 && !profiled ? weft_now_ns() - t0 : 0;
+    p->run_ns = t0 && rc == 0 && !profiled && (p->fusable || p->launch.total_groups == 1) ? t1 - t0 : 0;
     /* the per-row cost of this kernel unfused: what fusing it into a chain would save */
     if (p->fusable && p->run_ns)
         weft_fuse_note_unfused(p, p->run_ns);

@@ -106,7 +106,9 @@
 #include "exec/numa.h"
 #include "exec/topology.h"
 #include "exec/workers.h"
+#include "util/clock.h"
 #include "util/log.h"
+#include "util/trace.h"
 
 /* How long an idle worker (or the caller waiting for helpers) spins before sleeping. Long
  * enough to catch the next launch of a tight enqueue loop, short enough that an idle process
@@ -375,6 +377,26 @@ static void slot_run(struct slot *s, void (*body)(void *), void *arg)
     alt_current = NULL;
 }
 
+/* A chunk under WEFT_TRACE: timed, and recorded as a slice of this thread (util/trace.h). */
+static __attribute__((noinline)) void run_chunk_traced(struct slot *s, const struct weft_launch *launch,
+                                                       uint64_t first, uint64_t count)
+{
+    uint64_t t0 = weft_now_ns();
+    launch->fn(launch->args, &s->ctx, first, count);
+    weft_trace_record(WEFT_TRACE_CHUNK, 0, t0, weft_now_ns() - t0, launch->name ? launch->name : "work-groups", NULL,
+                      first, count, 0, 0);
+}
+
+/* Runs groups [first, first + count) of the launch on slot s. Tracing costs the untraced path
+ * one test of a flag read at load. */
+static inline void run_chunk(struct slot *s, const struct weft_launch *launch, uint64_t first, uint64_t count)
+{
+    if (__builtin_expect(weft_trace_enabled, 0))
+        run_chunk_traced(s, launch, first, count);
+    else
+        launch->fn(launch->args, &s->ctx, first, count);
+}
+
 /* Claims max(1, what is left of r's range / divisor) groups of it, at most max_chunk (0: no
  * cap), into [*first, *first + *count); false when the range is used up. */
 static bool claim(struct slot *r, uint64_t divisor, uint64_t max_chunk, uint64_t *first, uint64_t *count)
@@ -410,7 +432,7 @@ static void steal_by_node(struct slot *s, const struct weft_launch *launch, unsi
             found = false;
             for (unsigned k = 0; k < limit; k++)
                 if (claim(&pool.slots[order[k]], steal_div, launch->max_chunk, &first, &count)) {
-                    launch->fn(launch->args, &s->ctx, launch->first_group + first, count);
+                    run_chunk(s, launch, launch->first_group + first, count);
                     found = true;
                 }
         }
@@ -428,7 +450,7 @@ static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigne
     const uint64_t own_div = one ? 2u * (uint64_t)threads : 8u, steal_div = one ? 2u * (uint64_t)threads : 4u;
     if (s->index < threads)
         while (claim(s, own_div, launch->max_chunk, &first, &count))
-            launch->fn(launch->args, &s->ctx, launch->first_group + first, count);
+            run_chunk(s, launch, launch->first_group + first, count);
     if (pool.numa && !one) {
         steal_by_node(s, launch, threads, steal_div);
         return;
@@ -438,7 +460,7 @@ static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigne
         for (unsigned k = 1; k <= threads; k++) {
             struct slot *r = &pool.slots[(s->index + k) % threads];
             if (claim(r, steal_div, launch->max_chunk, &first, &count)) {
-                launch->fn(launch->args, &s->ctx, launch->first_group + first, count);
+                run_chunk(s, launch, launch->first_group + first, count);
                 found = true;
             }
         }
@@ -461,7 +483,7 @@ static void chunks_body(void *arg)
 static void whole_body(void *arg)
 {
     const struct chunks_call *c = arg;
-    c->launch->fn(c->launch->args, &c->s->ctx, c->launch->first_group, c->launch->total_groups);
+    run_chunk(c->s, c->launch, c->launch->first_group, c->launch->total_groups);
 }
 
 /* ---- workers ------------------------------------------------------------------------------ */

@@ -31,6 +31,8 @@ struct weft_launch {
     size_t stack_size;             /* bytes of stack one call of fn takes beyond
                                       WEFT_POOL_BASE_STACK (its private arrays); at most
                                       weft_pool_stack_limit() */
+    const char *name;              /* what WEFT_TRACE calls its chunks (util/trace.h); NULL:
+                                      "work-groups" */
 };
 
 /* Stack every call of a work-group function may take without saying so (its registers

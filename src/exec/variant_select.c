@@ -14,7 +14,9 @@
 
 #include "compiler/cache.h"
 #include "compiler/compiler.h"
+#include "util/clock.h"
 #include "util/log.h"
+#include "util/trace.h"
 
 #define TABLE_SIZE 1024u
 #define RECORD_MAGIC 0x5745465453454cull   /* "WEFTSEL" */
@@ -153,6 +155,15 @@ int weft_select_decision(uint64_t key)
     return final ? choice : -1;
 }
 
+int weft_select_latest(uint64_t key)
+{
+    pthread_mutex_lock(&table_lock);
+    struct decision *d = slot_for(key);
+    int choice = d && d->key == key ? d->choice : -1;
+    pthread_mutex_unlock(&table_lock);
+    return choice;
+}
+
 /* Records one profiled launch, and the decision so far in the disk cache: final after
  * WEFT_SELECT_ROUNDS, provisional before (RECORD_MAGIC_ROUND1). `ns_per_group`: thread-ns. */
 static void remember(uint64_t key, int choice, const uint64_t ns_per_group[2])
@@ -217,6 +228,18 @@ static int run_slice(const struct weft_launch *whole, weft_wg_fn fn, uint64_t fi
     return rc;
 }
 
+/* run_slice for a profiling slice (`which` of the pair), recorded in WEFT_TRACE's trace. */
+static int profile_slice(const struct weft_launch *whole, weft_wg_fn fn, int which, uint64_t first, uint64_t count,
+                         uint64_t *ns, const char *what)
+{
+    uint64_t t0 = weft_trace_enabled ? weft_now_ns() : 0;
+    int rc = run_slice(whole, fn, first, count, ns);
+    if (weft_trace_enabled)
+        weft_trace_record(WEFT_TRACE_PROFILE, 0, t0, weft_now_ns() - t0, what, NULL, (uintptr_t)fn, count,
+                          (uint64_t)which, 0);
+    return rc;
+}
+
 /* Profiling slices: about 1/16 of the launch in all but at most MAX_SLICE groups each (enough
  * to time, little spent on the loser), at least one group per thread each, at most half the
  * launch. */
@@ -240,7 +263,8 @@ static uint64_t slice_size(uint64_t total)
 /* Slices run in the order A B B A, so neither variant alone pays for cold caches. */
 static const int slice_variant[4] = {0, 1, 1, 0};
 
-static int decide(uint64_t key, const uint64_t ns[2], const uint64_t groups[2], const char *what, const char *how)
+static int decide(uint64_t key, const uint64_t ns[2], const uint64_t groups[2], const char *what, const char *how,
+                  const weft_wg_fn fns[2])
 {
     uint64_t per[2] = {ns[0] / (groups[0] ? groups[0] : 1), ns[1] / (groups[1] ? groups[1] : 1)};
     /* the second variant must win by a margin: the first is the default, and memory-bound
@@ -253,6 +277,11 @@ static int decide(uint64_t key, const uint64_t ns[2], const uint64_t groups[2], 
              "variant %llu ns/group; chose the %s", what, how, (unsigned long long)groups[0],
              (unsigned long long)groups[1], (unsigned long long)per[0], (unsigned long long)per[1],
              choice ? "second" : "first");
+    if (weft_trace_enabled) {
+        uint64_t a = per[0] > UINT32_MAX ? UINT32_MAX : per[0], b = per[1] > UINT32_MAX ? UINT32_MAX : per[1];
+        weft_trace_record(WEFT_TRACE_DECIDE, 0, weft_now_ns(), 0, what, how, (uintptr_t)fns[0], (uintptr_t)fns[1],
+                          (uint64_t)choice, a << 32 | b);
+    }
     return choice;
 }
 
@@ -278,7 +307,8 @@ static int run_sync(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
     weft_wg_fn fns[2] = {launch->fn, b};
     uint64_t ns[2] = {0, 0}, groups[2] = {0, 0}, done = 0;
     for (int i = 0; i < 4; i++) {
-        int rc = run_slice(launch, fns[slice_variant[i]], done, slice, &ns[slice_variant[i]]);
+        int rc = profile_slice(launch, fns[slice_variant[i]], slice_variant[i], done, slice, &ns[slice_variant[i]],
+                               what);
         if (rc != 0)
             return rc;
         groups[slice_variant[i]] += slice;
@@ -286,7 +316,7 @@ static int run_sync(struct weft_launch *launch, weft_wg_fn b, uint64_t key, cons
         if (losing(0, ns, groups) || losing(1, ns, groups))
             break;
     }
-    int choice = decide(key, ns, groups, what, "sync");
+    int choice = decide(key, ns, groups, what, "sync", fns);
     if (done >= total)
         return 0;
     uint64_t ignored = 0;
@@ -319,7 +349,7 @@ static void async_decide(struct async_state *st)
         return;
     uint64_t ns[2] = {atomic_load(&st->ns[0]), atomic_load(&st->ns[1])};
     uint64_t groups[2] = {atomic_load(&st->groups[0]), atomic_load(&st->groups[1])};
-    atomic_store(&st->best, decide(st->key, ns, groups, st->what, "async"));
+    atomic_store(&st->best, decide(st->key, ns, groups, st->what, "async", st->fn));
     atomic_store(&st->decided, true);
 }
 
@@ -354,9 +384,12 @@ static void async_trampoline(const void *args, const struct weft_wg_ctx *ctx, ui
             int u = done_v > done_o + 1 ? 1 - v : v;
             uint64_t k = u == v ? done_v : done_o;   /* the variant's steps double */
             uint64_t step = base << (k < 6 ? k : 6), n = stop - rel < step ? stop - rel : step;
-            uint64_t t0 = now_ns();
+            uint64_t t0 = now_ns(), tt = weft_trace_enabled ? weft_now_ns() : 0;
             st->fn[u](st->args, ctx, st->first_group + rel, n);
             atomic_fetch_add(&st->ns[u], now_ns() - t0);
+            if (weft_trace_enabled)
+                weft_trace_record(WEFT_TRACE_PROFILE, 0, tt, weft_now_ns() - tt, st->what, NULL, (uintptr_t)st->fn[u],
+                                  n, (uint64_t)u, 0);
             atomic_fetch_add(&st->groups[u], n);
             atomic_fetch_add(&st->steps[u], 1);
             rel += n;

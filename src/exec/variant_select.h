@@ -73,6 +73,9 @@ uint64_t weft_select_min_groups(void);
 
 /* The final decision for `key`: 0 (A), 1 (B), or -1 when undecided. */
 int weft_select_decision(uint64_t key);
+/* The latest winner for `key` in this process, final or not: 0 (A), 1 (B), or -1 when never
+ * profiled nor read from disk (WEFT_REPORT names the variant that ran). */
+int weft_select_latest(uint64_t key);
 /* The clock the profiler times slices with, in ns: CLOCK_MONOTONIC unless a test installs its
  * own (NULL restores it), so that tests decide by counted work rather than by a loaded machine's
  * timing. Async slices are timed on the thread that runs them, sync slices around a whole pool

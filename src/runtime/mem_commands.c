@@ -421,6 +421,7 @@ static cl_int enqueue_rw(const char *func, bool is_read, cl_command_queue queue,
         p->src = ptr;
     }
     p->size = size;
+    cmd->bytes = size;
     return weft_command_enqueue(cmd, blocking, event);
 }
 
@@ -498,6 +499,7 @@ static cl_int enqueue_rw_rect(const char *func, bool is_read, cl_command_queue q
         p->dst = dev, p->dst_row = b.row, p->dst_slice = b.slice;
         p->src = host, p->src_row = h.row, p->src_slice = h.slice;
     }
+    cmd->bytes = region[0] * region[1] * region[2];
     return weft_command_enqueue(cmd, blocking, event);
 }
 
@@ -584,6 +586,7 @@ clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem ds
     p->src = src_buffer->data + src_offset;
     p->dst = dst_buffer->data + dst_offset;
     p->size = size;
+    cmd->bytes = size;
     return weft_command_enqueue(cmd, false, event);
 }
 
@@ -638,6 +641,7 @@ clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_me
     memcpy(p->region, region, sizeof p->region);
     p->src = src_buffer->data + s.start, p->src_row = s.row, p->src_slice = s.slice;
     p->dst = dst_buffer->data + d.start, p->dst_row = d.row, p->dst_slice = d.slice;
+    cmd->bytes = region[0] * region[1] * region[2];
     return weft_command_enqueue(cmd, false, event);
 }
 
@@ -678,6 +682,7 @@ clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *p
     p->pattern_size = pattern_size;
     p->dst = buffer->data + offset;
     p->size = size;
+    cmd->bytes = size;
     return weft_command_enqueue(cmd, false, event);
 }
 
@@ -738,6 +743,7 @@ clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocki
                                                          : "no memory for the mapping record"),
                            NULL);
     }
+    cmd->bytes = size;   /* mapped, not moved: zero copy */
     err = weft_command_enqueue(cmd, blocking_map, event);
     if (err != CL_SUCCESS) {
         /* The map failed: the application gets no pointer and will not unmap it. */

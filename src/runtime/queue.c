@@ -36,9 +36,11 @@
  *     when it completes (or is discarded). The command, its wait list, its listener nodes
  *     and its payload are one allocation.
  */
+#define _GNU_SOURCE   /* pthread_setname_np */
 #include "runtime/queue.h"
 
 #include <stdalign.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -49,6 +51,7 @@
 #include "runtime/event.h"
 #include "runtime/info.h"
 #include "runtime/log.h"
+#include "util/trace.h"
 
 struct command;
 
@@ -92,6 +95,8 @@ struct weft_queue_impl {
      * device machine). Under the lock. */
     bool hold_waiting;
     _Atomic(struct command *) spare; /* a freed block of COMMAND_SPARE_BYTES, for the next command */
+    unsigned number;                 /* 1 for the process's first queue, ...: its thread's name and
+                                        its track in WEFT_TRACE's trace */
     bool stop;                       /* the queue object is being destroyed */
     bool self_free;                  /* ... by its own command thread, which frees it on exit */
     pthread_t thread;
@@ -289,6 +294,49 @@ static void command_execute(struct command *c)
     command_finish(c, status);
 }
 
+/* The command type as WEFT_TRACE's trace names it. */
+static const char *command_name(cl_command_type t)
+{
+    switch (t) {
+    case CL_COMMAND_NDRANGE_KERNEL: return "NDRangeKernel";
+    case CL_COMMAND_TASK: return "Task";
+    case CL_COMMAND_READ_BUFFER: return "ReadBuffer";
+    case CL_COMMAND_WRITE_BUFFER: return "WriteBuffer";
+    case CL_COMMAND_COPY_BUFFER: return "CopyBuffer";
+    case CL_COMMAND_READ_BUFFER_RECT: return "ReadBufferRect";
+    case CL_COMMAND_WRITE_BUFFER_RECT: return "WriteBufferRect";
+    case CL_COMMAND_COPY_BUFFER_RECT: return "CopyBufferRect";
+    case CL_COMMAND_FILL_BUFFER: return "FillBuffer";
+    case CL_COMMAND_MAP_BUFFER: return "MapBuffer";
+    case CL_COMMAND_MAP_IMAGE: return "MapImage";
+    case CL_COMMAND_UNMAP_MEM_OBJECT: return "UnmapMemObject";
+    case CL_COMMAND_READ_IMAGE: return "ReadImage";
+    case CL_COMMAND_WRITE_IMAGE: return "WriteImage";
+    case CL_COMMAND_COPY_IMAGE: return "CopyImage";
+    case CL_COMMAND_FILL_IMAGE: return "FillImage";
+    case CL_COMMAND_COPY_IMAGE_TO_BUFFER: return "CopyImageToBuffer";
+    case CL_COMMAND_COPY_BUFFER_TO_IMAGE: return "CopyBufferToImage";
+    case CL_COMMAND_MIGRATE_MEM_OBJECTS: return "MigrateMemObjects";
+    case CL_COMMAND_MARKER: return "Marker";
+    case CL_COMMAND_BARRIER: return "Barrier";
+    case CL_COMMAND_NATIVE_KERNEL: return "NativeKernel";
+    default: return "Command";
+    }
+}
+
+/* WEFT_TRACE: the command's run (from RUNNING to its end) on its queue's track, with the time it
+ * was enqueued and the bytes a transfer moved (util/trace.h). */
+static __attribute__((noinline)) void trace_command(const struct command *c, cl_int status)
+{
+    const cl_event ev = c->pub.event;
+    const unsigned q = c->pub.queue->impl->number;
+    const char *type = command_name(c->pub.type);
+    const char *name = c->pub.launch && c->pub.launch->name[0] ? c->pub.launch->name : type;
+    uint64_t start = ev->time_start ? ev->time_start : ev->time_end;
+    weft_trace_record(WEFT_TRACE_COMMAND, WEFT_TRACE_QUEUE_TID + q, start, ev->time_end - start, name, type,
+                      ev->time_queued, c->pub.bytes, (uint64_t)(int64_t)status, q);
+}
+
 /* Completes a command that ran (or failed) with `status`. */
 static void command_finish(struct command *c, cl_int status)
 {
@@ -302,6 +350,8 @@ static void command_finish(struct command *c, cl_int status)
     for (cl_uint i = 0; i < c->pub.num_deps; i++)
         weft_object_unhold(WEFT_OBJ(c->pub.deps[i]));
     weft_event_set_status(ev, status);
+    if (weft_trace_enabled)
+        trace_command(c, status);
 
     pthread_mutex_lock(&impl->lock);
     struct command *next = (struct command *)c->pub.next;
@@ -331,6 +381,9 @@ static void *queue_thread_main(void *arg)
 {
     cl_command_queue q = arg;
     struct weft_queue_impl *impl = q->impl;
+    char name[16];
+    snprintf(name, sizeof name, "weft-queue-%u", impl->number % 10000u);
+    pthread_setname_np(pthread_self(), name);   /* top -H, gdb, perf and WEFT_TRACE's tracks */
     pthread_mutex_lock(&impl->lock);
     for (;;) {
         /* Read the sequence before scanning: a dependency resolving concurrently (outside
@@ -686,6 +739,8 @@ static cl_command_queue queue_create(cl_context context, cl_device_id device,
     atomic_init(&impl->work_seq, 0);
     atomic_init(&impl->sleeping, false);
     impl->in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    static atomic_uint queues;
+    impl->number = atomic_fetch_add(&queues, 1) + 1;
     if (pthread_create(&impl->thread, NULL, queue_thread_main, q) != 0) {
         pthread_cond_destroy(&impl->work_cv);
         pthread_cond_destroy(&impl->done_cv);
@@ -845,5 +900,7 @@ clFinish(cl_command_queue command_queue)
     if (last > 0)
         queue_help(q, last - 1, NULL);
     weft_object_unhold(WEFT_OBJ(q));
+    if (weft_trace_enabled && weft_trace_flush_at_finish())
+        weft_trace_write();   /* WEFT_TRACE_FLUSH=finish (util/trace.h) */
     return CL_SUCCESS;
 }

@@ -41,6 +41,7 @@ struct weft_command {
     unsigned flags;                     /* WEFT_COMMAND_* below; set before enqueueing */
     const struct weft_launch_desc *launch;   /* NDRange commands: their launch description in
                                                 the payload (ndrange.c), else NULL */
+    size_t bytes;                       /* transfers: the bytes they move, for WEFT_TRACE */
 };
 
 /* Ordering flags for markers and barriers (sync_commands.c). In an in-order queue every

@@ -18,9 +18,11 @@
 #include "exec/fuse/tile2d.h"
 #include "exec/launch.h"
 #include "exec/pool.h"
+#include "exec/report.h"
 #include "exec/topology.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/trace.h"
 
 _Static_assert(WEFT_FUSE_MAX_CHAIN <= WEFT_FP_MAX_STAGES, "fuse/plan.h takes the longest chain");
 /* Fusing needs a measured saving per row of at least this fraction (equation 6's t_s/t_c) and
@@ -490,8 +492,11 @@ struct weft_fusion *weft_fuse_prepare(const struct weft_launch_desc *const *laun
         pair_key = chain_key(&ab[0], &ab[1]);
         weft_cost_load_prior(&pair_key, prior_key, ab);
         plan = weft_cost_plan_launch(&pair_key);
-        if (plan == WEFT_COST_SKIP)
+        if (plan == WEFT_COST_SKIP) {
+            if (weft_trace_enabled || weft_report_enabled)
+                weft_report_not_fused(launches[0]->name, "measured not to pay (or not to apply); tried again later");
             return NULL;
+        }
     }
     const uint64_t t_prepare = weft_now_ns();
     struct weft_fusion *f = calloc(1, sizeof *f);
@@ -666,6 +671,8 @@ struct weft_fusion *weft_fuse_prepare(const struct weft_launch_desc *const *laun
 no:
     weft_log(WEFT_LOG_DEBUG, "fuse: %s%s not fused: %s", f->chain.nstages ? s0->name : "launch", f->chain.nstages > 1 ? " chain" : "",
              why);
+    if (weft_trace_enabled || weft_report_enabled)
+        weft_report_not_fused(launches[0]->name, why[0] ? why : "its launches do not describe themselves");
     weft_fuse_free(f);
     return NULL;
 }
@@ -1040,6 +1047,21 @@ static void run_tiles(const void *arg, const struct weft_wg_ctx *wctx, uint64_t 
     }
 }
 
+/* WEFT_TRACE and WEFT_REPORT: a fused run of f that took ns from t0 (exec/report.h). */
+static __attribute__((noinline)) void observe_run(const struct weft_fusion *f, uint64_t t0, uint64_t ns)
+{
+    const char *names[MAX_STAGES];
+    weft_wg_fn fns[MAX_STAGES];
+    const unsigned k = f->chain.nstages;
+    for (unsigned i = 0; i < k; i++) {
+        names[i] = f->st[i].s.name;
+        fns[i] = NULL;
+        for (unsigned m = 0; m < 8 && !fns[i]; m++)
+            fns[i] = f->st[i].part[m].fn;
+    }
+    weft_report_fused(names, fns, k, t0, ns, f->tiles, f->tile, f->teams);
+}
+
 int weft_fuse_run(struct weft_fusion *f)
 {
     const struct weft_fuse_stage *s0 = &f->st[0].s;
@@ -1059,10 +1081,13 @@ int weft_fuse_run(struct weft_fusion *f)
     launch.total_groups = f->teams ? weft_pool_concurrency() : f->tiles;
     launch.max_chunk = 1;
     launch.scratch_size = f->scratch;
+    launch.name = s0->name;
     uint64_t t0 = weft_now_ns();
     int rc = weft_pool_run(&launch);
     fuse_flush_deferred(f, true);
     uint64_t ns = weft_now_ns() - t0;
+    if ((weft_trace_enabled || weft_report_enabled) && rc == 0 && !atomic_load(&f->failed))
+        observe_run(f, t0, ns);
     /* The costs include the planning (analyses, windows, variants looked up): the launches it
      * replaces are timed from their start to their end too, and a chain of many stages or
      * buffers pays it on every run */
