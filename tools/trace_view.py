@@ -18,14 +18,14 @@ import argparse
 import json
 
 PAGE = r"""<!doctype html>
-<html><head><meta charset="utf-8"><title>%(title)s</title>
+<html><head><meta charset="utf-8"><title>@TITLE@</title>
 <style>body{margin:0;font:12px DejaVu Sans,sans-serif;background:#fff}
 #head{padding:6px 10px;border-bottom:1px solid #ccc}#head b{font-size:14px}
 .key{display:inline-block;width:12px;height:10px;margin:0 3px 0 12px;vertical-align:middle}</style></head>
-<body><div id="head"><b>%(title)s</b> <span id="info"></span><span id="legend"></span></div>
+<body><div id="head"><b>@TITLE@</b> <span id="info"></span><span id="legend"></span></div>
 <canvas id="c"></canvas>
 <script>
-const T = %(data)s;
+const T = @DATA@;
 const CAT = {command:'#4e79a7','work-groups':'#59a14f',compile:'#f28e2b',profile:'#b07aa1',fusion:'#e15759'};
 const LABEL = 160, ROW = 16, PAD = 6, W = window.innerWidth;
 const t0 = T.start, t1 = T.end, sx = (W - LABEL - 20) / Math.max(t1 - t0, 1e-3);
@@ -54,7 +54,7 @@ const g = c.getContext('2d'); g.font = '11px DejaVu Sans, sans-serif'; g.textBas
 // time axis
 const span = t1 - t0, step = [0.01,0.02,0.05,0.1,0.2,0.5,1,2,5,10,20,50,100,200,500,1000].find(s => span / s <= 12) || 2000;
 g.strokeStyle = '#ddd'; g.fillStyle = '#444';
-for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
+for (let t = t0; t <= t1; t += step) {
   g.beginPath(); g.moveTo(x(t), 20); g.lineTo(x(t), y); g.stroke();
   g.fillText((t - t0).toFixed(step < 0.1 ? 2 : step < 1 ? 1 : 0) + ' ms', x(t) + 2, 12);
 }
@@ -131,7 +131,8 @@ def main():
     data = {'start': start / 1000, 'end': end / 1000, 'info': info,
             'tracks': [{'tid': t, 'name': names.get(t, str(t))} for t in tids], 'events': events}
     with open(a.output, 'w') as f:
-        f.write(PAGE % {'title': a.title, 'data': json.dumps(data)})
+        title = a.title.replace('&', '&amp;').replace('<', '&lt;')
+        f.write(PAGE.replace('@TITLE@', title).replace('@DATA@', json.dumps(data).replace('</', '<\\/')))
 
 
 if __name__ == '__main__':

@@ -26,7 +26,7 @@ struct kernel_entry {
         uint64_t n;
     } variants[MAX_VARIANTS];
     unsigned nvariants;
-    uint64_t fused_launches, fused_runs, max_k, tiles, tile_rows;
+    uint64_t fused_launches, fused_runs, min_k, max_k, tiles, tile_rows;   /* tiles: of the longest chain */
     unsigned teams;
     char not_fusable[200];   /* why a launch of it could not join a chain (the latest) */
     char not_fused[160];     /* why a chain it started did not fuse (the latest) */
@@ -156,6 +156,8 @@ void weft_report_fused(const char *const *names, const weft_wg_fn *fns, unsigned
         count_variant(e, (const void *)fns[i]);
         if (first_of_run) {
             e->fused_runs++;
+            if (!e->min_k || k < e->min_k)
+                e->min_k = k;
             if (k > e->max_k) {
                 e->max_k = k;
                 e->tiles = tiles;
@@ -212,8 +214,17 @@ static void vector_label(const struct kernel_entry *e, char *buf, size_t n)
         return;
     }
     if (strstr(v.variant, ".scalar")) {
-        snprintf(buf, n, "no (the scalar variant %s was chosen: profiling or the static cost model found it "
-                         "faster)", v.variant);
+        /* what the vectorized variant it was chosen over had */
+        struct weft_trace_variant o;
+        bool other = false;
+        for (unsigned i = 0; i < e->nvariants && !other; i++)
+            other = e->variants[i].fn && weft_trace_variant_of(e->variants[i].fn, &o) && !strstr(o.variant, ".scalar") &&
+                    o.vec_known && o.vec_done;
+        int len = snprintf(buf, n, "no (the scalar variant %s ran most launches: profiling or the static cost model "
+                                   "chose it)", v.variant);
+        if (other && len > 0 && (size_t)len < n)
+            snprintf(buf + len, n - (size_t)len, "; %s is vectorized (%u of %u sub-CFGs, %u lanes x %u)", o.variant,
+                     o.vec_done, o.vec_total, o.vec_width, o.vec_interleave ? o.vec_interleave : 1);
     } else if (!v.vec_known) {
         snprintf(buf, n, "unknown (%s was compiled by an older Weft; weft explain tells)", v.variant);
     } else if (v.vec_done) {
@@ -227,11 +238,15 @@ static void vector_label(const struct kernel_entry *e, char *buf, size_t n)
 static void fused_label(const struct kernel_entry *e, char *buf, size_t n)
 {
     if (e->fused_launches) {
-        int len = snprintf(buf, n, "%llu of %llu launches in %llu runs (K=%llu, %llu tiles of %llu rows%s)",
+        char k[48];
+        if (e->min_k == e->max_k)
+            snprintf(k, sizeof k, "K=%llu", (unsigned long long)e->max_k);
+        else
+            snprintf(k, sizeof k, "K=%llu-%llu", (unsigned long long)e->min_k, (unsigned long long)e->max_k);
+        int len = snprintf(buf, n, "%llu of %llu launches in %llu runs (%s, %llu tiles of %llu rows%s)",
                            (unsigned long long)e->fused_launches, (unsigned long long)e->launches,
-                           (unsigned long long)e->fused_runs, (unsigned long long)e->max_k,
-                           (unsigned long long)e->tiles, (unsigned long long)e->tile_rows,
-                           e->teams ? ", two levels" : "");
+                           (unsigned long long)e->fused_runs, k, (unsigned long long)e->tiles,
+                           (unsigned long long)e->tile_rows, e->teams ? ", two levels" : "");
         if (e->alone && len > 0 && (size_t)len < n)
             snprintf(buf + len, n - (size_t)len, "; the others not: %s",
                      e->not_fused[0] ? e->not_fused : "no chain to fuse with (a sync point after each)");

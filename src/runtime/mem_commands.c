@@ -140,6 +140,7 @@ static void bulk_run(struct bulk *b)
             .args = b,
             .ctx = {.work_dim = 1},
             .total_groups = threads,
+            .name = "bulk copy",   /* WEFT_TRACE's chunk slices */
         };
         for (int d = 0; d < 3; d++) {
             launch.ctx.global_size[d] = launch.ctx.num_groups[d] = d == 0 ? threads : 1;
