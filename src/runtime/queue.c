@@ -900,7 +900,7 @@ clFinish(cl_command_queue command_queue)
     if (last > 0)
         queue_help(q, last - 1, NULL);
     weft_object_unhold(WEFT_OBJ(q));
-    if (weft_trace_enabled && weft_trace_flush_at_finish())
-        weft_trace_write();   /* WEFT_TRACE_FLUSH=finish (util/trace.h) */
+    if (weft_trace_enabled)
+        weft_trace_finish();   /* WEFT_TRACE_FLUSH=finish (util/trace.h) */
     return CL_SUCCESS;
 }

@@ -43,6 +43,11 @@ static struct {
     _Atomic uint64_t next;         /* entries claimed (may pass cap: those are dropped) */
     _Atomic uint64_t dropped;
     pthread_mutex_t write_lock;
+    /* clFinish's writes (WEFT_TRACE_FLUSH=finish) take at most a tenth of the time: each write
+     * costs time in proportion to the trace so far, and a program that calls clFinish after
+     * every launch would otherwise spend its life rewriting it. Under write_lock. */
+    uint64_t written;              /* entries claimed when the file was last written */
+    uint64_t next_flush_ns;        /* no clFinish write before this */
     /* thread names, taken when a thread first records (a thread may be gone at exit) */
     pthread_mutex_t names_lock;
     struct {
@@ -99,9 +104,15 @@ __attribute__((constructor(101))) static void trace_init(void)
     atexit(write_at_exit);
 }
 
-bool weft_trace_flush_at_finish(void)
+void weft_trace_finish(void)
 {
-    return tr.flush_at_finish;
+    if (!tr.flush_at_finish)
+        return;
+    pthread_mutex_lock(&tr.write_lock);
+    bool due = atomic_load(&tr.next) != tr.written && weft_now_ns() >= tr.next_flush_ns;
+    pthread_mutex_unlock(&tr.write_lock);
+    if (due)
+        weft_trace_write();
 }
 
 /* ---- recording ------------------------------------------------------------------------------ */
@@ -431,6 +442,8 @@ void weft_trace_write(void)
     if (!weft_trace_enabled)
         return;
     pthread_mutex_lock(&tr.write_lock);
+    const uint64_t t0 = weft_now_ns();
+    tr.written = atomic_load(&tr.next);
     size_t len = strlen(tr.path);
     char *tmp = malloc(len + 5);
     FILE *f = NULL;
@@ -447,5 +460,7 @@ void weft_trace_write(void)
             fprintf(stderr, "weft: WEFT_TRACE: cannot write %s\n", tr.path);
     }
     free(tmp);
+    const uint64_t t1 = weft_now_ns();
+    tr.next_flush_ns = t1 + 9 * (t1 - t0);
     pthread_mutex_unlock(&tr.write_lock);
 }

@@ -11,9 +11,10 @@
  *     application's) records concurrently without a lock; an entry becomes visible to the writer
  *     only once it is complete. When the array is full, later events are counted as dropped,
  *     and the trace says how many ("events_dropped" in its otherData, and a process label).
- *   - The file is written at process exit (atexit), and also at every clFinish when
+ *   - The file is written at process exit (atexit), and also at clFinish when
  *     WEFT_TRACE_FLUSH=finish (each time the whole trace so far, written to FILE.tmp and renamed
- *     over FILE, so a reader never sees half a file). It is the JSON trace event format that
+ *     over FILE, so a reader never sees half a file; a clFinish skips the write when nothing new
+ *     was recorded, or when writes have taken a tenth of the time since the last one). It is the JSON trace event format that
  *     chrome://tracing and Perfetto open: {"traceEvents":[...]} with complete ("X") events,
  *     instant ("i") events, async ("b"/"e") events for the time a command waited in its queue,
  *     and metadata ("M") naming the process and every track; ts/dur in microseconds from the
@@ -67,10 +68,13 @@ void weft_trace_record_text(enum weft_trace_kind kind, uint64_t ts, const char *
  * WEFT_TRACE_QUEUE_TID + n, named "queue n". */
 #define WEFT_TRACE_QUEUE_TID 0x40000000u
 
-/* Writes the trace now (clFinish with WEFT_TRACE_FLUSH=finish; process exit). Thread-safe. */
+/* Writes the trace now (process exit). Thread-safe. */
 void weft_trace_write(void);
-/* WEFT_TRACE_FLUSH=finish: clFinish writes the trace. */
-bool weft_trace_flush_at_finish(void);
+/* clFinish: under WEFT_TRACE_FLUSH=finish, writes the trace when something was recorded since
+ * the last write and writing has not taken more than a tenth of the time since (a write costs in
+ * proportion to the trace: rewriting it at every clFinish of a program that calls it after every
+ * launch would cost quadratic time). */
+void weft_trace_finish(void);
 
 /* ---- what code is: the registry of compiled variants ----------------------------------------
  * Filled by the compiler when a variant is compiled or loaded (compiler/specialize.c) while
