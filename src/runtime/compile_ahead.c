@@ -7,10 +7,12 @@
  * the variant it stores in the disk cache is one the next process need not compile (a compile
  * given up at exit would be queued, and given up, by every short process again).
  */
+#define _GNU_SOURCE   /* pthread_setname_np */
 #include "runtime/compile_ahead.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -25,8 +27,18 @@
 /* The thread's nice value: the pool's workers, and the application, come first. */
 #define AHEAD_NICE 10
 
+/* A job waits this long before it starts, so that a later job that supersedes it (a larger
+ * merged size: hashcat's autotune asks for 2, 4, ..., 128 within a second) replaces it rather
+ * than waiting behind it: a compile cannot be stopped once started. A launch that runs a stand-in
+ * for the variant waits for it, the longer settle of a profiling alternative only delays its
+ * profiling (hashcat's alternative for merged size 2, queued between the synchronous compiles of
+ * sizes 1 to 8, ran 11 s and held up the compile of size 128 until the benchmark ended). */
+#define SETTLE_NS 200000000ull
+#define SETTLE_SPARE_NS 1000000000ull
+
 struct job {
     struct job *next;
+    uint64_t start_after;   /* weft_now_ns() + SETTLE_NS when it was queued */
     cl_kernel kernel;   /* held */
     cl_uint work_dim;
     size_t local[3];
@@ -49,13 +61,21 @@ static bool same_job(const struct job *j, cl_kernel k, cl_uint work_dim, const s
 static void *thread_main(void *unused)
 {
     (void)unused;
+    pthread_setname_np(pthread_self(), "weft-compile");   /* top -H, gdb, WEFT_TRACE's tracks */
     /* per thread on Linux: the thread id names just this thread */
     if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), AHEAD_NICE) != 0)
         weft_log(WEFT_LOG_DEBUG, "compile ahead: could not lower the thread's priority");
     pthread_mutex_lock(&lock);
     for (;;) {
-        while (!head && !stopping)
-            pthread_cond_wait(&wake, &lock);
+        while (!stopping && (!head || weft_now_ns() < head->start_after)) {
+            if (!head) {
+                pthread_cond_wait(&wake, &lock);
+                continue;
+            }
+            uint64_t at = head->start_after;   /* CLOCK_MONOTONIC, as the condition variable's */
+            struct timespec ts = {(time_t)(at / 1000000000u), (long)(at % 1000000000u)};
+            pthread_cond_timedwait(&wake, &lock, &ts);
+        }
         if (stopping)
             break;
         struct job *j = head;
@@ -109,6 +129,13 @@ static bool start_thread(void)
 {
     if (started)
         return true;
+    /* `wake` times out on the monotonic clock, weft_now_ns()'s; no thread waits on it yet */
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_destroy(&wake);
+    pthread_cond_init(&wake, &ca);
+    pthread_condattr_destroy(&ca);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -147,16 +174,15 @@ bool weft_compile_ahead_worth(cl_kernel k)
     return b == 0 || (b > 0 && weft_kernel_compile_ms(k) >= (uint32_t)b);
 }
 
-/* Called with `lock` held: drops the queued jobs for `k` and `spec` at another local size. A
- * group-blind kernel's merged size grows with the global size (hashcat's autotune: 2, 4, ...,
- * 128 work-items in a few seconds), and only the latest is worth the compile. */
-static void drop_superseded(cl_kernel k, cl_uint work_dim, const size_t local[3], const struct weft_variant_spec *spec)
+/* Called with `lock` held: drops the queued jobs for `k` at another local size. A group-blind
+ * kernel's merged size grows with the global size (hashcat's autotune: 2, 4, ..., 128
+ * work-items in a few seconds), and only the size its launches want now is worth a compile. */
+static void drop_superseded(cl_kernel k, cl_uint work_dim, const size_t local[3])
 {
     struct job *prev = NULL;
     for (struct job *j = head, *n; j; j = n) {
         n = j->next;
-        if (j->kernel == k && j->work_dim == work_dim && weft_variant_equal(&j->spec, spec) &&
-            memcmp(j->local, local, sizeof j->local)) {
+        if (j->kernel == k && (j->work_dim != work_dim || memcmp(j->local, local, sizeof j->local))) {
             if (prev)
                 prev->next = n;
             else
@@ -172,14 +198,15 @@ static void drop_superseded(cl_kernel k, cl_uint work_dim, const size_t local[3]
     }
 }
 
-void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], const struct weft_variant_spec *spec)
+void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], const struct weft_variant_spec *spec,
+                        bool stand_in)
 {
     pthread_mutex_lock(&lock);
     bool skip = stopping || (running && same_job(running, k, work_dim, local, spec));
     for (struct job *j = head; j && !skip; j = j->next)
         skip = same_job(j, k, work_dim, local, spec);
     if (!skip)
-        drop_superseded(k, work_dim, local, spec);
+        drop_superseded(k, work_dim, local);
     skip = skip || queued >= QUEUE_MAX;
     struct job *j = skip ? NULL : calloc(1, sizeof *j);
     if (j && start_thread()) {
@@ -188,11 +215,19 @@ void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], co
         j->work_dim = work_dim;
         memcpy(j->local, local, sizeof j->local);
         j->spec = *spec;
-        if (tail)
-            tail->next = j;
-        else
+        j->start_after = weft_now_ns() + (stand_in ? SETTLE_NS : SETTLE_SPARE_NS);
+        if (stand_in) {   /* ahead of the profiling alternatives */
+            j->next = head;
             head = j;
-        tail = j;
+            if (!tail)
+                tail = j;
+        } else {
+            if (tail)
+                tail->next = j;
+            else
+                head = j;
+            tail = j;
+        }
         queued++;
         pthread_cond_signal(&wake);
         weft_log(WEFT_LOG_DEBUG, "%s: compile for local size %zux%zux%zu queued ahead", weft_kernel_name(k),

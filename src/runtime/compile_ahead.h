@@ -28,7 +28,10 @@
 bool weft_compile_ahead_worth(cl_kernel k);
 
 /* Queues the compile of `spec` for `local` (unless it is queued or compiling already, or the
- * queue is full); the job holds the kernel until it is done. */
-void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], const struct weft_variant_spec *spec);
+ * queue is full), in place of the kernel's queued compiles for other local sizes; the job holds
+ * the kernel until it is done. `stand_in`: the launch runs another local size in its place (it
+ * goes first, after a shorter settle); otherwise it is an alternative to profile. */
+void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], const struct weft_variant_spec *spec,
+                        bool stand_in);
 
 #endif

@@ -220,6 +220,8 @@ static void choose_local_size_nonuniform(cl_uint work_dim, const size_t global[3
 struct geometry {
     bool empty;                        /* global size NULL or 0 in a used dimension */
     size_t global[3], offset[3], local[3];   /* unused dimensions: 1, 0, 1 */
+    bool stand_in;                     /* local[0] is a merged size that runs in place of a larger
+                                          one being compiled ahead (merged_size_ready) */
 };
 
 /* Like WEFT_CHECK, but names the entry point (the checks live in this helper). */
@@ -238,19 +240,20 @@ static cl_int get_or_compile_ahead(cl_kernel kernel, cl_uint work_dim, const siz
         return weft_kernel_get_variant(kernel, work_dim, local, spec, out);
     cl_int err = weft_kernel_peek_variant(kernel, work_dim, local, spec, out);
     if (err == WEFT_VARIANT_NOT_COMPILED)
-        weft_compile_ahead(kernel, work_dim, local, spec);
+        weft_compile_ahead(kernel, work_dim, local, spec, false);
     return err;
 }
 
-/* The variant to run (`first`, what weft_variant_first chose, or its scalar code when the
+/* `passing`: the launch runs a stand-in merged size, or has too few groups to be profiled.
+ * The variant to run (`first`, what weft_variant_first chose, or its scalar code when the
  * static cost model takes it: weft_variant_static_scalar) and, when Weft picks the schedule
  * (WEFT_SCHEDULE=auto) and nothing is forced, another one to profile against it
  * (exec/variant_select.h): the first of weft_variant_alternatives that compiles and differs.
  * Depth-first and vectorized come first: they won on most kernels measured
  * (docs/PERFORMANCE.md). */
 static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3],
-                              const struct weft_variant_spec *first, bool forced, struct weft_variant *v,
-                              struct weft_variant *alt)
+                              const struct weft_variant_spec *first, bool forced, bool passing,
+                              struct weft_variant *v, struct weft_variant *alt)
 {
     memset(alt, 0, sizeof *alt);
     cl_int err = weft_kernel_get_variant(kernel, work_dim, local, first, v);
@@ -270,6 +273,11 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
         *v = sv;
     }
     if (weft_schedule_setting() != WEFT_SCHEDULE_AUTO || weft_profile_setting() == WEFT_PROFILE_OFF)
+        return CL_SUCCESS;
+    /* an alternative compiled ahead for a launch that will not profile it would take the
+     * background thread from the compiles that matter (hashcat's autotune: merged sizes 2 to 8,
+     * a few groups each, then stand-ins for 128) */
+    if (ahead && passing)
         return CL_SUCCESS;
     struct weft_variant_spec cand[2];
     unsigned n = weft_variant_alternatives(&v->spec, v->votes_bfo > 0, v->vec_linearized > 0, cand);
@@ -311,7 +319,7 @@ static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct
         if (weft_kernel_peek_variant(kernel, work_dim, l, &first, &v) == CL_SUCCESS) {
             size_t ready = l[0];
             l[0] = want;
-            weft_compile_ahead(kernel, work_dim, l, &first);
+            weft_compile_ahead(kernel, work_dim, l, &first, true);
             return ready;
         }
     }
@@ -341,8 +349,11 @@ static void merge_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geomet
            l0 * 2 * g->local[1] * g->local[2] <= info.max_work_group_size &&
            g->global[0] / (l0 * 2) * rest >= min_groups)
         l0 *= 2;
-    if (l0 != g->local[0] && weft_compile_ahead_worth(kernel))
-        l0 = merged_size_ready(kernel, work_dim, g, l0);
+    if (l0 != g->local[0] && weft_compile_ahead_worth(kernel)) {
+        size_t want = l0;
+        l0 = merged_size_ready(kernel, work_dim, g, want);
+        g->stand_in = l0 != want;
+    }
     g->local[0] = l0;
 }
 
@@ -490,9 +501,10 @@ static unsigned split_regions(const size_t global[3], const size_t offset[3], co
  * *key0 and *spec0 are then part 0's cache key and variant. */
 static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim, const size_t enqueued_local[3],
                             struct weft_kernel_args *args, struct weft_launch_part *parts, unsigned nparts,
-                            bool first_full, bool wide_ids, struct weft_launch *launch, struct weft_variant *alt,
-                            uint64_t *key0, struct weft_variant_spec *spec0)
+                            bool first_full, bool wide_ids, bool stand_in, struct weft_launch *launch,
+                            struct weft_variant *alt, uint64_t *key0, struct weft_variant_spec *spec0)
 {
+    const bool passing = stand_in || launch->total_groups < weft_select_min_groups();
     struct weft_variant_spec plain;
     bool forced = weft_variant_first(wide_ids, &plain);
     struct weft_variant v[MAX_PARTS];
@@ -518,7 +530,7 @@ static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim
             if (dfo_only)
                 spec.schedule = WEFT_SCHEDULE_DFO;
             cl_int err = i == 0 && first_full && !dfo_only
-                             ? choose_variants(kernel, work_dim, l, &plain, forced, &v[0], alt)
+                             ? choose_variants(kernel, work_dim, l, &plain, forced, passing, &v[0], alt)
                              : weft_kernel_get_variant(kernel, work_dim, l, &spec, &v[i]);
             if (err != CL_SUCCESS)
                 return err;
@@ -648,8 +660,8 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
         uint64_t parts_key = 0;
         /* variants assume global ids below 2^31 unless this launch reaches them (narrowids.h) */
         const bool ids = weft_variant_needs_wide_ids(work_dim, launch.ctx.global_offset, launch.ctx.global_size);
-        err = prepare_parts(kernel, dev, work_dim, local, args, parts, nparts, first_full, ids, &launch, &alt,
-                            &parts_key, &spec0);
+        err = prepare_parts(kernel, dev, work_dim, local, args, parts, nparts, first_full, ids, g.stand_in, &launch,
+                            &alt, &parts_key, &spec0);
         if (err != CL_SUCCESS) {
             weft_kernel_args_free(args);
             return err;

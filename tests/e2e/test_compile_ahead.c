@@ -121,7 +121,8 @@ static void test_alternative_ahead(void **state)
     (void)state;
     const int n = 64;
     const size_t local = 16;
-    const int m = (int)(local * 40 - 3);   /* 40 groups (enough to profile), a ragged last one */
+    /* 300 groups: enough to profile with up to 75 threads; a ragged last one */
+    const int m = (int)(local * 300 - 3);
     const size_t global = round_up((size_t)m, local), groups = global / local;
     float *A = malloc(sizeof(float) * (size_t)m * n), *x = malloc(sizeof(float) * n);
     float *want = malloc(sizeof(float) * (size_t)m), *got = malloc(sizeof(float) * (size_t)m);
