@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps configure build run test test-verify test-sanitize install bench clean
+.PHONY: all deps configure build run test test-verify test-sanitize install deb bench clean
 
 all: build
 
@@ -47,11 +47,19 @@ bench: build
 	$(BUILD)/bin/weft bench
 
 # PREFIX and DESTDIR as usual (make install DESTDIR=/tmp/stage stages without touching /).
+# The tree is relocatable (CMakeLists.txt, install): stripped, no path of the build inside.
+# PREFIX/etc/OpenCL/vendors/weft.icd names the library; /etc/OpenCL/vendors/weft.icd registers
+# it with the ICD loader.
 PREFIX ?= /usr/local
 install: build
-	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX) --strip
 	mkdir -p $(DESTDIR)/etc/OpenCL/vendors
 	echo "$(PREFIX)/lib/libweft.so" > $(DESTDIR)/etc/OpenCL/vendors/weft.icd
+
+# The Debian package weft_VERSION_ARCH.deb in $(BUILD) (scripts/make-deb.sh): /usr/bin/weft,
+# /usr/bin/weft-bench-runner, /usr/lib/libweft.so, /usr/share/weft, /etc/OpenCL/vendors/weft.icd.
+deb: build
+	bash scripts/make-deb.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -34,13 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef BENCH_KERNEL_DIR
-#define BENCH_KERNEL_DIR "bench/kernels"
-#endif
-
-/* Where the kernels' .cl files are: $WEFT_BENCH_KERNELS, the source tree this runner was built
- * from, ../share/weft/bench/kernels beside an installed runner, or bench/kernels under the
- * current folder (a copy of the repository, as on the device machine's bundle runs). */
+/* Where the kernels' .cl files are: $WEFT_BENCH_KERNELS, ../share/weft/bench/kernels beside
+ * this runner (an installed tree, or a build, whose share/weft/bench/kernels links to the
+ * sources: bench/CMakeLists.txt), or bench/kernels under the current folder (a copy of the
+ * repository, as on the device machine's bundle runs). Nothing of the build machine is
+ * compiled in, so an installed or packaged runner finds its own kernels. */
 static const char *kernel_dir(void)
 {
     static char dir[1100];
@@ -53,13 +51,14 @@ static const char *kernel_dir(void)
     char *slash = strrchr(installed, '/');
     if (slash)
         strcpy(slash, "/../share/weft/bench/kernels");
-    const char *candidates[] = {env, BENCH_KERNEL_DIR, slash ? installed : NULL, "bench/kernels"};
+    const char *candidates[] = {env, slash ? installed : NULL, "bench/kernels"};
     for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
         if (candidates[i] && access(candidates[i], R_OK | X_OK) == 0) {
             snprintf(dir, sizeof dir, "%s", candidates[i]);
             return dir;
         }
-    snprintf(dir, sizeof dir, "%s", BENCH_KERNEL_DIR);
+    /* none: the installed location, so the error that follows names where they belong */
+    snprintf(dir, sizeof dir, "%s", slash ? installed : "bench/kernels");
     return dir;
 }
 

@@ -71,7 +71,7 @@ cl_int weft_frontend_compile(const char *source, const struct weft_build_options
                              const struct weft_header *headers, size_t num_headers,
                              struct weft_bitcode *out, struct weft_diag *diag);
 
-/* The clang binary used (WEFT_CLANG or the configured path). */
+/* The clang binary used: WEFT_CLANG, else clang-19 on PATH, else the one the build found. */
 const char *weft_frontend_clang_path(void);
 
 /* Runs argv[0] as a child process: stdin fed from `input`, stdout and stderr collected

@@ -25,20 +25,24 @@
 #include <unistd.h>
 
 #include "runtime/features.h"
+#include "util/path.h"
 
 extern char **environ;
 
-#ifndef WEFT_CLANG_PATH
-#define WEFT_CLANG_PATH "clang-19"
+/* The clang the build compiled the builtins with: tried only when PATH has no clang-19. */
+#ifndef WEFT_CLANG_FALLBACK
+#define WEFT_CLANG_FALLBACK NULL
 #endif
 
 /* The name clang reports in diagnostics for the program's source. */
 #define WEFT_SOURCE_NAME "input.cl"
 
+/* Found at run time (util/path.h): an installed Weft carries no path of the build machine. */
+static struct weft_path_tool clang_tool = {"WEFT_CLANG", "clang-19", WEFT_CLANG_FALLBACK};
+
 const char *weft_frontend_clang_path(void)
 {
-    const char *env = getenv("WEFT_CLANG");
-    return env && *env ? env : WEFT_CLANG_PATH;
+    return weft_path_tool(&clang_tool);
 }
 
 void weft_bitcode_free(struct weft_bitcode *bc)

@@ -26,9 +26,11 @@
 #include "compiler/cache.h"
 #include "compiler/spirvdown.h"
 #include "compiler/spirvlower.h"
+#include "util/path.h"
 
-#ifndef WEFT_LLVM_SPIRV_PATH
-#define WEFT_LLVM_SPIRV_PATH "llvm-spirv-15"
+/* The translator the build found: tried only when PATH has no llvm-spirv-15. */
+#ifndef WEFT_LLVM_SPIRV_FALLBACK
+#define WEFT_LLVM_SPIRV_FALLBACK NULL
 #endif
 
 #define SPIRV_MAGIC 0x07230203u
@@ -47,10 +49,12 @@ enum {
     DECORATION_SPEC_ID = 1,
 };
 
+/* Found at run time (util/path.h), like clang (frontend.c). */
+static struct weft_path_tool translator_tool = {"WEFT_LLVM_SPIRV", "llvm-spirv-15", WEFT_LLVM_SPIRV_FALLBACK};
+
 const char *weft_spirv_translator_path(void)
 {
-    const char *env = getenv("WEFT_LLVM_SPIRV");
-    return env && *env ? env : WEFT_LLVM_SPIRV_PATH;
+    return weft_path_tool(&translator_tool);
 }
 
 static uint32_t bswap32(uint32_t w)

@@ -40,7 +40,7 @@ struct weft_spirv_spec_value {
     unsigned char bytes[8];
 };
 
-/* The llvm-spirv binary used (WEFT_LLVM_SPIRV or the configured path). */
+/* The llvm-spirv binary used: WEFT_LLVM_SPIRV, else llvm-spirv-15 on PATH, else the build's. */
 const char *weft_spirv_translator_path(void);
 
 /* Translates the module (specialized with `values`, the defaults for the others) into an

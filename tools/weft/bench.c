@@ -26,10 +26,6 @@
 
 #include "cli.h"
 
-#ifndef WEFT_SOURCE_DIR
-#define WEFT_SOURCE_DIR "."
-#endif
-
 #define MAX_PLATFORMS 8
 #define MAX_BENCH 64
 
@@ -175,6 +171,18 @@ static void self_dir(char *dir, size_t len)
         *slash = 0;
     else
         snprintf(dir, len, ".");
+}
+
+/* The --plot script: ../share/weft/bench/plot.py beside this executable (an installed tree, or
+ * a build, whose share/weft/bench links to the sources: bench/CMakeLists.txt), else
+ * bench/plot.py under the current folder (a copy of the repository). */
+static void plot_script(char *path, size_t len)
+{
+    char dir[1000];
+    self_dir(dir, sizeof dir);
+    snprintf(path, len, "%s/../share/weft/bench/plot.py", dir);
+    if (access(path, R_OK) != 0)
+        snprintf(path, len, "bench/plot.py");
 }
 
 /* The private vendor directory: the Weft beside this executable (../lib/libweft.so) plus
@@ -767,8 +775,8 @@ int weft_cli_bench(int argc, char **argv)
     if (json && write_json(&run, json, size) != 0)
         rc = 1;
     if (plot) {
-        char script[1024];
-        snprintf(script, sizeof script, "%s/bench/plot.py", WEFT_SOURCE_DIR);
+        char script[1100];
+        plot_script(script, sizeof script);
         char *const py[] = {"/usr/bin/python3", script, (char *)json, (char *)plot, NULL};
         char *o = capture(py, &st);
         if (o && *o)
