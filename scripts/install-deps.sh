@@ -14,6 +14,7 @@ PACKAGES=(
   python3 python3-pyopencl python3-numpy python3-pytest python3-matplotlib
   pocl-opencl-icd
   libgomp1 libopenblas-dev
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()
