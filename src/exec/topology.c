@@ -4,7 +4,8 @@
  * from hwloc when hwloc can load the topology, completed (and, when hwloc fails, replaced) by
  * sysconf, /proc/cpuinfo and /sys, so `cores`, `pus` and `cache_line` are always at least 1
  * and `total_memory` is the kernel's MemTotal. The hwloc topology stays loaded for the life
- * of the process so that workers can be pinned to the cpuset of a core.
+ * of the process so that workers can be pinned to the cpuset of a core. The machine is what
+ * the process's CPU binding allows (load()): cores outside it are neither counted nor pinned to.
  *
  * NUMA: numa_nodes counts the nodes that hold cores; core_node maps each core (in the order
  * pinning numbers them) to one, so that the pool can group its workers per node
@@ -321,13 +322,26 @@ static void describe(hwloc_topology_t hw, struct weft_topology *t)
     }
 }
 
-/* Loads a topology: the synthetic one `synthetic` describes, or (NULL) the machine's. NULL
- * when hwloc cannot. */
+/* Loads a topology: the synthetic one `synthetic` describes, or (NULL) the machine's, as far as
+ * this process may run on it. NULL when hwloc cannot.
+ *
+ * The machine's is restricted to the process's CPU binding (taskset, numactl, mpirun
+ * --bind-to, a batch system's binding; cgroup cpusets hwloc leaves out anyway): the cores
+ * outside it are not this process's to use. Counted and pinned to, they let Weft's workers
+ * escape the binding onto other processes' cores (two MPI ranks bound to cores 0 and 1 both
+ * put their worker on core 1). So the default thread count, the compute units and the cores
+ * workers are pinned to are those the process was given, as OpenMP runtimes count them. */
 static hwloc_topology_t load(const char *synthetic)
 {
     hwloc_topology_t h;
     if (hwloc_topology_init(&h) != 0)
         return NULL;
+#if HWLOC_API_VERSION >= 0x00020100
+    if (!synthetic && hwloc_topology_set_flags(h, HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM |
+                                                      HWLOC_TOPOLOGY_FLAG_RESTRICT_TO_CPUBINDING) != 0)
+        weft_log(WEFT_LOG_INFO, "hwloc cannot restrict the topology to the process's CPU binding; "
+                 "using every core of the machine");
+#endif
     if ((synthetic && hwloc_topology_set_synthetic(h, synthetic) != 0) || hwloc_topology_load(h) != 0) {
         hwloc_topology_destroy(h);
         return NULL;
