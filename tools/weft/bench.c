@@ -3,9 +3,10 @@
  * then prints one comparison table.
  *
  * Guarantees:
- * - Weft is found without installation: the ICD loader is pointed (OCL_ICD_VENDORS) at a
- *   private directory holding this build's weft.icd plus copies of the .icd files of /etc/OpenCL/vendors
- *   (an installed Weft there is skipped, so the build under test is the only Weft).
+ * - The Weft beside this executable (../lib/libweft.so of a build or of an installed tree) is
+ *   the one measured: the ICD loader is pointed (OCL_ICD_VENDORS) at a private directory
+ *   holding an .icd naming it plus copies of the .icd files of /etc/OpenCL/vendors (a Weft
+ *   registered there is skipped, so the one under test is the only Weft).
  * - Each (platform, benchmark) pair runs in its own weft-bench-runner process, so a crash or a
  *   hang (cut off by the runner's timeout) costs one cell, not the run.
  * - A result that does not match the native reference is printed as WRONG and never as a time;
