@@ -35,10 +35,12 @@ done
 icd=$(cat "$prefix/etc/OpenCL/vendors/weft.icd")
 [ "$icd" = "$prefix/lib/libweft.so" ] || fail "weft.icd names '$icd', not $prefix/lib/libweft.so"
 
-# The source folder's path also covers the build's when the build lies inside it.
+# The source folder's path also covers the build's when the build lies inside it; each as
+# given and with links resolved.
+mapfile -t paths < <(printf '%s\n' "$build" "$src" "$(cd "$build" && pwd -P)" "$(cd "$src" && pwd -P)" | sort -u)
 found=0
 while IFS= read -r f; do
-    for p in "$build" "$src"; do
+    for p in "${paths[@]}"; do
         if strings -a "$f" | grep -Fq "$p/"; then
             echo "install/prefix: $f contains the path $p:"
             strings -a "$f" | grep -F "$p/" | head -3 | sed 's/^/    /'
