@@ -12,6 +12,7 @@
 #include "exec/variant_select.h"
 #include "exec/variant_verify.h"
 #include "util/clock.h"
+#include "util/log.h"
 #include "util/trace.h"
 
 /* The pool's work-group function for a launch of several parts: runs groups [first,
@@ -109,6 +110,14 @@ int weft_dispatch_run(struct weft_launch_desc *p)
 {
     if (p->launch.total_groups == 0)
         return 0;
+    if (p->alt && p->raw_memory && weft_verify_setting()) {
+        /* WEFT_VERIFY runs a sample twice and restores bufs in between; what the kernel writes
+         * through SVM pointers would be written twice. Without the check, no profiling either:
+         * the first variant runs, as it does for every launch WEFT_VERIFY cannot check. */
+        weft_log(WEFT_LOG_INFO, "kernel '%s': variants not verified nor profiled (WEFT_VERIFY): %s; runs %s",
+                 p->name, p->raw_memory, weft_variant_name(&p->spec, (char[WEFT_VARIANT_NAME_MAX]){0}));
+        p->alt = NULL;
+    }
     struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
     p->launch.ctx.printf_buf = pb;
     p->launch.name = p->name;   /* WEFT_TRACE's slices of its chunks */

@@ -87,6 +87,12 @@ struct weft_launch_desc {
     /* the argument values: the packed block is launch.args */
     const struct weft_launch_buffer *bufs; /* every memory object of the arguments, in order */
     unsigned nbufs;
+    const char *raw_memory;                /* NULL when bufs is all the kernel can reach; else why
+                                              not (shared virtual memory: an SVM pointer argument,
+                                              clSetKernelExecInfo pointers). Such a launch is
+                                              never fused and never run twice on copies of bufs
+                                              (WEFT_VERIFY): what it writes outside bufs could not
+                                              be windowed or restored */
     /* what runs */
     struct weft_launch launch;             /* complete (printf_buf set at run); with one part,
                                               that part's launch; else the whole NDRange's

@@ -12,6 +12,7 @@
 #include "compiler/transform/schedule.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -33,6 +34,8 @@ struct arg_value {
     size_t local_size;          /* __local: bytes requested */
     cl_mem mem;                 /* global/constant: NOT held (see clSetKernelArg), or NULL */
     unsigned char *bytes;       /* by value: meta size bytes */
+    bool raw;                   /* global/constant set by clSetKernelArgSVMPointer: `ptr` */
+    const void *ptr;
 };
 
 struct _cl_kernel {
@@ -45,6 +48,13 @@ struct _cl_kernel {
     struct arg_value *args;
     atomic_uint_fast64_t one_group_ns;     /* one-group launches' run time, a moving average
                                               (weft_kernel_note_one_group_run); 0: none yet */
+    /* clSetKernelExecInfo (runtime/svm.c), guarded by lock: CL_KERNEL_EXEC_INFO_SVM_PTRS, and
+     * whether CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM was set to CL_TRUE explicitly (its
+     * default is CL_TRUE too, but only an explicit CL_TRUE says the kernel walks pointers it
+     * finds in memory) */
+    void **svm_ptrs;
+    size_t num_svm_ptrs;
+    bool svm_system;
 };
 
 struct weft_kernel_args {
@@ -54,6 +64,8 @@ struct weft_kernel_args {
     cl_mem *mems;                          /* held */
     struct weft_launch_buffer *bufs;       /* mems' storage and sizes, in the same allocation */
     cl_uint num_mems;
+    char raw_why[96];                      /* "" or why the kernel may reach memory that is not
+                                              in mems (weft_kernel_args_raw_memory) */
 };
 
 static bool is_kernel(const void *k)
@@ -73,6 +85,7 @@ static void kernel_destroy(struct weft_object *obj)
     for (cl_uint i = 0; i < k->meta->num_args; i++)
         arg_clear(&k->args[i]);
     free(k->args);
+    free(k->svm_ptrs);
     pthread_mutex_destroy(&k->lock);
     atomic_fetch_sub(&k->program->num_kernels, 1);
     weft_object_unhold(WEFT_OBJ(k->program));
@@ -195,6 +208,17 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
                 d->set = false;
                 ok = false;
             }
+        }
+    }
+    /* clSetKernelExecInfo's settings are copied too (clCloneKernel: an exact copy) */
+    k->svm_system = source_kernel->svm_system;
+    if (source_kernel->num_svm_ptrs) {
+        k->svm_ptrs = malloc(source_kernel->num_svm_ptrs * sizeof *k->svm_ptrs);
+        if (k->svm_ptrs) {
+            memcpy(k->svm_ptrs, source_kernel->svm_ptrs, source_kernel->num_svm_ptrs * sizeof *k->svm_ptrs);
+            k->num_svm_ptrs = source_kernel->num_svm_ptrs;
+        } else {
+            ok = false;
         }
     }
     pthread_mutex_unlock(&source_kernel->lock);
@@ -674,6 +698,14 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out)
             break;
         case WEFT_ARG_GLOBAL_PTR:
         case WEFT_ARG_CONSTANT_PTR: {
+            if (v->raw) {
+                /* an SVM or system pointer: the kernel gets it as it is; what it reaches is no
+                 * memory object the engine can list */
+                memcpy(a->block + am->offset, &v->ptr, sizeof v->ptr);
+                if (!a->raw_why[0])
+                    snprintf(a->raw_why, sizeof a->raw_why, "argument %u is an SVM pointer", i);
+                break;
+            }
             /* The argument does not keep its buffer alive: a buffer the application has
              * released since clSetKernelArg is gone from the registry and is refused here
              * instead of being dereferenced. */
@@ -697,6 +729,10 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out)
             break;
         }
     }
+    if (!a->raw_why[0] && k->num_svm_ptrs)
+        snprintf(a->raw_why, sizeof a->raw_why, "clSetKernelExecInfo gave it %zu SVM pointer(s)", k->num_svm_ptrs);
+    if (!a->raw_why[0] && k->svm_system)
+        snprintf(a->raw_why, sizeof a->raw_why, "clSetKernelExecInfo set CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM");
     pthread_mutex_unlock(&k->lock);
     weft_object_hold(WEFT_OBJ(k));
     a->kernel = k;
@@ -879,6 +915,48 @@ const struct weft_launch_buffer *weft_kernel_args_buffers(const struct weft_kern
 {
     *n = a->num_mems;
     return a->bufs;
+}
+
+/* ---- shared virtual memory (runtime/svm.c checks the arguments, kernel.h) ----------------- */
+
+cl_int weft_kernel_set_arg_pointer(cl_kernel k, cl_uint index, const void *p)
+{
+    pthread_mutex_lock(&k->lock);
+    struct arg_value old = k->args[index];
+    k->args[index] = (struct arg_value){.set = true, .raw = true, .ptr = p};
+    pthread_mutex_unlock(&k->lock);
+    arg_clear(&old);
+    return CL_SUCCESS;
+}
+
+cl_int weft_kernel_set_svm_ptrs(cl_kernel k, void *const *ptrs, size_t n)
+{
+    void **copy = NULL;
+    if (n) {
+        copy = malloc(n * sizeof *copy);
+        if (!copy)
+            return CL_OUT_OF_HOST_MEMORY;
+        memcpy(copy, ptrs, n * sizeof *copy);
+    }
+    pthread_mutex_lock(&k->lock);
+    void **old = k->svm_ptrs;
+    k->svm_ptrs = copy;
+    k->num_svm_ptrs = n;
+    pthread_mutex_unlock(&k->lock);
+    free(old);
+    return CL_SUCCESS;
+}
+
+void weft_kernel_set_svm_system(cl_kernel k, bool on)
+{
+    pthread_mutex_lock(&k->lock);
+    k->svm_system = on;
+    pthread_mutex_unlock(&k->lock);
+}
+
+const char *weft_kernel_args_raw_memory(const struct weft_kernel_args *a)
+{
+    return a->raw_why[0] ? a->raw_why : NULL;
 }
 
 /* ---- what the engine may ask of a launch's kernel (exec/launch.h) -------------------------- */

@@ -81,6 +81,18 @@ const struct weft_kernel_meta *weft_kernel_meta_of(cl_kernel k);
 /* Every memory object of the snapshot (buffers and images, in argument order): its storage and
  * size, *n of them, valid while the snapshot lives. */
 const struct weft_launch_buffer *weft_kernel_args_buffers(const struct weft_kernel_args *a, unsigned *n);
+/* Shared virtual memory (runtime/svm.c validates, these store). Argument `index` (a __global or
+ * __constant pointer) becomes the raw pointer `p` (clSetKernelArgSVMPointer); the set of
+ * CL_KERNEL_EXEC_INFO_SVM_PTRS is replaced by a copy of ptrs[0..n) (CL_OUT_OF_HOST_MEMORY);
+ * `on`: CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM was set to CL_TRUE. */
+cl_int weft_kernel_set_arg_pointer(cl_kernel k, cl_uint index, const void *p);
+cl_int weft_kernel_set_svm_ptrs(cl_kernel k, void *const *ptrs, size_t n);
+void weft_kernel_set_svm_system(cl_kernel k, bool on);
+/* Why the snapshot's kernel may reach memory that is no memory object of its arguments (an SVM
+ * pointer argument, exec-info SVM pointers, fine-grain system SVM asked for), or NULL when all it
+ * can reach is listed by weft_kernel_args_buffers. Such a launch is never fused and never run
+ * twice on copies (exec/launch.h weft_launch_desc.raw_memory). */
+const char *weft_kernel_args_raw_memory(const struct weft_kernel_args *a);
 /* The engine's way to ask for variants and code keys of a launch's kernel (exec/launch.h). */
 extern const struct weft_kernel_ops weft_kernel_launch_ops;
 

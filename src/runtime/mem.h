@@ -73,6 +73,12 @@ struct weft_command *weft_mem_command_new(cl_command_queue queue, cl_command_typ
 /* The run of a command with nothing to move (map, unmap, migrate): it only orders itself. */
 cl_int weft_mem_command_run_nothing(struct weft_command *cmd);
 
+/* The buffer commands' transfers, for the SVM commands (runtime/svm.c): copy `size` bytes (the
+ * ranges must not overlap) or fill them with a pattern (a power of two up to 128 bytes that
+ * divides `size`), large ones split over the worker pool (mem_commands.c). */
+void weft_mem_copy_bytes(void *dst, const void *src, size_t size);
+void weft_mem_fill_bytes(void *dst, size_t size, const void *pattern, size_t pattern_size);
+
 /* Records an active mapping of [offset, offset+size) of `m` (offset relative to `m`) returned as
  * `ptr`, and increments m->map_count. Fails with CL_INVALID_OPERATION when a mapping for
  * writing would overlap another active mapping for writing of the same storage (the buffer, its

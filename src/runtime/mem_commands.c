@@ -170,19 +170,29 @@ static cl_int run_copy_rect(struct weft_command *cmd)
     return CL_SUCCESS;
 }
 
-static cl_int run_fill(struct weft_command *cmd)
+void weft_mem_fill_bytes(void *dst, size_t size, const void *pattern, size_t pattern_size)
 {
-    struct mem_cmd *p = cmd->payload;
     /* A 4 KiB block of whole patterns (pattern sizes are powers of two up to 128, so they tile
      * it exactly), copied over and over: the source stays in L1 and memcpy streams the stores. */
     _Alignas(64) unsigned char block[4096];
-    if (p->pattern_size == 1) {
-        memset(block, p->pattern[0], sizeof block);
+    if (pattern_size == 1) {
+        memset(block, *(const unsigned char *)pattern, sizeof block);
     } else {
-        for (size_t i = 0; i < sizeof block; i += p->pattern_size)
-            memcpy(block + i, p->pattern, p->pattern_size);
+        for (size_t i = 0; i < sizeof block; i += pattern_size)
+            memcpy(block + i, pattern, pattern_size);
     }
-    bulk_run(&(struct bulk){.dst = p->dst, .size = p->size, .block = block, .block_size = sizeof block});
+    bulk_run(&(struct bulk){.dst = dst, .size = size, .block = block, .block_size = sizeof block});
+}
+
+void weft_mem_copy_bytes(void *dst, const void *src, size_t size)
+{
+    bulk_run(&(struct bulk){.dst = dst, .src = src, .size = size});
+}
+
+static cl_int run_fill(struct weft_command *cmd)
+{
+    struct mem_cmd *p = cmd->payload;
+    weft_mem_fill_bytes(p->dst, p->size, p->pattern, p->pattern_size);
     return CL_SUCCESS;
 }
 

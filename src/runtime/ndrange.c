@@ -691,6 +691,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     d->kernel = kernel;
     d->ops = &weft_kernel_launch_ops;
     d->bufs = weft_kernel_args_buffers(args, &d->nbufs);
+    d->raw_memory = weft_kernel_args_raw_memory(args);
     d->uses_printf = !empty && weft_kernel_uses_printf(kernel);
     d->launch = launch;
     d->nparts = nparts;
@@ -704,11 +705,18 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
      * for the stages it calls: launches whose private arrays may need more than half of that
      * run unfused, on the stack their own launch asks for (exec/pool.h) */
     d->fusable = fusable(q, kernel, empty, d->uses_printf) && launch.stack_size <= WEFT_POOL_BASE_STACK / 2;
+    if (d->fusable && d->raw_memory) {
+        /* shared virtual memory: fusion sees memory only through the launches' cl_mem arguments */
+        weft_log(WEFT_LOG_DEBUG, "%s: not held back for fusion: %s", d->name, d->raw_memory);
+        d->fusable = false;
+    }
     if (d->fusable)
         cmd->flags |= WEFT_COMMAND_FUSABLE;
-    /* one short group: no other thread needs to see it (the queue decides whether it is idle) */
+    /* one short group: no other thread needs to see it (the queue decides whether it is idle).
+     * Not a kernel on shared virtual memory: it may wait, through SVM atomics, for the very host
+     * thread that would be running it */
     uint64_t avg_ns = empty ? 0 : weft_kernel_one_group_run_ns(kernel);
-    if (launch.total_groups == 1 && !alt.fn && avg_ns && avg_ns <= RUN_HERE_MAX_NS)
+    if (launch.total_groups == 1 && !alt.fn && avg_ns && avg_ns <= RUN_HERE_MAX_NS && !d->raw_memory)
         cmd->flags |= WEFT_COMMAND_RUN_IF_IDLE;
     cmd->launch = d;
     cmd->run = run_ndrange;

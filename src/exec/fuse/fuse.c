@@ -335,6 +335,12 @@ static bool add_stage(struct weft_fusion *f, const struct weft_launch_desc *d, c
         return false;
     }
     const struct weft_fuse_stage *s = &st->s;
+    if (d->raw_memory) {
+        /* never marked fusable (runtime/ndrange.c); checked again because windows over bufs
+         * would miss what it writes through SVM pointers */
+        snprintf(why, n, "%s: %s", s->name, d->raw_memory);
+        return false;
+    }
     const struct weft_access_summary *sum = &s->meta->access;
     if (!sum->affine || !sum->count) {
         snprintf(why, n, "%s: %s", s->name, sum->affine ? "no global accesses" : sum->reason);
