@@ -3,8 +3,8 @@
  *
  * Guarantees: the device is a process-wide singleton built once from the machine (exec/
  * topology.h, the ISA seen by __builtin_cpu_supports) and never freed; clGetDeviceInfo answers
- * every OpenCL 3.0 device query, reporting only what Weft actually does (images, pipes, SVM,
- * device-side enqueue, sub-groups and partitioning are reported as absent, and their entry
+ * every OpenCL 3.0 device query, reporting only what Weft actually does (pipes,
+ * device-side enqueue and partitioning are reported as absent, and their entry
  * points fail as the specification says, see unsupported.c). The extensions and OpenCL C
  * features come from runtime/features.h, the list the frontend also gives to clang.
  */
@@ -26,6 +26,7 @@
 #include "runtime/info.h"
 #include "runtime/log.h"
 #include "runtime/platform.h"
+#include "runtime/svm.h"
 
 #define KiB ((cl_ulong)1024)
 #define MiB (KiB * 1024)
@@ -388,7 +389,9 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
         /* a program's variables are one host allocation: any total up to memory works alike */
         ANSWER(size_t, (size_t)WEFT_MAX_GLOBAL_VARIABLE_SIZE);
     case CL_DEVICE_SVM_CAPABILITIES:
-        ANSWER(cl_device_svm_capabilities, 0);
+        /* one address space: coarse and fine grain, any host pointer, the CPU's atomics
+         * (runtime/svm.c) */
+        ANSWER(cl_device_svm_capabilities, WEFT_SVM_CAPABILITIES);
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:

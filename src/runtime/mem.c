@@ -27,6 +27,7 @@
 #include "runtime/info.h"
 #include "runtime/log.h"
 #include "runtime/storage.h"
+#include "runtime/svm.h"
 
 struct weft_mem_destructor {
     void (CL_CALLBACK *fn)(cl_mem, void *);
@@ -211,6 +212,12 @@ clCreateBufferWithProperties(cl_context context, const cl_mem_properties *proper
                    "host_ptr is NULL but CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR is set");
     WEFT_CHECK_RET(wants_ptr || !host_ptr, CL_INVALID_HOST_PTR, errcode_ret, NULL,
                    "host_ptr is given but neither CL_MEM_USE_HOST_PTR nor CL_MEM_COPY_HOST_PTR is set");
+    struct weft_svm_range svm;
+    WEFT_CHECK_RET(!wants_ptr || !weft_svm_find(context, host_ptr, &svm) ||
+                       size <= svm.size - (size_t)((char *)host_ptr - svm.base),
+                   CL_INVALID_BUFFER_SIZE, errcode_ret, NULL,
+                   "size %zu reaches past the end of the SVM allocation host_ptr %p lies in (%zu bytes from %p)",
+                   size, host_ptr, svm.size, (void *)svm.base);
 
     cl_mem m = mem_alloc(context);
     if (!m)
@@ -395,9 +402,15 @@ clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_siz
         WEFT_INFO_VALUE(sz, v, ret, cl_mem, memobj->image ? memobj->image->buffer : memobj->parent);
     case CL_MEM_OFFSET:
         WEFT_INFO_VALUE(sz, v, ret, size_t, memobj->image ? 0 : memobj->origin);
-    case CL_MEM_USES_SVM_POINTER:
-        /* This device offers no SVM, so no host pointer can be an SVM allocation. */
-        WEFT_INFO_VALUE(sz, v, ret, cl_bool, CL_FALSE);
+    case CL_MEM_USES_SVM_POINTER: {
+        /* a USE_HOST_PTR buffer (or a sub-buffer of one) whose host_ptr lies in an SVM
+         * allocation of its context (never an image); the allocation outlives the buffer (the
+         * specification requires the buffer to be released before the pointer is freed) */
+        cl_mem root = weft_mem_root(memobj);
+        bool svm = !memobj->image && (root->flags & CL_MEM_USE_HOST_PTR) &&
+                   weft_svm_find(root->context, root->host_ptr, NULL);
+        WEFT_INFO_VALUE(sz, v, ret, cl_bool, svm ? CL_TRUE : CL_FALSE);
+    }
     case CL_MEM_PROPERTIES:
         return weft_info_bytes(sz, v, ret, memobj->properties,
                                memobj->num_properties * sizeof *memobj->properties);

@@ -576,7 +576,10 @@ static void test_unsupported_features_are_reported_absent(void **state)
     /* __opencl_c_program_scope_global_variables: at least the spec's 64 KB per variable */
     assert_true(usize(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) >= 65536);
     assert_true(usize(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE) > 0);
-    assert_int_equal(u64(CL_DEVICE_SVM_CAPABILITIES), 0);
+    /* one address space: every SVM capability (api/test_svm.c, e2e/test_svm.c) */
+    assert_int_equal(u64(CL_DEVICE_SVM_CAPABILITIES),
+                     CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                         CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
     assert_int_equal(u64(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES), 0);
     assert_int_equal(u64(CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES), 0);
     char s[256];

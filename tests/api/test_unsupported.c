@@ -1,5 +1,5 @@
 /* tests/api/test_unsupported.c — the entry points of features the Weft device reports as absent
- * (pipes, SVM, on-device queues, built-in and native kernels,
+ * (pipes, on-device queues, built-in and native kernels,
  * clSetCommandQueueProperty), through the ICD loader: with otherwise valid
  * arguments each fails with the specification's code for a device without the feature; the
  * arguments the specification checks first are checked first; nothing is created. */
@@ -76,58 +76,6 @@ static void test_pipes(void **state)
     assert_int_equal(clGetPipeInfo((cl_mem)&fake, CL_PIPE_PACKET_SIZE, sizeof v, &v, NULL), CL_INVALID_MEM_OBJECT);
 }
 
-/* ---- shared virtual memory ---- */
-
-static void test_svm(void **state)
-{
-    struct fixture *f = *state;
-    cl_command_queue q = f->env.queue;
-    assert_null(clSVMAlloc(f->env.context, CL_MEM_READ_WRITE, 4096, 0));
-    clSVMFree(f->env.context, NULL); /* a no-op */
-    char a[64], b[64];
-    void *ptrs[1] = {a};
-    int pattern = 0;
-    const void *cptrs[1] = {a};
-    size_t sizes[1] = {64};
-    assert_int_equal(clEnqueueSVMFree(q, 1, ptrs, NULL, NULL, 0, NULL, NULL), CL_INVALID_OPERATION);
-    assert_int_equal(clEnqueueSVMMemcpy(q, CL_TRUE, a, b, 64, 0, NULL, NULL), CL_INVALID_OPERATION);
-    assert_int_equal(clEnqueueSVMMemFill(q, a, &pattern, sizeof pattern, 64, 0, NULL, NULL), CL_INVALID_OPERATION);
-    assert_int_equal(clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, a, 64, 0, NULL, NULL), CL_INVALID_OPERATION);
-    assert_int_equal(clEnqueueSVMUnmap(q, a, 0, NULL, NULL), CL_INVALID_OPERATION);
-    assert_int_equal(clEnqueueSVMMigrateMem(q, 1, cptrs, sizes, 0, 0, NULL, NULL), CL_INVALID_OPERATION);
-    /* malformed arguments are reported as such */
-    assert_int_equal(clEnqueueSVMFree(q, 0, ptrs, NULL, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
-    assert_int_equal(clEnqueueSVMMemcpy(q, CL_TRUE, NULL, b, 64, 0, NULL, NULL), CL_INVALID_VALUE);
-    assert_int_equal(clEnqueueSVMMemFill(q, a, &pattern, 3, 64, 0, NULL, NULL), CL_INVALID_VALUE);
-    assert_int_equal(clEnqueueSVMMemFill(q, a, &pattern, sizeof pattern, 63, 0, NULL, NULL), CL_INVALID_VALUE);
-    assert_int_equal(clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, a, 0, 0, NULL, NULL), CL_INVALID_VALUE);
-    assert_int_equal(clEnqueueSVMUnmap(q, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
-    assert_int_equal(clEnqueueSVMMigrateMem(q, 0, NULL, NULL, 0, 0, NULL, NULL), CL_INVALID_VALUE);
-    /* the queue first */
-    cl_command_queue bad = (cl_command_queue)f->env.context;
-    assert_int_equal(clEnqueueSVMMemcpy(bad, CL_TRUE, a, b, 64, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
-    assert_int_equal(clEnqueueSVMUnmap(bad, a, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
-
-    /* kernels cannot take SVM pointers */
-    assert_int_equal(clSetKernelArgSVMPointer(f->kernel, 0, a), CL_INVALID_OPERATION);
-    assert_int_equal(clSetKernelArgSVMPointer((cl_kernel)f->program, 0, a), CL_INVALID_KERNEL);
-    void *list[2] = {a, b};
-    cl_bool yes = CL_TRUE;
-    assert_int_equal(clSetKernelExecInfo(f->kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof list, list),
-                     CL_INVALID_OPERATION);
-    assert_int_equal(clSetKernelExecInfo(f->kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof yes, &yes),
-                     CL_INVALID_OPERATION);
-    assert_int_equal(clSetKernelExecInfo(f->kernel, 0x5555, sizeof yes, &yes), CL_INVALID_VALUE);
-    /* Without SVM the call can never succeed: CL_INVALID_OPERATION comes before any check of
-     * the value (OpenCL-CTS api/consistency_svm passes NULL with size 0). */
-    assert_int_equal(clSetKernelExecInfo(f->kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL),
-                     CL_INVALID_OPERATION);
-    assert_int_equal(clSetKernelExecInfo(f->kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 1, &yes),
-                     CL_INVALID_OPERATION);
-    assert_int_equal(clSetKernelExecInfo((cl_kernel)f->env.queue, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof list, list),
-                     CL_INVALID_KERNEL);
-}
-
 /* ---- device queues, IL, built-in and native kernels, queue properties ---- */
 
 static void CL_CALLBACK native_fn(void *args) { (void)args; }
@@ -189,7 +137,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipes),
-        cmocka_unit_test(test_svm),
         cmocka_unit_test(test_other_unsupported_entry_points),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
