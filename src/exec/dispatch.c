@@ -114,7 +114,7 @@ int weft_dispatch_run(struct weft_launch_desc *p)
         /* WEFT_VERIFY runs a sample twice and restores bufs in between; what the kernel writes
          * through SVM pointers would be written twice. Without the check, no profiling either:
          * the first variant runs, as it does for every launch WEFT_VERIFY cannot check. */
-        weft_log(WEFT_LOG_INFO, "kernel '%s': variants not verified nor profiled (WEFT_VERIFY): %s; runs %s",
+        weft_log(WEFT_LOG_INFO, "kernel '%s': variants neither verified nor profiled (WEFT_VERIFY): %s; runs %s",
                  p->name, p->raw_memory, weft_variant_name(&p->spec, (char[WEFT_VARIANT_NAME_MAX]){0}));
         p->alt = NULL;
     }
