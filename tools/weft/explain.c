@@ -32,7 +32,8 @@ static void usage(FILE *f)
                "Prints the fusion decision the runtime would take for that chain of launches on an\n"
                "in-order queue (WEFT_FUSE=auto): which launches are fused, the depth K by Zhou's\n"
                "equation 6, the tiles and the redundant work. A pointer argument is a buffer name\n"
-               "(the same name: the same buffer), a scalar a number; --repeat repeats the list.\n"
+               "(the same name: the same buffer), svm:NAME for an SVM pointer (clSetKernelArgSVMPointer;\n"
+               "never fused), a scalar a number; --repeat repeats the list.\n"
                "--ratio is equation 6's t_s/t_c - 1, which the runtime measures (default %.1f, its value\n"
                "before any measurement); --depth and --tile force K and the tile rows like\n"
                "WEFT_FUSE_DEPTH and WEFT_FUSE_TILE. --local defaults to 64 in dimension 0.\n",

@@ -33,6 +33,8 @@ struct stage {
     unsigned nargs;
     char *arg[MAX_ARGS];           /* the text of each argument */
     int buf[MAX_ARGS];             /* pointer arguments: buffer index, else -1 */
+    bool svm[MAX_ARGS];            /* a pointer argument written svm:NAME: an SVM pointer
+                                      (clSetKernelArgSVMPointer), not a cl_mem */
     int64_t value[MAX_ARGS];       /* integer scalars */
     bool has_value[MAX_ARGS];
     struct weft_fp_access *acc;
@@ -116,7 +118,12 @@ static bool parse_stage(struct chain *c, const struct weft_image *img, char *tex
         const char *a = st->arg[i];
         st->buf[i] = -1;
         st->has_value[i] = false;
+        st->svm[i] = false;
         if (am->kind == WEFT_ARG_GLOBAL_PTR || am->kind == WEFT_ARG_CONSTANT_PTR) {
+            if (!strncmp(a, "svm:", 4)) {
+                st->svm[i] = true;
+                a += 4;
+            }
             if (!isalpha((unsigned char)a[0]) && a[0] != '_') {
                 fprintf(stderr, "weft explain: %s argument %u is a buffer: give it a name, not '%s'\n", name, i, a);
                 return false;
@@ -266,6 +273,15 @@ int weft_cli_explain_chain(const struct weft_image *img, const struct weft_expla
         const char *no = not_fusable(st->km);
         if (no) {
             snprintf(why, sizeof why, "launch %u (%.40s) is not held back for fusion: %.120s", n, st->km->name, no);
+            break;
+        }
+        unsigned svm_arg = 0;
+        while (svm_arg < st->nargs && !st->svm[svm_arg])
+            svm_arg++;
+        if (svm_arg < st->nargs) {
+            /* runtime/ndrange.c: fusion sees memory only through cl_mem arguments */
+            snprintf(why, sizeof why, "launch %u (%.40s) is not held back for fusion: argument %u is an SVM pointer",
+                     n, st->km->name, svm_arg);
             break;
         }
         const struct weft_access_summary *sum = &st->km->access;

@@ -10,6 +10,7 @@
 // RUN: %weft explain %s --chain 'scale(A,100),jacobi1d(B,C,100)' --global 100 | FileCheck %s --check-prefix=NOFEED
 // RUN: env WEFT_FUSE_LEVELS=1 %weft explain %s --chain 'jacobi1d(A,B,1000),jacobi1d(B,A,1000)' --repeat 3 --global 1000 --local 1 --depth 5 --tile 100 | FileCheck %s --check-prefix=ONELEVEL
 // RUN: env WEFT_FUSE_DOMAINS=1 %weft explain %s --chain 'jacobi1d(A,B,1000),jacobi1d(B,A,1000)' --repeat 3 --global 1000 --local 1 --depth 5 --tile 100 | FileCheck %s --check-prefix=TWOLEVELS
+// RUN: %weft explain %s --chain 'jacobi1d(A,B,1000),jacobi1d(B,svm:C,1000),jacobi1d(C,A,1000)' --global 1000 --depth 3 | FileCheck %s --check-prefix=SVM
 // RUN: not %weft explain %s --chain 'jacobi1d(A,B)' --global 100 2>&1 | FileCheck %s --check-prefix=ARITY
 // RUN: not %weft explain %s --chain 'jacobi1d(A,B,100)' 2>&1 | FileCheck %s --check-prefix=GLOBAL
 
@@ -70,6 +71,9 @@ kernel void scale(global float *x, int n)
 // HOTSPOT-NEXT: regions of tile 4 (rows 32-39): 27-44 28-43 29-42 30-41 31-40 32-39
 
 // NOFEED: not fused: no launch reads what an earlier one wrote
+
+// SVM:      launch 1   jacobi1d(B, svm:C, 1000)
+// SVM:      not fused: launch 1 (jacobi1d) is not held back for fusion: argument 1 is an SVM pointer
 // ARITY:  weft explain: jacobi1d takes 3 arguments, the chain gives 2
 // GLOBAL: weft explain: --chain needs --global
 
