@@ -35,6 +35,11 @@ static const char *source =
     "  sums[i] = s;\n"
     "  lengths[i] = n;\n"
     "}\n"
+    /* the device reports __opencl_c_atomic_scope_all_devices: memory_scope_all_svm_devices is
+     * what orders the kernel's atomics with the host's */
+    "#ifndef __opencl_c_atomic_scope_all_devices\n"
+    "#error the device reports __opencl_c_atomic_scope_all_devices but the kernel does not see it\n"
+    "#endif\n"
     "kernel void count(volatile global atomic_int *c, int per_item) {\n"
     "  for (int j = 0; j < per_item; j++)\n"
     "    atomic_fetch_add_explicit(c, 1, memory_order_relaxed, memory_scope_all_svm_devices);\n"
