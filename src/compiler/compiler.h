@@ -131,6 +131,10 @@ struct weft_kernel_meta {
     bool order_effects;                        /* atomics, or stores to program-scope
                                                   variables: what it leaves may depend on the
                                                   order its work-items run in */
+    bool indirect_stores;                      /* writes global memory through a pointer no
+                                                  argument gave it (one loaded from memory, as
+                                                  shared virtual memory allows): what it writes
+                                                  may lie outside every cl_mem argument */
     bool uses_sub_groups;                      /* ... or sub-group built-ins (transform/subgroup.h) */
     bool uniform_work_groups;                  /* OpenCL C 1.x or -cl-uniform-work-group-size:
                                                   the global size must be a multiple of the local */

@@ -164,6 +164,79 @@ static bool has_order_effects(LLVMValueRef fn)
     return false;
 }
 
+/* Whether `addr` (a store's address) may point somewhere no argument, private or program-scope
+ * variable leads to: the value it derives from (through GEPs, casts, selects and phis) is a
+ * pointer loaded from memory, one made from an integer, or anything else that is not an
+ * argument, an alloca, a global or a constant. Conservative: a walk that grows too long answers
+ * yes. */
+static bool from_loaded_pointer(LLVMValueRef addr)
+{
+    enum { MAX = 64 };
+    LLVMValueRef seen[MAX], work[MAX];
+    unsigned nseen = 0, nwork = 0;
+    work[nwork++] = addr;
+    while (nwork) {
+        LLVMValueRef v = work[--nwork];
+        bool known = false;
+        for (unsigned i = 0; i < nseen && !known; i++)
+            known = seen[i] == v;
+        if (known)
+            continue;
+        if (nseen == MAX)
+            return true;
+        seen[nseen++] = v;
+        if (LLVMIsAArgument(v) || LLVMIsAAllocaInst(v) || LLVMIsAGlobalVariable(v) ||
+            LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v))
+            continue;
+        unsigned from = 0, to = 0;   /* the operands the pointer comes from */
+        if (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v) ||
+            (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) != LLVMIntToPtr && LLVMGetNumOperands(v) > 0))
+            to = 1;
+        else if (LLVMIsASelectInst(v))
+            from = 1, to = 3;
+        else if (LLVMIsAPHINode(v))
+            to = LLVMCountIncoming(v);
+        else
+            return true;   /* a load, inttoptr, call result, ... */
+        for (unsigned i = from; i < to; i++) {
+            if (nwork == MAX)
+                return true;
+            work[nwork++] = LLVMIsAPHINode(v) ? LLVMGetIncomingValue(v, i) : LLVMGetOperand(v, i);
+        }
+    }
+    return false;
+}
+
+/* Whether the kernel (everything inlined) writes global memory through a pointer it did not get
+ * from an argument (from_loaded_pointer): with shared virtual memory, a pointer stored in a
+ * buffer (a linked list's nodes, a table of pointers) reaches memory that no argument names and
+ * that the runtime therefore cannot snapshot; WEFT_VERIFY skips such kernels. */
+static bool has_indirect_stores(LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef addr = NULL;
+            if (LLVMIsAStoreInst(i)) {
+                addr = LLVMGetOperand(i, 1);
+            } else if (LLVMIsACallInst(i)) {
+                LLVMValueRef callee = LLVMGetCalledValue(i);
+                size_t n = 0;
+                const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &n) : "";
+                if (!strncmp(name, "llvm.memcpy", 11) || !strncmp(name, "llvm.memmove", 12) ||
+                    !strncmp(name, "llvm.memset", 11))
+                    addr = LLVMGetOperand(i, 0);
+            }
+            if (!addr || LLVMGetTypeKind(LLVMTypeOf(addr)) != LLVMPointerTypeKind)
+                continue;
+            unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(addr));
+            if (as == 0 || as == 3)
+                continue;   /* private or __local: never another allocation's memory */
+            if (from_loaded_pointer(addr))
+                return true;
+        }
+    return false;
+}
+
 /* Whether the kernel (everything inlined) observes its work-group: a work-item function that
  * depends on the local size or the group (get_local_id, get_group_id, get_local_size,
  * get_enqueued_local_size, get_num_groups, get_local_linear_id), a barrier (work-group
@@ -414,6 +487,7 @@ static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct
     k->private_size = private_bytes(fn, td);
     k->uses_printf = calls_printf(fn);
     k->order_effects = has_order_effects(fn);
+    k->indirect_stores = has_indirect_stores(fn);
     k->uses_sub_groups = weft_subgroup_used(fn);
     k->uniform_work_groups = requires_uniform_work_groups(fn);
     k->group_blind = !weft_observes_work_group(m, fn);

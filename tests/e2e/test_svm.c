@@ -59,6 +59,14 @@ static const char *source =
     "  for (int j = 0; j < n; j++) acc += q[j];\n"
     "  p[i] += 1 + (acc == -7);\n"
     "}\n"
+    /* the same through a pointer it loads from a cl_mem buffer: no SVM argument at all */
+    "kernel void bump_indirect(global int *global *table, global const int *q) {\n"
+    "  int i = get_global_id(0);\n"
+    "  int n = q[i & 63], acc = 0;\n"
+    "  for (int j = 0; j < n; j++) acc += q[j];\n"
+    "  global int *p = table[0];\n"
+    "  p[i] += 1 + (acc == -7);\n"
+    "}\n"
     "kernel void jacobi1d(global const float *a, global float *b, int n) {\n"
     "  int i = get_global_id(0);\n"
     "  if (i > 0 && i < n - 1) b[i] = (a[i - 1] + a[i] + a[i + 1]) * (1.0f / 3.0f);\n"
@@ -485,6 +493,38 @@ static void test_verify_runs_svm_launches_once(void **state)
     clSVMFree(env.context, q);
 }
 
+/* The same, when the kernel's only arguments are cl_mem buffers and it writes through a pointer
+ * it loads from one (fine-grain system SVM is on by default): the compiler marks the kernel
+ * (weft_kernel_meta.indirect_stores) and WEFT_VERIFY leaves it alone. */
+static void test_verify_skips_kernels_that_store_through_loaded_pointers(void **state)
+{
+    (void)state;
+    enum { N = 1 << 14 };
+    int *p = clSVMAlloc(env.context, CL_MEM_SVM_FINE_GRAIN_BUFFER, N * sizeof(int), 0);
+    assert_non_null(p);
+    memset(p, 0, N * sizeof(int));
+    int q[64];
+    for (int i = 0; i < 64; i++)
+        q[i] = i % 13;
+    cl_mem table = buf_new(sizeof p, &p), qb = buf_new(sizeof q, q);
+    cl_kernel k = kernel_new("bump_indirect");
+    kernel_set_args(k, KARGS(KARG(table), KARG(qb)));
+    setenv("WEFT_VERIFY", "1", 1);
+    for (int round = 1; round <= 3; round++) {
+        run1d(env.queue, k, N);
+        assert_int_equal(clFinish(env.queue), CL_SUCCESS);
+        for (int i = 0; i < N; i++)
+            if (p[i] != round)
+                fail_msg("round %d: p[%d] is %d: a work-group ran %s", round, i, p[i],
+                         p[i] > round ? "more than once" : "not at all");
+    }
+    unsetenv("WEFT_VERIFY");
+    clReleaseKernel(k);
+    clReleaseMemObject(table);
+    clReleaseMemObject(qb);
+    clSVMFree(env.context, p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_atomic_handshake_with_running_kernel),
         cmocka_unit_test(test_fusion_leaves_svm_launches_alone),
         cmocka_unit_test(test_verify_runs_svm_launches_once),
+        cmocka_unit_test(test_verify_skips_kernels_that_store_through_loaded_pointers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
