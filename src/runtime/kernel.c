@@ -5,7 +5,10 @@
  * life; argument checks follow clSetKernelArg's rules (index, size, __local NULL value,
  * buffer of the same context); a memory object set as an argument is held by the kernel
  * until replaced or the kernel is destroyed, so a launch never sees a freed buffer; a
- * snapshot taken at enqueue time is independent of later clSetKernelArg calls.
+ * snapshot taken at enqueue time is independent of later clSetKernelArg calls. A pointer
+ * argument may instead hold a raw pointer (clSetKernelArgSVMPointer, runtime/svm.c), and the
+ * kernel its clSetKernelExecInfo settings; a snapshot with either says so
+ * (weft_kernel_args_raw_memory), because what the kernel reaches is then no memory object.
  */
 #include "runtime/kernel.h"
 

@@ -6,8 +6,9 @@
  *     command's WEFT_COMMAND_FUSABLE) when fusion is on
  *     (WEFT_FUSE=auto, the default), the queue is in-order, and the kernel could take part in a
  *     fused chain: it observes nothing of its work-group (so any region of the NDRange can run
- *     on its own), calls no printf, writes some global memory, and the compiler described all
- *     of its global accesses as affine (compiler/analysis/access.h).
+ *     on its own), calls no printf, writes some global memory, the compiler described all
+ *     of its global accesses as affine (compiler/analysis/access.h), and it reaches memory only
+ *     through cl_mem arguments (no SVM pointer: weft_launch_desc.raw_memory).
  *   - runtime/queue.c holds such launches back (delayed enqueue) until a sync point, a
  *     non-fusable command, WEFT_FUSE_HOLD launches, or a short idle time, and then offers the
  *     launch descriptions (exec/launch.h) of the run of consecutive runnable fusable commands
