@@ -47,7 +47,7 @@ static const char *source =
     "kernel void handshake(volatile global atomic_int *flag, global int *data) {\n"
     "  long spins = 0;\n"
     "  while (atomic_load_explicit(flag, memory_order_acquire, memory_scope_all_svm_devices) != 1) {\n"
-    "    if (++spins > (1L << 31)) { data[0] = -1; return; }\n"
+    "    if (++spins > (1L << 34)) { data[0] = -1; return; }\n"
     "  }\n"
     "  data[0] = data[1] + 41;\n"
     "  atomic_store_explicit(flag, 2, memory_order_release, memory_scope_all_svm_devices);\n"
@@ -331,7 +331,7 @@ static double now_s(void)
  * The first rounds raise the flag before the launch, so the kernel's one-group runs are short;
  * a short one-group launch may run on the enqueueing thread (ndrange.c), which here would wait
  * for a flag that thread has not raised yet: a kernel on SVM never does. (The kernel gives up
- * after about 2^31 spins, so that such a bug fails instead of hanging.) */
+ * after 2^34 spins, seconds, so that such a bug fails instead of hanging.) */
 static void test_atomic_handshake_with_running_kernel(void **state)
 {
     (void)state;
