@@ -280,6 +280,21 @@ static void print_device(cl_device_id d)
     cl_bool img;
     if (!failed("Image support", clGetDeviceInfo(d, CL_DEVICE_IMAGE_SUPPORT, sizeof img, &img, NULL)))
         row("Image support", "%s", img ? "yes" : "no");
+    cl_device_svm_capabilities svm;
+    if (!failed("SVM", clGetDeviceInfo(d, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL))) {
+        /* the capabilities by name, or "none" (another platform's device may report none) */
+        static const struct { cl_device_svm_capabilities bit; const char *name; } caps[] = {
+            {CL_DEVICE_SVM_COARSE_GRAIN_BUFFER, "coarse-grain buffer"},
+            {CL_DEVICE_SVM_FINE_GRAIN_BUFFER, "fine-grain buffer"},
+            {CL_DEVICE_SVM_FINE_GRAIN_SYSTEM, "fine-grain system"},
+            {CL_DEVICE_SVM_ATOMICS, "atomics"},
+        };
+        char text[128] = "";
+        for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+            if (svm & caps[i].bit)
+                snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", text[0] ? ", " : "", caps[i].name);
+        row("SVM", "%s", text[0] ? text : "none");
+    }
     if (device_size(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, "Profiling timer resolution", &sz))
         row("Profiling timer resolution", "%zu ns", sz);
     char *ext = query_device(d, CL_DEVICE_EXTENSIONS, "Extensions", NULL);
