@@ -53,6 +53,7 @@
 #include "runtime/log.h"
 #include "runtime/program.h"
 #include "runtime/queue.h"
+#include "runtime/svm.h"
 
 /* The largest work-group the automatic choice makes: big enough to amortize the work-group
  * loop overhead and fill vectors, small enough to keep privatized state in L1/L2. */
@@ -716,7 +717,8 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
      * Not a kernel on shared virtual memory: it may wait, through SVM atomics, for the very host
      * thread that would be running it */
     uint64_t avg_ns = empty ? 0 : weft_kernel_one_group_run_ns(kernel);
-    if (launch.total_groups == 1 && !alt.fn && avg_ns && avg_ns <= RUN_HERE_MAX_NS && !d->raw_memory)
+    if (launch.total_groups == 1 && !alt.fn && avg_ns && avg_ns <= RUN_HERE_MAX_NS && !d->raw_memory &&
+        !weft_svm_atomics_in(q->context, d->bufs, d->nbufs))
         cmd->flags |= WEFT_COMMAND_RUN_IF_IDLE;
     cmd->launch = d;
     cmd->run = run_ndrange;

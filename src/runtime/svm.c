@@ -30,11 +30,13 @@
 #include "runtime/svm.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler/compiler.h"
+#include "exec/launch.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
@@ -57,6 +59,7 @@ struct svm_alloc {
 };
 
 static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
+static atomic_size_t atomics_allocs;   /* live allocations with CL_MEM_SVM_ATOMICS */
 static struct svm_alloc *table;   /* sorted by base; allocations never overlap */
 static size_t table_count, table_cap;
 
@@ -96,6 +99,20 @@ bool weft_svm_find(cl_context context, const void *p, struct weft_svm_range *out
     return found;
 }
 
+bool weft_svm_atomics_in(cl_context context, const struct weft_launch_buffer *bufs, unsigned n)
+{
+    if (!n || !atomic_load_explicit(&atomics_allocs, memory_order_relaxed))
+        return false;
+    bool found = false;
+    pthread_rwlock_rdlock(&table_lock);
+    for (unsigned b = 0; b < n && !found; b++) {
+        ptrdiff_t i = containing(bufs[b].data);
+        found = i >= 0 && table[i].context == context && (table[i].flags & CL_MEM_SVM_ATOMICS);
+    }
+    pthread_rwlock_unlock(&table_lock);
+    return found;
+}
+
 static bool table_insert(const struct svm_alloc *a)
 {
     pthread_rwlock_wrlock(&table_lock);
@@ -113,6 +130,8 @@ static bool table_insert(const struct svm_alloc *a)
     memmove(&table[at + 1], &table[at], (table_count - at) * sizeof *table);
     table[at] = *a;
     table_count++;
+    if (a->flags & CL_MEM_SVM_ATOMICS)
+        atomic_fetch_add(&atomics_allocs, 1);
     pthread_rwlock_unlock(&table_lock);
     return true;
 }
@@ -128,6 +147,8 @@ static bool table_remove(cl_context context, const void *base, struct svm_alloc 
         *out = table[i];
         memmove(&table[i], &table[i + 1], (table_count - (size_t)i - 1) * sizeof *table);
         table_count--;
+        if (out->flags & CL_MEM_SVM_ATOMICS)
+            atomic_fetch_sub(&atomics_allocs, 1);
     }
     pthread_rwlock_unlock(&table_lock);
     return found;

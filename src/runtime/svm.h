@@ -35,4 +35,11 @@ struct weft_svm_range {
  * or false. Never dereferences `context` or `p`; thread-safe. */
 bool weft_svm_find(cl_context context, const void *p, struct weft_svm_range *out);
 
+/* True when one of the n memory objects' storage lies in an SVM allocation of `context` made
+ * with CL_MEM_SVM_ATOMICS: a kernel on it may wait for the host through SVM atomics (a cl_mem
+ * created over such an allocation shares them), so its launch must not run on the application's
+ * thread (runtime/ndrange.c). Answers false at once while the process has no such allocation. */
+struct weft_launch_buffer;   /* exec/launch.h */
+bool weft_svm_atomics_in(cl_context context, const struct weft_launch_buffer *bufs, unsigned n);
+
 #endif

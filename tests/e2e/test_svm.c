@@ -332,16 +332,8 @@ static double now_s(void)
  * a short one-group launch may run on the enqueueing thread (ndrange.c), which here would wait
  * for a flag that thread has not raised yet: a kernel on SVM never does. (The kernel gives up
  * after 2^34 spins, seconds, so that such a bug fails instead of hanging.) */
-static void test_atomic_handshake_with_running_kernel(void **state)
+static void handshake_rounds(cl_kernel k, int *flag, int *data)
 {
-    (void)state;
-    int *flag = clSVMAlloc(env.context, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, sizeof(int), 0);
-    int *data = clSVMAlloc(env.context, CL_MEM_SVM_FINE_GRAIN_BUFFER, 2 * sizeof(int), 0);
-    assert_non_null(flag);
-    assert_non_null(data);
-    cl_kernel k = kernel_new("handshake");
-    assert_int_equal(clSetKernelArgSVMPointer(k, 0, flag), CL_SUCCESS);
-    assert_int_equal(clSetKernelArgSVMPointer(k, 1, data), CL_SUCCESS);
     for (int round = 0; round < 12; round++) {
         bool early = round < 8;   /* the flag is up before the launch */
         __atomic_store_n(flag, early ? 1 : 0, __ATOMIC_RELEASE);
@@ -364,7 +356,44 @@ static void test_atomic_handshake_with_running_kernel(void **state)
         assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
         clReleaseEvent(ev);
     }
+}
+
+static void test_atomic_handshake_with_running_kernel(void **state)
+{
+    (void)state;
+    int *flag = clSVMAlloc(env.context, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, sizeof(int), 0);
+    int *data = clSVMAlloc(env.context, CL_MEM_SVM_FINE_GRAIN_BUFFER, 2 * sizeof(int), 0);
+    assert_non_null(flag);
+    assert_non_null(data);
+    cl_kernel k = kernel_new("handshake");
+    assert_int_equal(clSetKernelArgSVMPointer(k, 0, flag), CL_SUCCESS);
+    assert_int_equal(clSetKernelArgSVMPointer(k, 1, data), CL_SUCCESS);
+    handshake_rounds(k, flag, data);
     clReleaseKernel(k);
+    clSVMFree(env.context, flag);
+    clSVMFree(env.context, data);
+}
+
+/* The same through cl_mem buffers created over the SVM allocations (their atomics are the
+ * allocation's): a launch with no SVM argument at all must not run on the host's thread either. */
+static void test_atomic_handshake_through_buffers_over_svm(void **state)
+{
+    (void)state;
+    int *flag = clSVMAlloc(env.context, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, sizeof(int), 0);
+    int *data = clSVMAlloc(env.context, CL_MEM_SVM_FINE_GRAIN_BUFFER, 2 * sizeof(int), 0);
+    assert_non_null(flag);
+    assert_non_null(data);
+    cl_int err;
+    cl_mem fb = clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR, sizeof(int), flag, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem db = clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR, 2 * sizeof(int), data, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_kernel k = kernel_new("handshake");
+    kernel_set_args(k, KARGS(KARG(fb), KARG(db)));
+    handshake_rounds(k, flag, data);
+    clReleaseKernel(k);
+    clReleaseMemObject(fb);
+    clReleaseMemObject(db);
     clSVMFree(env.context, flag);
     clSVMFree(env.context, data);
 }
@@ -543,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_linked_lists_in_malloc_memory),
         cmocka_unit_test(test_atomic_counter_shared_with_host),
         cmocka_unit_test(test_atomic_handshake_with_running_kernel),
+        cmocka_unit_test(test_atomic_handshake_through_buffers_over_svm),
         cmocka_unit_test(test_fusion_leaves_svm_launches_alone),
         cmocka_unit_test(test_verify_runs_svm_launches_once),
         cmocka_unit_test(test_verify_skips_kernels_that_store_through_loaded_pointers),
