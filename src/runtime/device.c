@@ -27,6 +27,7 @@
 #include "runtime/log.h"
 #include "runtime/platform.h"
 #include "runtime/svm.h"
+#include "runtime/usm.h"
 
 #define KiB ((cl_ulong)1024)
 #define MiB (KiB * 1024)
@@ -392,6 +393,13 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
         /* one address space: coarse and fine grain, any host pointer, the CPU's atomics
          * (runtime/svm.c) */
         ANSWER(cl_device_svm_capabilities, WEFT_SVM_CAPABILITIES);
+    case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
+        /* cl_intel_unified_shared_memory: every kind is host memory (runtime/usm.c) */
+        ANSWER(cl_device_unified_shared_memory_capabilities_intel, WEFT_USM_CAPABILITIES);
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:

@@ -37,7 +37,8 @@
     X(cl_khr_int64_base_atomics, 1, 0, 0)             \
     X(cl_khr_int64_extended_atomics, 1, 0, 0)         \
     X(cl_khr_icd, 1, 0, 0)                            \
-    X(cl_khr_3d_image_writes, 1, 0, 0)
+    X(cl_khr_3d_image_writes, 1, 0, 0)                \
+    X(cl_intel_unified_shared_memory, 1, 0, 0)   /* host API only (runtime/usm.c); clang ignores it */
 
 /* Whether an entry of the lists above holds on the CPU this process runs on. The builtin
  * library always carries the code; the device reports (and the frontend enables) an entry

@@ -144,6 +144,19 @@ static const struct {
     void *fn;
 } extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
+    /* cl_intel_unified_shared_memory (runtime/usm.c) */
+    {"clHostMemAllocINTEL", (void *)clHostMemAllocINTEL},
+    {"clDeviceMemAllocINTEL", (void *)clDeviceMemAllocINTEL},
+    {"clSharedMemAllocINTEL", (void *)clSharedMemAllocINTEL},
+    {"clMemFreeINTEL", (void *)clMemFreeINTEL},
+    {"clMemBlockingFreeINTEL", (void *)clMemBlockingFreeINTEL},
+    {"clGetMemAllocInfoINTEL", (void *)clGetMemAllocInfoINTEL},
+    {"clSetKernelArgMemPointerINTEL", (void *)clSetKernelArgMemPointerINTEL},
+    {"clEnqueueMemFillINTEL", (void *)clEnqueueMemFillINTEL},
+    {"clEnqueueMemsetINTEL", (void *)clEnqueueMemsetINTEL},
+    {"clEnqueueMemcpyINTEL", (void *)clEnqueueMemcpyINTEL},
+    {"clEnqueueMigrateMemINTEL", (void *)clEnqueueMigrateMemINTEL},
+    {"clEnqueueMemAdviseINTEL", (void *)clEnqueueMemAdviseINTEL},
 };
 
 CL_API_ENTRY void *CL_API_CALL

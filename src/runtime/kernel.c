@@ -58,6 +58,12 @@ struct _cl_kernel {
     void **svm_ptrs;
     size_t num_svm_ptrs;
     bool svm_system;
+    /* cl_intel_unified_shared_memory's exec infos (runtime/usm.c), guarded by lock: how many
+     * pointers CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL named (only the fact matters: the kernel
+     * reaches memory no argument lists; every USM allocation is host memory, nothing to make
+     * resident), and which CL_KERNEL_EXEC_INFO_INDIRECT_*_ACCESS_INTEL were set to CL_TRUE */
+    size_t num_usm_ptrs;
+    unsigned usm_indirect;
 };
 
 struct weft_kernel_args {
@@ -215,6 +221,8 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
     }
     /* clSetKernelExecInfo's settings are copied too (clCloneKernel: an exact copy) */
     k->svm_system = source_kernel->svm_system;
+    k->num_usm_ptrs = source_kernel->num_usm_ptrs;
+    k->usm_indirect = source_kernel->usm_indirect;
     if (source_kernel->num_svm_ptrs) {
         k->svm_ptrs = malloc(source_kernel->num_svm_ptrs * sizeof *k->svm_ptrs);
         if (k->svm_ptrs) {
@@ -736,6 +744,10 @@ cl_int weft_kernel_capture_args(cl_kernel k, struct weft_kernel_args **out)
         snprintf(a->raw_why, sizeof a->raw_why, "clSetKernelExecInfo gave it %zu SVM pointer(s)", k->num_svm_ptrs);
     if (!a->raw_why[0] && k->svm_system)
         snprintf(a->raw_why, sizeof a->raw_why, "clSetKernelExecInfo set CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM");
+    if (!a->raw_why[0] && k->num_usm_ptrs)
+        snprintf(a->raw_why, sizeof a->raw_why, "clSetKernelExecInfo gave it %zu USM pointer(s)", k->num_usm_ptrs);
+    if (!a->raw_why[0] && k->usm_indirect)
+        snprintf(a->raw_why, sizeof a->raw_why, "clSetKernelExecInfo allowed indirect USM access");
     pthread_mutex_unlock(&k->lock);
     weft_object_hold(WEFT_OBJ(k));
     a->kernel = k;
@@ -954,6 +966,20 @@ void weft_kernel_set_svm_system(cl_kernel k, bool on)
 {
     pthread_mutex_lock(&k->lock);
     k->svm_system = on;
+    pthread_mutex_unlock(&k->lock);
+}
+
+void weft_kernel_set_usm_ptrs(cl_kernel k, size_t n)
+{
+    pthread_mutex_lock(&k->lock);
+    k->num_usm_ptrs = n;
+    pthread_mutex_unlock(&k->lock);
+}
+
+void weft_kernel_set_usm_indirect(cl_kernel k, unsigned bit, bool on)
+{
+    pthread_mutex_lock(&k->lock);
+    k->usm_indirect = on ? k->usm_indirect | bit : k->usm_indirect & ~bit;
     pthread_mutex_unlock(&k->lock);
 }
 

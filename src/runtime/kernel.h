@@ -88,8 +88,14 @@ const struct weft_launch_buffer *weft_kernel_args_buffers(const struct weft_kern
 cl_int weft_kernel_set_arg_pointer(cl_kernel k, cl_uint index, const void *p);
 cl_int weft_kernel_set_svm_ptrs(cl_kernel k, void *const *ptrs, size_t n);
 void weft_kernel_set_svm_system(cl_kernel k, bool on);
+/* Unified shared memory (runtime/usm.c validates, these store): CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL
+ * named n pointers; the indirect-access kind `bit` (any nonzero flag of usm.c's choosing) was set
+ * to `on`. Either makes the kernel's launches reach memory no argument lists. */
+void weft_kernel_set_usm_ptrs(cl_kernel k, size_t n);
+void weft_kernel_set_usm_indirect(cl_kernel k, unsigned bit, bool on);
 /* Why the snapshot's kernel may reach memory that is no memory object of its arguments (an SVM
- * pointer argument, exec-info SVM pointers, fine-grain system SVM asked for), or NULL when all it
+ * or USM pointer argument, exec-info SVM or USM pointers, fine-grain system SVM or indirect USM
+ * access asked for), or NULL when all it
  * can reach is listed by weft_kernel_args_buffers. Such a launch is never fused and never run
  * twice on copies (exec/launch.h weft_launch_desc.raw_memory). */
 const char *weft_kernel_args_raw_memory(const struct weft_kernel_args *a);

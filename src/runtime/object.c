@@ -130,6 +130,14 @@ void weft_object_hold(struct weft_object *obj)
     atomic_fetch_add(&obj->total, 1);
 }
 
+bool weft_object_try_hold(struct weft_object *obj)
+{
+    unsigned n = atomic_load(&obj->total);
+    while (n && !atomic_compare_exchange_weak(&obj->total, &n, n + 1))
+        ;
+    return n != 0;
+}
+
 void weft_object_unhold(struct weft_object *obj)
 {
     if (atomic_fetch_sub(&obj->total, 1) == 1 && obj->destroy)

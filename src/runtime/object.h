@@ -55,6 +55,9 @@ void weft_object_retain(struct weft_object *obj);          /* application refere
 void weft_object_release(struct weft_object *obj);         /* may unregister and destroy */
 void weft_object_hold(struct weft_object *obj);            /* runtime reference */
 void weft_object_unhold(struct weft_object *obj);          /* may destroy */
+/* A hold, unless the object's destruction has begun (total already 0): for objects found through
+ * a list that their destructor removes them from. */
+bool weft_object_try_hold(struct weft_object *obj);
 cl_uint weft_object_refcount(const struct weft_object *obj);
 /* Number of live registered objects of `type` (WEFT_TYPE_NONE: all); for leak tests. */
 size_t weft_object_live_count(enum weft_type type);

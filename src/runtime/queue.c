@@ -440,10 +440,47 @@ static void *queue_thread_main(void *arg)
     return NULL;
 }
 
+/* Every queue whose destruction has not begun, so that a blocking free (clMemBlockingFreeINTEL,
+ * runtime/usm.c) can wait for the work of every queue of a context, released by the application
+ * or not. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static cl_command_queue *live_queues;
+static size_t live_count, live_cap;
+
+static bool live_add(cl_command_queue q)
+{
+    pthread_mutex_lock(&live_lock);
+    if (live_count == live_cap) {
+        size_t cap = live_cap ? live_cap * 2 : 16;
+        cl_command_queue *t = realloc(live_queues, cap * sizeof *t);
+        if (!t) {
+            pthread_mutex_unlock(&live_lock);
+            return false;
+        }
+        live_queues = t;
+        live_cap = cap;
+    }
+    live_queues[live_count++] = q;
+    pthread_mutex_unlock(&live_lock);
+    return true;
+}
+
+static void live_remove(cl_command_queue q)
+{
+    pthread_mutex_lock(&live_lock);
+    for (size_t i = 0; i < live_count; i++)
+        if (live_queues[i] == q) {
+            live_queues[i] = live_queues[--live_count];
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+}
+
 static void queue_destroy(struct weft_object *obj)
 {
     cl_command_queue q = (cl_command_queue)obj;
     struct weft_queue_impl *impl = q->impl;
+    live_remove(q);
     pthread_mutex_lock(&impl->lock);
     impl->stop = true;
     atomic_fetch_add(&impl->work_seq, 1);
@@ -752,6 +789,11 @@ static cl_command_queue queue_create(cl_context context, cl_device_id device,
     }
     weft_object_hold(WEFT_OBJ(context));
     weft_object_init(&q->obj, WEFT_TYPE_QUEUE, queue_destroy);
+    if (!live_add(q)) {
+        clReleaseCommandQueue(q);
+        return WEFT_RETURN(errcode_ret, weft_error(__func__, CL_OUT_OF_HOST_MEMORY, "no memory to record the queue"),
+                           NULL);
+    }
     return WEFT_RETURN(errcode_ret, CL_SUCCESS, q);
 }
 
@@ -887,18 +929,44 @@ clFlush(cl_command_queue command_queue)
     return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL
-clFinish(cl_command_queue command_queue)
+/* Waits for every command enqueued on `q` so far; the caller holds q. */
+static void queue_finish(cl_command_queue q)
 {
-    cl_command_queue q = command_queue;
-    WEFT_CHECK(weft_is_queue(q), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid command queue");
-    weft_object_hold(WEFT_OBJ(q));
     struct weft_queue_impl *impl = q->impl;
     pthread_mutex_lock(&impl->lock);
     uint64_t last = impl->next_ticket;     /* commands with ticket < last were enqueued before */
     pthread_mutex_unlock(&impl->lock);
     if (last > 0)
         queue_help(q, last - 1, NULL);
+}
+
+bool weft_queue_finish_context(cl_context context)
+{
+    pthread_mutex_lock(&live_lock);
+    size_t n = 0;
+    cl_command_queue *qs = live_count ? malloc(live_count * sizeof *qs) : NULL;
+    bool ok = qs || !live_count;
+    for (size_t i = 0; qs && i < live_count; i++)
+        if (live_queues[i]->context == context && weft_object_try_hold(WEFT_OBJ(live_queues[i])))
+            qs[n++] = live_queues[i];
+    pthread_mutex_unlock(&live_lock);
+    /* outside live_lock: a command completing may drop a queue's last hold, and its destructor
+     * takes the lock */
+    for (size_t i = 0; i < n; i++) {
+        queue_finish(qs[i]);
+        weft_object_unhold(WEFT_OBJ(qs[i]));
+    }
+    free(qs);
+    return ok;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clFinish(cl_command_queue command_queue)
+{
+    cl_command_queue q = command_queue;
+    WEFT_CHECK(weft_is_queue(q), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid command queue");
+    weft_object_hold(WEFT_OBJ(q));
+    queue_finish(q);
     weft_object_unhold(WEFT_OBJ(q));
     if (weft_trace_enabled)
         weft_trace_finish();   /* WEFT_TRACE_FLUSH=finish (util/trace.h) */

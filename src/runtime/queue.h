@@ -80,6 +80,11 @@ cl_int weft_queue_wait_event(cl_event ev);
  * for a sync point: status queries, callbacks and other queues' wait lists use it. */
 void weft_queue_release_event(cl_event ev);
 
+/* Waits for every command enqueued so far on every queue of `context`, including queues the
+ * application has released whose commands are still in flight (clMemBlockingFreeINTEL). False,
+ * having waited for nothing, when there is no memory to list the queues. */
+bool weft_queue_finish_context(cl_context context);
+
 /* True when `q` is a live command queue (weft_object_is with the queue type). */
 bool weft_is_queue(const void *q);
 

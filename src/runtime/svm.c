@@ -22,6 +22,9 @@
  *     clSVMFree, so the context an allocation names is never freed under it.
  *   - clSVMFree of a pointer that is no allocation of the context, or of NULL, does nothing (the
  *     specification leaves the former undefined; Weft says so under WEFT_LOG=info).
+ *   - The table also records cl_intel_unified_shared_memory's allocations (runtime/usm.c), tagged
+ *     with their USM type: weft_svm_find answers for both kinds, and each kind is freed only by
+ *     its own API (clSVMFree ignores a USM pointer).
  *   - A kernel given SVM pointers (clSetKernelArgSVMPointer, CL_KERNEL_EXEC_INFO_SVM_PTRS, or
  *     CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM set to CL_TRUE) may reach memory that no cl_mem
  *     argument lists: its launches are never fused nor verified on copies (runtime/kernel.h
@@ -46,6 +49,7 @@
 #include "runtime/object.h"
 #include "runtime/queue.h"
 #include "runtime/storage.h"
+#include "runtime/usm.h"
 
 /* ---- the allocation table --------------------------------------------------------------------- */
 
@@ -56,6 +60,9 @@ struct svm_alloc {
     cl_context context;      /* held until the allocation is freed */
     void *raw;               /* the storage: weft_storage_alloc(raw_size) */
     size_t raw_size;
+    cl_uint usm_type;        /* 0: clSVMAlloc; else the USM type (runtime/usm.c) */
+    cl_device_id device;     /* USM only */
+    cl_bitfield usm_flags;   /* USM only */
 };
 
 static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -94,7 +101,8 @@ bool weft_svm_find(cl_context context, const void *p, struct weft_svm_range *out
     ptrdiff_t i = containing(p);
     bool found = i >= 0 && table[i].context == context;
     if (found && out)
-        *out = (struct weft_svm_range){table[i].base, table[i].size, table[i].flags};
+        *out = (struct weft_svm_range){table[i].base, table[i].size, table[i].flags, table[i].usm_type,
+                                       table[i].device, table[i].usm_flags};
     pthread_rwlock_unlock(&table_lock);
     return found;
 }
@@ -136,13 +144,15 @@ static bool table_insert(const struct svm_alloc *a)
     return true;
 }
 
-/* Removes the allocation that starts at `base` and belongs to `context` into *out; false when
- * there is none. */
-static bool table_remove(cl_context context, const void *base, struct svm_alloc *out)
+/* Removes the allocation that starts at `base`, belongs to `context` and was made by clSVMAlloc
+ * (usm false) or a USM function (usm true) into *out; false when there is none: memory must be
+ * freed by the API that allocated it. */
+static bool table_remove(cl_context context, const void *base, bool usm, struct svm_alloc *out)
 {
     pthread_rwlock_wrlock(&table_lock);
     ptrdiff_t i = last_at_or_below(base);
-    bool found = i >= 0 && table[i].base == base && table[i].context == context;
+    bool found = i >= 0 && table[i].base == base && table[i].context == context &&
+                 (table[i].usm_type != 0) == usm;
     if (found) {
         *out = table[i];
         memmove(&table[i], &table[i + 1], (table_count - (size_t)i - 1) * sizeof *table);
@@ -154,14 +164,12 @@ static bool table_remove(cl_context context, const void *base, struct svm_alloc 
     return found;
 }
 
-/* Frees the allocation of `context` at `p` (clSVMFree and clEnqueueSVMFree); false when `p` is
- * none. */
-static bool svm_free(const char *func, cl_context context, void *p)
+bool weft_svm_record_free(const char *func, cl_context context, void *p, bool usm)
 {
     struct svm_alloc a;
-    if (!table_remove(context, p, &a)) {
-        weft_error(func, CL_INVALID_VALUE,
-                   "ignored: %p is not a pointer clSVMAlloc returned for this context (or it was freed)", p);
+    if (!table_remove(context, p, usm, &a)) {
+        weft_error(func, CL_INVALID_VALUE, "%s: %p is not a pointer %s returned for this context (or it was freed)",
+                   usm ? "refused" : "ignored", p, usm ? "a USM allocation function" : "clSVMAlloc");
         return false;
     }
     weft_storage_free(a.raw, a.raw_size);
@@ -198,23 +206,36 @@ clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alig
         SVM_FAIL("returns NULL: alignment %u is larger than the %zu bytes Weft supports", alignment,
                  WEFT_SVM_MAX_ALIGN);
 #undef SVM_FAIL
+    struct weft_svm_range r = {.flags = flags};
+    cl_int err;
+    void *p = weft_svm_record_alloc(context, size, alignment, &r, &err);
+    if (!p)
+        weft_error(__func__, err, "returns NULL: cannot allocate %zu bytes", size);
+    return p;
+}
+
+void *weft_svm_record_alloc(cl_context context, size_t size, size_t alignment, const struct weft_svm_range *r,
+                            cl_int *err)
+{
     /* alignment 0: the largest data type, long16 (128 bytes), which storage always gives */
     size_t align = alignment > WEFT_MEM_ALIGN ? alignment : WEFT_MEM_ALIGN;
     size_t extra = align > WEFT_MEM_ALIGN ? align - WEFT_MEM_ALIGN : 0;
-    struct svm_alloc a = {.size = size, .flags = flags, .context = context, .raw_size = size + extra};
-    a.raw = weft_storage_alloc(a.raw_size);
-    if (!a.raw) {
-        weft_error(__func__, CL_OUT_OF_HOST_MEMORY, "returns NULL: cannot allocate %zu bytes", size);
+    struct svm_alloc a = {.size = size, .flags = r->flags, .context = context, .raw_size = size + extra,
+                          .usm_type = r->usm_type, .device = r->device, .usm_flags = r->usm_flags};
+    *err = CL_OUT_OF_HOST_MEMORY;
+    if (size > SIZE_MAX - extra)
         return NULL;
-    }
+    a.raw = weft_storage_alloc(a.raw_size);
+    if (!a.raw)
+        return NULL;
     a.base = (char *)(((uintptr_t)a.raw + align - 1) & ~(uintptr_t)(align - 1));
     weft_object_hold(WEFT_OBJ(context));
     if (!table_insert(&a)) {
         weft_object_unhold(WEFT_OBJ(context));
         weft_storage_free(a.raw, a.raw_size);
-        weft_error(__func__, CL_OUT_OF_HOST_MEMORY, "returns NULL: no memory to record the allocation");
         return NULL;
     }
+    *err = CL_SUCCESS;
     return a.base;
 }
 
@@ -225,7 +246,7 @@ CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer)
     /* Not weft_object_is(context): an application that released the context before freeing still
      * gets its memory back (the allocation held the context, so the pointer is still ours to
      * compare); a pointer of no context in the table is ignored. */
-    svm_free(__func__, context, svm_pointer);
+    weft_svm_record_free(__func__, context, svm_pointer, false);
 }
 
 /* ---- commands -------------------------------------------------------------------------------- */
@@ -275,7 +296,7 @@ static cl_int run_free(struct weft_command *cmd)
     }
     for (cl_uint i = 0; i < p->count; i++)
         if (p->ptrs[i])
-            svm_free("clEnqueueSVMFree", cmd->queue->context, p->ptrs[i]);
+            weft_svm_record_free("clEnqueueSVMFree", cmd->queue->context, p->ptrs[i], false);
     return CL_SUCCESS;
 }
 
@@ -492,8 +513,12 @@ clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t par
         weft_kernel_set_svm_system(kernel, on != CL_FALSE);
         return CL_SUCCESS;
     }
-    default:
+    default: {
+        cl_int err;
+        if (weft_usm_set_exec_info(kernel, param_name, param_value_size, param_value, &err))
+            return err;
         return weft_error(__func__, CL_INVALID_VALUE, "param_name 0x%x is not a kernel execution info name",
                           (unsigned)param_name);
+    }
     }
 }

@@ -24,16 +24,33 @@
  * requires, so that page- and huge-page-aligned requests of CPU code work too. */
 #define WEFT_SVM_MAX_ALIGN ((size_t)2 << 20)
 
-/* One allocation of clSVMAlloc. */
+/* One allocation of clSVMAlloc, or of cl_intel_unified_shared_memory's clHostMemAllocINTEL,
+ * clDeviceMemAllocINTEL or clSharedMemAllocINTEL (runtime/usm.c): both live in one table, so
+ * "which allocation contains this pointer" has one answer whichever API made it. */
 struct weft_svm_range {
-    char *base;              /* what clSVMAlloc returned */
+    char *base;              /* what the allocating call returned */
     size_t size;             /* the size it was asked for */
-    cl_svm_mem_flags flags;  /* as given */
+    cl_svm_mem_flags flags;  /* clSVMAlloc: as given; USM: CL_MEM_READ_WRITE */
+    cl_uint usm_type;        /* 0: clSVMAlloc; else CL_MEM_TYPE_{HOST,DEVICE,SHARED}_INTEL */
+    cl_device_id device;     /* USM: the device named at allocation (NULL for host, may be NULL
+                                for shared) */
+    cl_bitfield usm_flags;   /* USM: the CL_MEM_ALLOC_FLAGS_INTEL property, 0 when none */
 };
 
-/* The allocation of `context` that contains `p` (base <= p < base + size): true and *out filled,
- * or false. Never dereferences `context` or `p`; thread-safe. */
+/* The allocation of `context` that contains `p` (base <= p < base + size), SVM or USM: true and
+ * *out filled, or false. Never dereferences `context` or `p`; thread-safe. */
 bool weft_svm_find(cl_context context, const void *p, struct weft_svm_range *out);
+
+/* Allocates and records `size` bytes (zeroed) aligned to `align` (a power of two, at most
+ * WEFT_SVM_MAX_ALIGN; 0: the device's largest type) for `context`, described by `r` (its base
+ * and size are filled here). NULL and *err = CL_OUT_OF_HOST_MEMORY when memory runs out. The
+ * caller validated everything; the allocation holds the context until it is freed. */
+void *weft_svm_record_alloc(cl_context context, size_t size, size_t align, const struct weft_svm_range *r,
+                            cl_int *err);
+/* Frees the allocation of `context` that starts at `p` when it was made by clSVMAlloc (usm
+ * false) or by a USM allocation function (usm true); false, and nothing freed, when there is
+ * none of that kind (WEFT_LOG=info says so, naming `func`). */
+bool weft_svm_record_free(const char *func, cl_context context, void *p, bool usm);
 
 /* True when one of the n memory objects' storage lies in an SVM allocation of `context` made
  * with CL_MEM_SVM_ATOMICS: a kernel on it may wait for the host through SVM atomics (a cl_mem
