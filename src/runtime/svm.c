@@ -66,9 +66,17 @@ struct svm_alloc {
 };
 
 static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
-static atomic_size_t atomics_allocs;   /* live allocations with CL_MEM_SVM_ATOMICS */
+static atomic_size_t atomics_allocs;   /* live allocations that share atomics with the host */
 static struct svm_alloc *table;   /* sorted by base; allocations never overlap */
 static size_t table_count, table_cap;
+
+/* Whether kernels and the host may synchronize through atomics in the allocation: clSVMAlloc's
+ * with CL_MEM_SVM_ATOMICS, and every USM allocation (the device reports concurrent atomic access
+ * for all of them, runtime/usm.h). */
+static bool shares_atomics(const struct svm_alloc *a)
+{
+    return (a->flags & CL_MEM_SVM_ATOMICS) || a->usm_type;
+}
 
 /* The index of the last allocation whose base is <= p, or -1. Called with table_lock held. */
 static ptrdiff_t last_at_or_below(const char *p)
@@ -115,7 +123,7 @@ bool weft_svm_atomics_in(cl_context context, const struct weft_launch_buffer *bu
     pthread_rwlock_rdlock(&table_lock);
     for (unsigned b = 0; b < n && !found; b++) {
         ptrdiff_t i = containing(bufs[b].data);
-        found = i >= 0 && table[i].context == context && (table[i].flags & CL_MEM_SVM_ATOMICS);
+        found = i >= 0 && table[i].context == context && shares_atomics(&table[i]);
     }
     pthread_rwlock_unlock(&table_lock);
     return found;
@@ -138,7 +146,7 @@ static bool table_insert(const struct svm_alloc *a)
     memmove(&table[at + 1], &table[at], (table_count - at) * sizeof *table);
     table[at] = *a;
     table_count++;
-    if (a->flags & CL_MEM_SVM_ATOMICS)
+    if (shares_atomics(a))
         atomic_fetch_add(&atomics_allocs, 1);
     pthread_rwlock_unlock(&table_lock);
     return true;
@@ -157,7 +165,7 @@ static bool table_remove(cl_context context, const void *base, bool usm, struct 
         *out = table[i];
         memmove(&table[i], &table[i + 1], (table_count - (size_t)i - 1) * sizeof *table);
         table_count--;
-        if (out->flags & CL_MEM_SVM_ATOMICS)
+        if (shares_atomics(out))
             atomic_fetch_sub(&atomics_allocs, 1);
     }
     pthread_rwlock_unlock(&table_lock);

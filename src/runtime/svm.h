@@ -53,7 +53,7 @@ void *weft_svm_record_alloc(cl_context context, size_t size, size_t align, const
 bool weft_svm_record_free(const char *func, cl_context context, void *p, bool usm);
 
 /* True when one of the n memory objects' storage lies in an SVM allocation of `context` made
- * with CL_MEM_SVM_ATOMICS: a kernel on it may wait for the host through SVM atomics (a cl_mem
+ * with CL_MEM_SVM_ATOMICS, or in a USM allocation (concurrent atomic access): a kernel on it may wait for the host through SVM atomics (a cl_mem
  * created over such an allocation shares them), so its launch must not run on the application's
  * thread (runtime/ndrange.c). Answers false at once while the process has no such allocation. */
 struct weft_launch_buffer;   /* exec/launch.h */

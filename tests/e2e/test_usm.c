@@ -3,12 +3,14 @@
  * device allocation, all passed with clSetKernelArgMemPointerINTEL, with the data moved in and out
  * by clEnqueueMemFillINTEL / clEnqueueMemcpyINTEL ordered with the launch in one queue; a table of
  * pointers to allocations of every kind read and written by a kernel that only finds them through
- * the table (CL_KERNEL_EXEC_INFO_INDIRECT_*_ACCESS_INTEL); a chain of stencil launches on USM
+ * the table (CL_KERNEL_EXEC_INFO_INDIRECT_*_ACCESS_INTEL); a kernel and the host handing a flag
+ * back and forth through atomics in USM memory, by pointer and through buffers over it; a chain of stencil launches on USM
  * pointers that fusion must leave alone (it fuses the same chain on cl_mem buffers, so the test can
  * tell); and WEFT_VERIFY running a launch on USM pointers exactly once. */
 #include "test_kernels_harness.h"
 
 #include <CL/cl_ext.h>
+#include <time.h>
 
 static const char *source =
     "kernel void saxpy(global const float *x, global const float *y, global float *out, float a) {\n"
@@ -29,6 +31,14 @@ static const char *source =
     "  int n = q[i & 63], acc = 0;\n"
     "  for (int j = 0; j < n; j++) acc += q[j];\n"
     "  p[i] += 1 + (acc == -7);\n"
+    "}\n"
+    "kernel void handshake(volatile global atomic_int *flag, global int *data) {\n"
+    "  long spins = 0;\n"
+    "  while (atomic_load_explicit(flag, memory_order_acquire, memory_scope_all_svm_devices) != 1) {\n"
+    "    if (++spins > (1L << 34)) { data[0] = -1; return; }\n"
+    "  }\n"
+    "  data[0] = data[1] + 41;\n"
+    "  atomic_store_explicit(flag, 2, memory_order_release, memory_scope_all_svm_devices);\n"
     "}\n"
     "kernel void jacobi1d(global const float *a, global float *b, int n) {\n"
     "  int i = get_global_id(0);\n"
@@ -199,6 +209,75 @@ static void test_indirect_access_through_table(void **state)
     free(rows_init), free(got);
 }
 
+/* ---- concurrent atomic access: a running kernel and the host hand a flag back and forth ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The kernel waits for the host's flag, answers through memory and raises the flag again, which
+ * the host waits for before the command is complete (the device reports concurrent atomic access
+ * for every USM kind). The first rounds raise the flag before the launch, so the one-group runs
+ * are short; a short one-group launch may run on the enqueueing thread (ndrange.c), which would
+ * then wait for a flag that thread has not raised yet: a launch whose memory is USM never does.
+ * (The kernel gives up after 2^34 spins, seconds, so that such a bug fails instead of hanging.) */
+static void handshake_rounds(cl_kernel k, int *flag, int *data)
+{
+    for (int round = 0; round < 12; round++) {
+        bool early = round < 8;   /* the flag is up before the launch */
+        __atomic_store_n(flag, early ? 1 : 0, __ATOMIC_RELEASE);
+        data[0] = 0;
+        data[1] = round;
+        cl_event ev;
+        size_t one = 1;
+        assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &one, &one, 0, NULL, &ev), CL_SUCCESS);
+        assert_int_equal(clFlush(env.queue), CL_SUCCESS);
+        if (!early)
+            __atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+        double t0 = now_s();
+        while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != 2 && __atomic_load_n(&data[0], __ATOMIC_ACQUIRE) != -1 &&
+               now_s() - t0 < 60.0)
+            ;
+        if (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != 2)
+            fail_msg("round %d: the kernel did not answer (data %d): it did not see the host's flag", round,
+                     data[0]);
+        assert_int_equal(data[0], round + 41);
+        assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
+        clReleaseEvent(ev);
+    }
+}
+
+/* Through USM pointers set with clSetKernelArgMemPointerINTEL, and through cl_mem buffers created
+ * over a shared and a host allocation (no pointer argument at all: the buffers' storage is USM). */
+static void test_atomic_handshake_with_running_kernel(void **state)
+{
+    (void)state;
+    int *flag = alloc_checked(CL_MEM_TYPE_SHARED_INTEL, sizeof(int));
+    int *data = alloc_checked(CL_MEM_TYPE_HOST_INTEL, 2 * sizeof(int));
+    cl_kernel k = kernel_new("handshake");
+    assert_int_equal(set_arg_ptr(k, 0, flag), CL_SUCCESS);
+    assert_int_equal(set_arg_ptr(k, 1, data), CL_SUCCESS);
+    handshake_rounds(k, flag, data);
+    clReleaseKernel(k);
+
+    cl_int err;
+    cl_mem fb = clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR, sizeof(int), flag, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem db = clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR, 2 * sizeof(int), data, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    k = kernel_new("handshake");
+    kernel_set_args(k, KARGS(KARG(fb), KARG(db)));
+    handshake_rounds(k, flag, data);
+    clReleaseKernel(k);
+    clReleaseMemObject(fb);
+    clReleaseMemObject(db);
+    assert_int_equal(mem_free(env.context, flag), CL_SUCCESS);
+    assert_int_equal(mem_free(env.context, data), CL_SUCCESS);
+}
+
 /* ---- fusion leaves launches on USM pointers alone ---- */
 
 /* How many launches started together with the one before them (a fused run). Releases them. */
@@ -331,6 +410,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernel_on_every_kind),
         cmocka_unit_test(test_indirect_access_through_table),
+        cmocka_unit_test(test_atomic_handshake_with_running_kernel),
         cmocka_unit_test(test_fusion_leaves_usm_launches_alone),
         cmocka_unit_test(test_verify_runs_usm_launches_once),
     };
