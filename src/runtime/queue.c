@@ -39,6 +39,7 @@
 #define _GNU_SOURCE   /* pthread_setname_np */
 #include "runtime/queue.h"
 
+#include <CL/cl_ext.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,6 +321,16 @@ static const char *command_name(cl_command_type t)
     case CL_COMMAND_MARKER: return "Marker";
     case CL_COMMAND_BARRIER: return "Barrier";
     case CL_COMMAND_NATIVE_KERNEL: return "NativeKernel";
+    case CL_COMMAND_SVM_FREE: return "SVMFree";
+    case CL_COMMAND_SVM_MEMCPY: return "SVMMemcpy";
+    case CL_COMMAND_SVM_MEMFILL: return "SVMMemFill";
+    case CL_COMMAND_SVM_MAP: return "SVMMap";
+    case CL_COMMAND_SVM_UNMAP: return "SVMUnmap";
+    case CL_COMMAND_SVM_MIGRATE_MEM: return "SVMMigrateMem";
+    case CL_COMMAND_MEMFILL_INTEL: return "MemFillINTEL";
+    case CL_COMMAND_MEMCPY_INTEL: return "MemcpyINTEL";
+    case CL_COMMAND_MIGRATEMEM_INTEL: return "MigrateMemINTEL";
+    case CL_COMMAND_MEMADVISE_INTEL: return "MemAdviseINTEL";
     default: return "Command";
     }
 }
