@@ -30,7 +30,11 @@
  *     its launches are never fused nor verified on copies (runtime/kernel.h
  *     weft_kernel_args_raw_memory).
  *   - clEnqueueMemAdviseINTEL accepts any advice value: the extension defines none of its own
- *     (they are device-specific hints), and on a CPU there is no placement for advice to change.
+ *     (they are device-specific hints, "ignored when not supported"), and on a CPU there is no
+ *     placement for advice to change. Neither it nor clEnqueueMigrateMemINTEL checks its range.
+ *   - Alignments up to WEFT_SVM_MAX_ALIGN (2 MiB) are honoured, as clSVMAlloc's are, beyond the
+ *     extension's "largest data type" (128 bytes): SYCL's aligned_alloc_* passes page alignments
+ *     straight through, and refusing them would break such programs for no gain.
  */
 #include "runtime/usm.h"
 
@@ -56,9 +60,12 @@
     (CL_MEM_ALLOC_WRITE_COMBINED_INTEL | CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL |               \
      CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL)
 
-/* Reads the zero-terminated property list into *flags (0 when none): CL_INVALID_PROPERTY for an
- * unknown name, a repeated name or a value that is not a valid set of allocation flags. */
-static cl_int parse_properties(const char *func, const cl_mem_properties_intel *props, cl_bitfield *flags)
+/* Reads the zero-terminated property list of an allocation of `type` into *flags (0 when none):
+ * CL_INVALID_PROPERTY for an unknown name, a repeated name or a value that is not a valid set of
+ * allocation flags for that type (the initial-placement hints are for shared allocations only,
+ * and exclude each other). */
+static cl_int parse_properties(const char *func, cl_uint type, const cl_mem_properties_intel *props,
+                               cl_bitfield *flags)
 {
     *flags = 0;
     bool seen_flags = false;
@@ -73,7 +80,11 @@ static cl_int parse_properties(const char *func, const cl_mem_properties_intel *
         if (f & ~(cl_bitfield)KNOWN_ALLOC_FLAGS)
             return weft_error(func, CL_INVALID_PROPERTY, "CL_MEM_ALLOC_FLAGS_INTEL 0x%llx has unknown bits",
                               (unsigned long long)f);
-        if ((f & CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL) && (f & CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL))
+        const cl_bitfield placement = CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL | CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL;
+        if ((f & placement) && type != CL_MEM_TYPE_SHARED_INTEL)
+            return weft_error(func, CL_INVALID_PROPERTY,
+                              "CL_MEM_ALLOC_INITIAL_PLACEMENT_*_INTEL is valid for shared allocations only");
+        if ((f & placement) == placement)
             return weft_error(func, CL_INVALID_PROPERTY,
                               "CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL and _HOST_INTEL are mutually exclusive");
         *flags = f;
@@ -90,7 +101,7 @@ static void *usm_alloc(const char *func, cl_context context, cl_device_id device
     WEFT_CHECK_RET(alignment <= WEFT_SVM_MAX_ALIGN, CL_INVALID_VALUE, errcode_ret, NULL,
                    "alignment %u is larger than the %zu bytes Weft supports", alignment, WEFT_SVM_MAX_ALIGN);
     cl_bitfield flags;
-    cl_int err = parse_properties(func, properties, &flags);
+    cl_int err = parse_properties(func, type, properties, &flags);
     if (err != CL_SUCCESS)
         return WEFT_RETURN(errcode_ret, err, NULL);
     cl_ulong max_alloc = context->device->max_mem_alloc_size;
@@ -380,11 +391,13 @@ clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr, size_t
                          cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
     CHECK_QUEUE(command_queue);
-    WEFT_CHECK(ptr, CL_INVALID_VALUE, "ptr is NULL");
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
-    WEFT_CHECK(!(flags & ~known), CL_INVALID_VALUE, "flags 0x%llx has unknown migration bits",
+    WEFT_CHECK(flags && !(flags & ~known), CL_INVALID_VALUE, "flags 0x%llx is zero or has unknown migration bits",
                (unsigned long long)flags);
-    (void)size;   /* any range: host and device memory are one, nothing moves */
+    /* a hint about any range (the extension lists no error for ptr or size): host and device
+     * memory are one, nothing moves */
+    (void)ptr;
+    (void)size;
     cl_int err = weft_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
     if (err != CL_SUCCESS)
         return err;
@@ -397,9 +410,9 @@ clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, size_t 
                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
     CHECK_QUEUE(command_queue);
-    WEFT_CHECK(ptr, CL_INVALID_VALUE, "ptr is NULL");
+    (void)ptr;      /* a hint about any range, with nothing to act on (see the header comment) */
     (void)size;
-    (void)advice;   /* a hint with nothing to act on (see the header comment) */
+    (void)advice;
     cl_int err = weft_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
     if (err != CL_SUCCESS)
         return err;

@@ -238,14 +238,22 @@ static void test_alloc_kinds_and_info(void **state)
     assert_null(alloc_device(c, s));
     assert_int_equal(usm.clMemFreeINTEL(c, s), CL_SUCCESS);
     /* properties: the allocation flags are kept and reported */
-    const cl_mem_properties_intel props[] = {CL_MEM_ALLOC_FLAGS_INTEL,
-                                             CL_MEM_ALLOC_WRITE_COMBINED_INTEL |
-                                                 CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL,
-                                             0};
+    const cl_mem_properties_intel props[] = {CL_MEM_ALLOC_FLAGS_INTEL, CL_MEM_ALLOC_WRITE_COMBINED_INTEL, 0};
     for (size_t k = 0; k < ARRAY_LEN(kinds); k++) {
         void *p = alloc_kind(c, f->env.device, kinds[k], props, 100, 0, NULL);   /* errcode_ret may be NULL */
         assert_non_null(p);
         assert_int_equal(alloc_flags(c, p), props[1]);
+        assert_int_equal(usm.clMemFreeINTEL(c, p), CL_SUCCESS);
+    }
+    /* the initial-placement hints, on a shared allocation */
+    static const cl_mem_alloc_flags_intel hints[] = {CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL,
+                                                     CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL |
+                                                         CL_MEM_ALLOC_WRITE_COMBINED_INTEL};
+    for (size_t h = 0; h < ARRAY_LEN(hints); h++) {
+        const cl_mem_properties_intel hp[] = {CL_MEM_ALLOC_FLAGS_INTEL, hints[h], 0};
+        void *p = usm.clSharedMemAllocINTEL(c, NULL, hp, 100, 0, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        assert_int_equal(alloc_flags(c, p), hints[h]);
         assert_int_equal(usm.clMemFreeINTEL(c, p), CL_SUCCESS);
     }
     const cl_mem_properties_intel empty[] = {0};
@@ -290,6 +298,13 @@ static void test_alloc_errors(void **state)
                                                     CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL,
                                                 0};
         EXPECT_FAIL(alloc_kind(c, d, t, both, 64, 0, &err_), CL_INVALID_PROPERTY);
+        /* the placement hints are for shared allocations only */
+        const cl_mem_properties_intel placed[] = {CL_MEM_ALLOC_FLAGS_INTEL,
+                                                  t == CL_MEM_TYPE_DEVICE_INTEL ? CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL
+                                                                                : CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL,
+                                                  0};
+        if (t != CL_MEM_TYPE_SHARED_INTEL)
+            EXPECT_FAIL(alloc_kind(c, d, t, placed, 64, 0, &err_), CL_INVALID_PROPERTY);
         /* the properties are checked before the size */
         EXPECT_FAIL(alloc_kind(c, d, t, unknown, 0, 0, &err_), CL_INVALID_PROPERTY);
         EXPECT_FAIL(alloc_kind(c, d, t, NULL, 0, 0, &err_), CL_INVALID_BUFFER_SIZE);
@@ -569,7 +584,8 @@ static void test_migrate_and_advise(void **state)
     assert_non_null(s);
     s[5] = 42;
     cl_event ev[2];
-    assert_int_equal(usm.clEnqueueMigrateMemINTEL(q, s, 4096, 0, 0, NULL, &ev[0]), CL_SUCCESS);
+    assert_int_equal(usm.clEnqueueMigrateMemINTEL(q, s, 4096, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, &ev[0]),
+                     CL_SUCCESS);
     assert_int_equal(usm.clEnqueueMigrateMemINTEL(q, s + 8, 64, CL_MIGRATE_MEM_OBJECT_HOST, 1, &ev[0], NULL),
                      CL_SUCCESS);
     assert_int_equal(usm.clEnqueueMemAdviseINTEL(q, s, 4096, 0, 1, &ev[0], &ev[1]), CL_SUCCESS);
@@ -579,14 +595,23 @@ static void test_migrate_and_advise(void **state)
     assert_int_equal(s[5], 42);   /* nothing moved, nothing lost */
     clReleaseEvent(ev[0]);
     clReleaseEvent(ev[1]);
-    assert_int_equal(usm.clEnqueueMigrateMemINTEL(NULL, s, 64, 0, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
-    assert_int_equal(usm.clEnqueueMigrateMemINTEL(q, NULL, 64, 0, 0, NULL, NULL), CL_INVALID_VALUE);
+    const cl_mem_migration_flags host = CL_MIGRATE_MEM_OBJECT_HOST;
+    assert_int_equal(usm.clEnqueueMigrateMemINTEL(NULL, s, 64, host, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    assert_int_equal(usm.clEnqueueMigrateMemINTEL(q, s, 64, 0, 0, NULL, NULL), CL_INVALID_VALUE);   /* flags 0 */
     assert_int_equal(usm.clEnqueueMigrateMemINTEL(q, s, 64, (cl_mem_migration_flags)1 << 9, 0, NULL, NULL),
                      CL_INVALID_VALUE);
-    assert_int_equal(usm.clEnqueueMigrateMemINTEL(q, s, 64, 0, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
+    assert_int_equal(usm.clEnqueueMigrateMemINTEL(q, s, 64, host, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
+    cl_int err;
+    cl_context other = clCreateContext(NULL, 1, &f->env.device, NULL, NULL, &err);
+    cl_event foreign = clCreateUserEvent(other, &err);
+    assert_int_equal(usm.clEnqueueMigrateMemINTEL(q, s, 64, host, 1, &foreign, NULL), CL_INVALID_CONTEXT);
+    assert_int_equal(usm.clEnqueueMemAdviseINTEL(q, s, 64, 0, 1, &foreign, NULL), CL_INVALID_CONTEXT);
+    clReleaseEvent(foreign);
+    clReleaseContext(other);
     assert_int_equal(usm.clEnqueueMemAdviseINTEL(NULL, s, 64, 0, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
-    assert_int_equal(usm.clEnqueueMemAdviseINTEL(q, NULL, 64, 0, 0, NULL, NULL), CL_INVALID_VALUE);
     assert_int_equal(usm.clEnqueueMemAdviseINTEL(q, s, 64, 0, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
+    /* hints: any advice value is accepted and ignored */
+    assert_int_equal(usm.clEnqueueMemAdviseINTEL(q, s, 64, 0x1234, 0, NULL, NULL), CL_SUCCESS);
     assert_int_equal(clFinish(q), CL_SUCCESS);
     assert_int_equal(usm.clMemFreeINTEL(c, s), CL_SUCCESS);
 }
