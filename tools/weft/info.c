@@ -3,6 +3,7 @@
  * "label  value" line each; and the NUMA nodes, which no query reports, from the topology. Exit status 0 when every query answered, 1 otherwise (each failed
  * query prints the error code in place of its value). */
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -123,6 +124,39 @@ static const char *human_bytes(cl_ulong b, char *buf, size_t n)
 }
 
 /* Prints a space-separated list (extensions) one word per line. */
+/* cl_intel_unified_shared_memory's capabilities, one row per allocation kind, on devices that list
+ * the extension (others answer the queries with an error). */
+static void usm_rows(cl_device_id d, const char *extensions)
+{
+    const char *at = strstr(extensions, "cl_intel_unified_shared_memory");
+    size_t len = strlen("cl_intel_unified_shared_memory");
+    if (!at || (at > extensions && at[-1] != ' ') || (at[len] != ' ' && at[len] != '\0'))
+        return;
+    static const struct { cl_device_info what; const char *label; } kinds[] = {
+        {CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL, "USM host"},
+        {CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL, "USM device"},
+        {CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL, "USM shared"},
+        {CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL, "USM cross-device shared"},
+        {CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL, "USM system"},
+    };
+    static const struct { cl_bitfield bit; const char *name; } caps[] = {
+        {CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL, "access"},
+        {CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL, "atomic"},
+        {CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL, "concurrent"},
+        {CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL, "concurrent atomic"},
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        cl_device_unified_shared_memory_capabilities_intel c;
+        if (failed(kinds[k].label, clGetDeviceInfo(d, kinds[k].what, sizeof c, &c, NULL)))
+            continue;
+        char text[128] = "";
+        for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+            if (c & caps[i].bit)
+                snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", text[0] ? ", " : "", caps[i].name);
+        row(kinds[k].label, "%s", text[0] ? text : "none");
+    }
+}
+
 static void word_list(const char *label, const char *words)
 {
     char *copy = strdup(words);
@@ -298,8 +332,10 @@ static void print_device(cl_device_id d)
     if (device_size(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, "Profiling timer resolution", &sz))
         row("Profiling timer resolution", "%zu ns", sz);
     char *ext = query_device(d, CL_DEVICE_EXTENSIONS, "Extensions", NULL);
-    if (ext)
+    if (ext) {
+        usm_rows(d, ext);
         word_list("Extensions", ext);
+    }
     free(ext);
 }
 
