@@ -3,7 +3,8 @@
  * device and shared allocations with their alignments, properties and clGetMemAllocInfoINTEL
  * answers; each function's error codes in the extension's order; freeing by the right API only,
  * a blocking free that waits for queued work, a free after the context's release; the commands'
- * effects, command types, wait lists and blocking flag; clSetKernelArgMemPointerINTEL and the
+ * effects, command types, wait lists and blocking flag; buffers over USM memory;
+ * clSetKernelArgMemPointerINTEL and the
  * extension's clSetKernelExecInfo names, with a launch on USM pointers. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -463,6 +464,41 @@ static void test_alloc_info_errors(void **state)
     assert_int_equal(usm.clMemFreeINTEL(c, p), CL_SUCCESS);
 }
 
+/* ---- buffers over USM allocations ---- */
+
+/* A cl_mem made with CL_MEM_USE_HOST_PTR over USM memory is like one over SVM memory: it reports
+ * CL_MEM_USES_SVM_POINTER, may not reach past the allocation, and shares its storage. */
+static void test_buffer_over_usm(void **state)
+{
+    struct fixture *f = *state;
+    cl_context c = f->env.context;
+    cl_int err;
+    int *s = usm.clSharedMemAllocINTEL(c, f->env.device, NULL, 4096, 0, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem b = clCreateBuffer(c, CL_MEM_USE_HOST_PTR, 1024, s + 512, &err);   /* the second half */
+    assert_int_equal(err, CL_SUCCESS);
+    cl_bool uses = CL_FALSE;
+    assert_int_equal(clGetMemObjectInfo(b, CL_MEM_USES_SVM_POINTER, sizeof uses, &uses, NULL), CL_SUCCESS);
+    assert_int_equal(uses, CL_TRUE);
+    const int v = 77;
+    assert_int_equal(clEnqueueFillBuffer(f->env.queue, b, &v, sizeof v, 0, 1024, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clFinish(f->env.queue), CL_SUCCESS);
+    for (int i = 0; i < 1024; i++)
+        assert_int_equal(s[i], i >= 512 && i < 768 ? 77 : 0);
+    clReleaseMemObject(b);
+    assert_null(clCreateBuffer(c, CL_MEM_USE_HOST_PTR, 2049, s + 512, &err));   /* one byte past the end */
+    assert_int_equal(err, CL_INVALID_BUFFER_SIZE);
+    /* plain memory is no USM allocation */
+    int *plain = calloc(256, sizeof(int));
+    b = clCreateBuffer(c, CL_MEM_USE_HOST_PTR, 1024, plain, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clGetMemObjectInfo(b, CL_MEM_USES_SVM_POINTER, sizeof uses, &uses, NULL), CL_SUCCESS);
+    assert_int_equal(uses, CL_FALSE);
+    clReleaseMemObject(b);
+    free(plain);
+    assert_int_equal(usm.clMemFreeINTEL(c, s), CL_SUCCESS);
+}
+
 /* ---- commands ---- */
 
 static void test_fill_memset_memcpy(void **state)
@@ -684,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_free_after_context_release),
         cmocka_unit_test(test_blocking_free_waits),
         cmocka_unit_test(test_alloc_info_errors),
+        cmocka_unit_test(test_buffer_over_usm),
         cmocka_unit_test(test_fill_memset_memcpy),
         cmocka_unit_test(test_migrate_and_advise),
         cmocka_unit_test(test_kernel_arg_and_exec_info),
