@@ -1,11 +1,11 @@
 /* tests/api/test_usm.c — cl_intel_unified_shared_memory through the ICD loader (runtime/usm.c):
- * every entry point found by name through clGetExtensionFunctionAddressForPlatform; the device's extension lists and capability queries; host,
- * device and shared allocations with their alignments, properties and clGetMemAllocInfoINTEL
- * answers; each function's error codes in the extension's order; freeing by the right API only,
- * a blocking free that waits for queued work, a free after the context's release; the commands'
- * effects, command types, wait lists and blocking flag; buffers over USM memory;
- * clSetKernelArgMemPointerINTEL and the
- * extension's clSetKernelExecInfo names, with a launch on USM pointers. */
+ * every entry point found by name through clGetExtensionFunctionAddressForPlatform; the device's
+ * extension lists and capability queries; host, device and shared allocations with their
+ * alignments, properties and clGetMemAllocInfoINTEL answers; each function's error codes in the
+ * extension's order; freeing by the right API only, a blocking free that waits for queued work, a
+ * free after the context's release; buffers over USM memory; the commands' effects, command types,
+ * wait lists and blocking flag; clSetKernelArgMemPointerINTEL and the extension's
+ * clSetKernelExecInfo names, with a launch on USM pointers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
