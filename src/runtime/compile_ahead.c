@@ -1,21 +1,22 @@
 /* runtime/compile_ahead.c — the background compile thread (runtime/compile_ahead.h).
  *
- * One thread, started at the first job, takes jobs in the order they came. Jobs wait in a
- * short list (at most QUEUE_MAX: a launch that finds the list full compiles nothing ahead; its
- * later launches ask again). At exit, the jobs not started are dropped and the one running is
- * waited for: exit() runs LLVM's static destructors, which must not run under a compile, and
- * the variant it stores in the disk cache is one the next process need not compile (a compile
- * given up at exit would be queued, and given up, by every short process again).
+ * One thread, started at the first job, takes jobs in the order they came (those a launch runs
+ * a stand-in for first), each once it has settled. Jobs wait in a short list (at most
+ * QUEUE_MAX: a launch that finds the list full compiles nothing ahead; its later launches ask
+ * again). At exit, the jobs not started are dropped and the one running is waited for: exit()
+ * runs LLVM's static destructors, which must not run under a compile, and the variant it
+ * stores in the disk cache is one the next process need not compile (a compile given up at
+ * exit would be queued, and given up, by every short process again).
  */
 #define _GNU_SOURCE   /* pthread_setname_np */
 #include "runtime/compile_ahead.h"
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <time.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/kernel.h"
@@ -38,8 +39,8 @@
 
 struct job {
     struct job *next;
-    uint64_t start_after;   /* weft_now_ns() + SETTLE_NS when it was queued */
-    cl_kernel kernel;   /* held */
+    uint64_t start_after;   /* weft_now_ns() when it was queued, + its settle */
+    cl_kernel kernel;       /* held */
     cl_uint work_dim;
     size_t local[3];
     struct weft_variant_spec spec;
