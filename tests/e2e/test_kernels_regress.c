@@ -20,6 +20,8 @@
  *     InstSimplify, threading the division over the select's arms, took that lane for undefined
  *     behaviour of the whole vector (every quotient 0 in a partial packet; with two packets
  *     side by side, work-items 8, 15, 22, 29 got work-item 1's quotient);
+ *   - a do-while whose counter's last value is read after the loop (tools/fuzz seed 1710): the
+ *     vectorized copies stored the next iteration's value before the exit branch;
  *   - a guarded remainder stored to __local after a uniform loop, local size 48 (a linearized
  *     tail packet of 16 in 32 lanes): with the tail's mask a constant, LLVM's X86 backend kept
  *     lanes 48..63 of a derived mask active and the packet's masked stores wrote past their
@@ -143,6 +145,17 @@ static const char *source =
     "  a[1] ^= 1u;\n"
     "  a[(g | 1u) % 3u] = 0u;\n"
     "  out[oid] = a[0];\n"
+    "}\n"
+    /* 11. A do-while whose counter's value of the last iteration is read after the loop, with
+     * a divergent and a uniform trip count: the vectorized copies had stored the next
+     * iteration's value into the counter's slot before the loop's exit branch (tools/fuzz seed
+     * 1710). */
+    "kernel void counter_after_do_while(global uint *out, uint n) {\n"
+    "  uint lid = (uint)get_local_id(0), g = (uint)get_global_id(0);\n"
+    "  uint v = 77u, w = 77u, i = 0u, j = 0u;\n"
+    "  do { v = i; } while (i++ < lid % 4u);\n"
+    "  do { w = j; } while (j++ < n % 4u);\n"
+    "  out[2u * g] = v; out[2u * g + 1u] = w;\n"
     "}\n"
     /* 8. A guarded remainder into __local after a uniform `if` around a uniform loop. */
     "kernel void guarded_rem_to_local(global const uint *in, global uint *out, uint n, uint m, uint f,\n"
@@ -524,6 +537,27 @@ static void test_private_store_then_load(void **state)
     }
 }
 
+static void test_counter_after_do_while(void **state)
+{
+    (void)state;
+    static const uint32_t ns[] = {0, 2, 7};
+    for (size_t t = 0; t < ARRAY_LEN(ns); t++) {
+        size_t L = 32, G = L * 4;
+        uint32_t n = ns[t];
+        cl_mem bo = buf_poisoned(G * 8);
+        assert_int_equal(launch_bounded("counter_after_do_while", &G, &L, KARGS(KARG(bo), KARG(n))), CL_SUCCESS);
+        uint32_t *out = (uint32_t *)ints_read(bo, 2 * G);
+        for (size_t o = 0; o < G; o++) {
+            uint32_t v = (uint32_t)(o % L) % 4u, w = n % 4u;
+            if (out[2 * o] != v || out[2 * o + 1] != w)
+                fail_msg("counter_after_do_while: n %u, item %zu: %u %u, want %u %u", n, o, out[2 * o],
+                         out[2 * o + 1], v, w);
+        }
+        free(out);
+        clReleaseMemObject(bo);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -537,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_guarded_remainder_to_local_in_tail_packet),
         cmocka_unit_test(test_uniform_remainder_in_divergent_branch),
         cmocka_unit_test(test_private_store_then_load),
+        cmocka_unit_test(test_counter_after_do_while),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

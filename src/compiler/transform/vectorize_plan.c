@@ -508,6 +508,48 @@ static bool find_loops(struct weft_vec_plan *p)
     return true;
 }
 
+/* Fails when a loop header's PHI is used outside its loop other than through a PHI of an exit
+ * (LCSSA). Every copy of the sub-CFG stores a back edge's values into the header PHIs' slots
+ * before its branch, and the structured and fast copies do so unmasked: the loop's last
+ * iteration then leaves the next iteration's value where a use after the loop reads the PHI.
+ * `do { v = i; } while (i++ < n);` read i + 1 after the loop (fuzz seed 1710; uniform n as
+ * well). Such loops are rare in what clang emits; their sub-CFG keeps scalar work-item loops. */
+static void check_header_values(struct weft_vec_plan *p)
+{
+    for (int l = 0; l < p->nloops && !p->failed; l++) {
+        LLVMBasicBlockRef h = p->blocks[p->loops[l].header];
+        for (LLVMValueRef phi = LLVMGetFirstInstruction(h); phi && LLVMIsAPHINode(phi) && !p->failed;
+             phi = LLVMGetNextInstruction(phi)) {
+            for (LLVMUseRef u = LLVMGetFirstUse(phi); u; u = LLVMGetNextUse(u)) {
+                LLVMValueRef user = LLVMGetUser(u);
+                if (!LLVMIsAInstruction(user))
+                    continue;
+                LLVMBasicBlockRef at = LLVMGetInstructionParent(user);
+                if (LLVMIsAPHINode(user)) {   /* a PHI uses it at the end of its incoming block */
+                    for (unsigned q = 0; q < LLVMCountIncoming(user); q++)
+                        if (LLVMGetIncomingValue(user, q) == phi) {
+                            LLVMBasicBlockRef from = LLVMGetIncomingBlock(user, q);
+                            int fb = weft_vec_block_index(p, from);
+                            if (fb < 0 || !weft_vec_in_loop(p, l, fb))
+                                at = from;
+                            else
+                                at = NULL;
+                            if (at)
+                                break;
+                        }
+                    if (!at)
+                        continue;
+                }
+                int b = weft_vec_block_index(p, at);
+                if (b < 0 || !weft_vec_in_loop(p, l, b)) {
+                    weft_vec_fail_at(p, "a loop header's value used after the loop (its last iteration's)", phi);
+                    break;
+                }
+            }
+        }
+    }
+}
+
 int weft_vec_loop_with_header(const struct weft_vec_plan *p, int b)
 {
     for (int l = 0; l < p->nloops; l++)
@@ -720,7 +762,9 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
     }
     if (!p->failed) {
         p->linear = sub_divergent(p);
-        if (find_loops(p)) {
+        if (find_loops(p))
+            check_header_values(p);
+        if (!p->failed) {
             p->order = malloc(sizeof(int) * (p->nb + 1));
             if (!p->order)
                 abort();
