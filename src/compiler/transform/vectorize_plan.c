@@ -508,15 +508,39 @@ static bool find_loops(struct weft_vec_plan *p)
     return true;
 }
 
+/* Whether a block of loop l branches both back to its header and out of the loop. */
+static bool exiting_latch(const struct weft_vec_plan *p, int l)
+{
+    int h = p->loops[l].header;
+    for (unsigned b = 0; b < p->nb; b++) {
+        if (!weft_vec_in_loop(p, l, (int)b))
+            continue;
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[b]);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        bool back = false, out = false;
+        for (unsigned j = 0; j < ns; j++) {
+            int s = weft_vec_block_index(p, LLVMGetSuccessor(t, j));
+            back |= s == h;
+            out |= s < 0 || !weft_vec_in_loop(p, l, s);
+        }
+        if (back && out)
+            return true;
+    }
+    return false;
+}
+
 /* Fails when a loop header's PHI is used outside its loop other than through a PHI of an exit
- * (LCSSA). Every copy of the sub-CFG stores a back edge's values into the header PHIs' slots
- * before its branch, and the structured and fast copies do so unmasked: the loop's last
- * iteration then leaves the next iteration's value where a use after the loop reads the PHI.
- * `do { v = i; } while (i++ < n);` read i + 1 after the loop (fuzz seed 1710; uniform n as
- * well). Such loops are rare in what clang emits; their sub-CFG keeps scalar work-item loops. */
+ * (LCSSA), and the loop is left from a latch. Every copy of the sub-CFG stores a block's values
+ * for its successors' PHIs before its branch, the structured and fast copies unmasked: leaving
+ * from the latch, the last iteration has put the next iteration's value where a use after the
+ * loop reads the PHI. `do { v = i; } while (i++ < n);` read i + 1 after the loop (fuzz seed
+ * 1710; with a uniform n as well). A loop left from its header (`while`) has not stored yet.
+ * Such loops are rare in what clang emits; their sub-CFG keeps scalar work-item loops. */
 static void check_header_values(struct weft_vec_plan *p)
 {
     for (int l = 0; l < p->nloops && !p->failed; l++) {
+        if (!exiting_latch(p, l))
+            continue;
         LLVMBasicBlockRef h = p->blocks[p->loops[l].header];
         for (LLVMValueRef phi = LLVMGetFirstInstruction(h); phi && LLVMIsAPHINode(phi) && !p->failed;
              phi = LLVMGetNextInstruction(phi)) {
