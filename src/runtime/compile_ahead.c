@@ -110,17 +110,21 @@ static void stop_at_exit(void)
     pthread_mutex_lock(&lock);
     stopping = true;
     unsigned dropped = queued;
-    /* the held kernels are left to the exit: releasing them could run callbacks now */
-    for (struct job *j = head, *n; j; j = n) {
-        n = j->next;
-        free(j);
-    }
+    struct job *drop = head;
     head = tail = NULL;
     queued = 0;
     pthread_cond_broadcast(&wake);
     while (running)
         pthread_cond_wait(&done, &lock);
     pthread_mutex_unlock(&lock);
+    /* the kernels they held go as they would have gone at the jobs' end (an application that
+     * released them had let them go already), outside the lock: their destruction may reach
+     * the program's and the context's */
+    for (struct job *j = drop, *n; j; j = n) {
+        n = j->next;
+        weft_object_unhold(WEFT_OBJ(j->kernel));
+        free(j);
+    }
     if (dropped)
         weft_log(WEFT_LOG_INFO, "compile ahead: %u queued compile(s) dropped at exit", dropped);
 }
