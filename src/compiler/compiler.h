@@ -168,10 +168,10 @@ struct weft_image {
                                                   build, initialized at build time (globals.h);
                                                   NULL when there are none */
     uint64_t globals_size;                     /* its bytes (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE) */
-    pthread_mutex_t lock;                      /* guards the variant list and compile_ms */
+    pthread_mutex_t lock;                      /* guards the variant list */
     pthread_cond_t compiled;                   /* a pending variant became ready or was dropped */
     struct weft_variant_entry *variants;
-    uint32_t *compile_ms;                      /* per kernel: the longest compile of one of its
+    _Atomic uint32_t *compile_ms;              /* per kernel: the longest compile of one of its
                                                   variants this process saw (JIT or disk record) */
 };
 

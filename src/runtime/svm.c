@@ -268,7 +268,26 @@ static bool is_pow2(size_t v)
     return v && !(v & (v - 1));
 }
 
-/* Enqueues a command that moves nothing (map, unmap, migrate): it orders itself in the queue and
+/* The payload of a copy or a fill. */
+struct transfer_cmd {
+    char *dst;
+    const char *src;         /* NULL for a fill */
+    size_t size;
+    size_t pattern_size;
+    unsigned char pattern[128];
+};
+
+static cl_int run_transfer(struct weft_command *cmd)
+{
+    struct transfer_cmd *p = cmd->payload;
+    if (p->src)
+        weft_mem_copy_bytes(p->dst, p->src, p->size);
+    else
+        weft_mem_fill_bytes(p->dst, p->size, p->pattern, p->pattern_size);
+    return CL_SUCCESS;
+}
+
+/* A command that moves nothing (map, unmap, migrate, advise): it orders itself in the queue and
  * completes its event. */
 static cl_int run_nothing(struct weft_command *cmd)
 {
@@ -276,13 +295,29 @@ static cl_int run_nothing(struct weft_command *cmd)
     return CL_SUCCESS;
 }
 
-static cl_int enqueue_nothing(cl_command_queue q, cl_command_type type, bool blocking, cl_uint num_events,
-                              const cl_event *wait_list, cl_event *event, const char *func)
+cl_int weft_svm_enqueue(const char *func, cl_command_queue q, cl_command_type type, bool blocking, void *dst,
+                        const void *src, const void *pattern, size_t pattern_size, size_t size,
+                        cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    struct weft_command *cmd = weft_command_new(q, type, num_events, wait_list, 0);
+    bool moves = src || pattern;
+    struct weft_command *cmd =
+        weft_command_new(q, type, num_events, wait_list, moves ? sizeof(struct transfer_cmd) : 0);
     if (!cmd)
         return weft_error(func, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
-    cmd->run = run_nothing;
+    if (moves) {
+        struct transfer_cmd *p = cmd->payload;
+        p->dst = dst;
+        p->src = src;
+        p->size = size;
+        /* copied now: the application may reuse the pattern's memory once we return */
+        if (pattern)
+            memcpy(p->pattern, pattern, pattern_size);
+        p->pattern_size = pattern_size;
+        cmd->run = run_transfer;
+        cmd->bytes = size;
+    } else {
+        cmd->run = run_nothing;
+    }
     return weft_command_enqueue(cmd, blocking, event);
 }
 
@@ -336,24 +371,6 @@ clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void 
 
 /* clEnqueueSVMMemcpy, clEnqueueSVMMemFill */
 
-struct transfer_cmd {
-    char *dst;
-    const char *src;         /* NULL for a fill */
-    size_t size;
-    size_t pattern_size;
-    unsigned char pattern[128];
-};
-
-static cl_int run_transfer(struct weft_command *cmd)
-{
-    struct transfer_cmd *p = cmd->payload;
-    if (p->src)
-        weft_mem_copy_bytes(p->dst, p->src, p->size);
-    else
-        weft_mem_fill_bytes(p->dst, p->size, p->pattern, p->pattern_size);
-    return CL_SUCCESS;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
                    const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
@@ -369,15 +386,8 @@ clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *
     uintptr_t d = (uintptr_t)dst_ptr, s = (uintptr_t)src_ptr;
     WEFT_CHECK(size == 0 || (d > s ? d - s : s - d) >= size, CL_MEM_COPY_OVERLAP,
                "[%p, +%zu) and [%p, +%zu) overlap", dst_ptr, size, src_ptr, size);
-    struct weft_command *cmd = weft_command_new(command_queue, CL_COMMAND_SVM_MEMCPY, num_events_in_wait_list,
-                                                event_wait_list, sizeof(struct transfer_cmd));
-    WEFT_CHECK(cmd, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
-    struct transfer_cmd *p = cmd->payload;
-    p->dst = dst_ptr;
-    p->src = src_ptr;
-    p->size = size;
-    cmd->run = run_transfer;
-    return weft_command_enqueue(cmd, blocking_copy, event);
+    return weft_svm_enqueue(__func__, command_queue, CL_COMMAND_SVM_MEMCPY, blocking_copy, dst_ptr, src_ptr, NULL, 0,
+                            size, num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -397,17 +407,8 @@ clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *p
     cl_int err = weft_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
     if (err != CL_SUCCESS)
         return err;
-    struct weft_command *cmd = weft_command_new(command_queue, CL_COMMAND_SVM_MEMFILL, num_events_in_wait_list,
-                                                event_wait_list, sizeof(struct transfer_cmd));
-    WEFT_CHECK(cmd, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
-    struct transfer_cmd *p = cmd->payload;
-    p->dst = svm_ptr;
-    p->size = size;
-    /* copied now: the application may reuse the pattern's memory once we return */
-    memcpy(p->pattern, pattern, pattern_size);
-    p->pattern_size = pattern_size;
-    cmd->run = run_transfer;
-    return weft_command_enqueue(cmd, false, event);
+    return weft_svm_enqueue(__func__, command_queue, CL_COMMAND_SVM_MEMFILL, false, svm_ptr, NULL, pattern,
+                            pattern_size, size, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* clEnqueueSVMMap, clEnqueueSVMUnmap: the region is the host's memory already (the device is
@@ -429,8 +430,8 @@ clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_fla
     cl_int err = weft_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
     if (err != CL_SUCCESS)
         return err;
-    return enqueue_nothing(command_queue, CL_COMMAND_SVM_MAP, blocking_map, num_events_in_wait_list,
-                           event_wait_list, event, __func__);
+    return weft_svm_enqueue(__func__, command_queue, CL_COMMAND_SVM_MAP, blocking_map, NULL, NULL, NULL, 0, 0,
+                            num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -442,8 +443,8 @@ clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint num_eve
     cl_int err = weft_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
     if (err != CL_SUCCESS)
         return err;
-    return enqueue_nothing(command_queue, CL_COMMAND_SVM_UNMAP, false, num_events_in_wait_list,
-                           event_wait_list, event, __func__);
+    return weft_svm_enqueue(__func__, command_queue, CL_COMMAND_SVM_UNMAP, false, NULL, NULL, NULL, 0, 0,
+                            num_events_in_wait_list, event_wait_list, event);
 }
 
 /* clEnqueueSVMMigrateMem: host and device memory are one, so nothing moves; the ranges are
@@ -473,8 +474,8 @@ clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
     cl_int err = weft_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
     if (err != CL_SUCCESS)
         return err;
-    return enqueue_nothing(command_queue, CL_COMMAND_SVM_MIGRATE_MEM, false, num_events_in_wait_list,
-                           event_wait_list, event, __func__);
+    return weft_svm_enqueue(__func__, command_queue, CL_COMMAND_SVM_MIGRATE_MEM, false, NULL, NULL, NULL, 0, 0,
+                            num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- kernels --------------------------------------------------------------------------------- */

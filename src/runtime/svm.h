@@ -52,6 +52,12 @@ void *weft_svm_record_alloc(cl_context context, size_t size, size_t align, const
  * none of that kind (WEFT_LOG=info says so, naming `func`). */
 bool weft_svm_record_free(const char *func, cl_context context, void *p, bool usm);
 
+/* Enqueues a copy (src != NULL), a fill (`pattern`, copied now) or, with neither, a command
+ * that only orders itself (map, unmap, migrate, advise): the SVM and USM commands. */
+cl_int weft_svm_enqueue(const char *func, cl_command_queue q, cl_command_type type, bool blocking, void *dst,
+                        const void *src, const void *pattern, size_t pattern_size, size_t size,
+                        cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
 /* True when one of the n memory objects' storage lies in an SVM allocation of `context` made
  * with CL_MEM_SVM_ATOMICS, or in a USM allocation (concurrent atomic access): a kernel on it may wait for the host through SVM atomics (a cl_mem
  * created over such an allocation shares them), so its launch must not run on the application's

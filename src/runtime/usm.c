@@ -276,57 +276,6 @@ bool weft_usm_set_exec_info(cl_kernel kernel, cl_kernel_exec_info param_name, si
     WEFT_CHECK(weft_object_is(q, WEFT_TYPE_QUEUE), CL_INVALID_COMMAND_QUEUE,                         \
                "command_queue %p is not a valid command queue", (void *)(q))
 
-struct transfer_cmd {
-    char *dst;
-    const char *src;         /* NULL for a fill */
-    size_t size;
-    size_t pattern_size;
-    unsigned char pattern[128];
-};
-
-static cl_int run_transfer(struct weft_command *cmd)
-{
-    struct transfer_cmd *p = cmd->payload;
-    if (p->src)
-        weft_mem_copy_bytes(p->dst, p->src, p->size);
-    else
-        weft_mem_fill_bytes(p->dst, p->size, p->pattern, p->pattern_size);
-    return CL_SUCCESS;
-}
-
-static cl_int run_nothing(struct weft_command *cmd)
-{
-    (void)cmd;
-    return CL_SUCCESS;
-}
-
-/* Makes and enqueues a copy (src != NULL), a fill (pattern != NULL) or an ordering-only command. */
-static cl_int enqueue(const char *func, cl_command_queue q, cl_command_type type, bool blocking, void *dst,
-                      const void *src, const void *pattern, size_t pattern_size, size_t size, cl_uint num_events,
-                      const cl_event *wait_list, cl_event *event)
-{
-    bool moves = src || pattern;
-    struct weft_command *cmd =
-        weft_command_new(q, type, num_events, wait_list, moves ? sizeof(struct transfer_cmd) : 0);
-    if (!cmd)
-        return weft_error(func, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
-    if (moves) {
-        struct transfer_cmd *p = cmd->payload;
-        p->dst = dst;
-        p->src = src;
-        p->size = size;
-        /* copied now: the application may reuse the pattern's memory once we return */
-        if (pattern)
-            memcpy(p->pattern, pattern, pattern_size);
-        p->pattern_size = pattern_size;
-        cmd->run = run_transfer;
-        cmd->bytes = size;
-    } else {
-        cmd->run = run_nothing;
-    }
-    return weft_command_enqueue(cmd, blocking, event);
-}
-
 static bool is_pow2(size_t v)
 {
     return v && !(v & (v - 1));
@@ -348,8 +297,8 @@ clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, const void 
     cl_int err = weft_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
     if (err != CL_SUCCESS)
         return err;
-    return enqueue(__func__, command_queue, CL_COMMAND_MEMFILL_INTEL, false, dst_ptr, NULL, pattern, pattern_size,
-                   size, num_events_in_wait_list, event_wait_list, event);
+    return weft_svm_enqueue(__func__, command_queue, CL_COMMAND_MEMFILL_INTEL, false, dst_ptr, NULL, pattern,
+                            pattern_size, size, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* Deprecated by the extension in favour of clEnqueueMemFillINTEL, still called by older code: a
@@ -364,8 +313,8 @@ clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_int value
     if (err != CL_SUCCESS)
         return err;
     unsigned char byte = (unsigned char)value;
-    return enqueue(__func__, command_queue, CL_COMMAND_MEMFILL_INTEL, false, dst_ptr, NULL, &byte, 1, size,
-                   num_events_in_wait_list, event_wait_list, event);
+    return weft_svm_enqueue(__func__, command_queue, CL_COMMAND_MEMFILL_INTEL, false, dst_ptr, NULL, &byte, 1, size,
+                            num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -382,8 +331,8 @@ clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, void *dst
     uintptr_t d = (uintptr_t)dst_ptr, s = (uintptr_t)src_ptr;
     WEFT_CHECK(size == 0 || (d > s ? d - s : s - d) >= size, CL_MEM_COPY_OVERLAP, "[%p, +%zu) and [%p, +%zu) overlap",
                dst_ptr, size, src_ptr, size);
-    return enqueue(__func__, command_queue, CL_COMMAND_MEMCPY_INTEL, blocking != CL_FALSE, dst_ptr, src_ptr, NULL, 0,
-                   size, num_events_in_wait_list, event_wait_list, event);
+    return weft_svm_enqueue(__func__, command_queue, CL_COMMAND_MEMCPY_INTEL, blocking != CL_FALSE, dst_ptr,
+                            src_ptr, NULL, 0, size, num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -401,8 +350,8 @@ clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr, size_t
     cl_int err = weft_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
     if (err != CL_SUCCESS)
         return err;
-    return enqueue(__func__, command_queue, CL_COMMAND_MIGRATEMEM_INTEL, false, NULL, NULL, NULL, 0, 0,
-                   num_events_in_wait_list, event_wait_list, event);
+    return weft_svm_enqueue(__func__, command_queue, CL_COMMAND_MIGRATEMEM_INTEL, false, NULL, NULL, NULL, 0, 0,
+                            num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -416,6 +365,6 @@ clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, size_t 
     cl_int err = weft_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
     if (err != CL_SUCCESS)
         return err;
-    return enqueue(__func__, command_queue, CL_COMMAND_MEMADVISE_INTEL, false, NULL, NULL, NULL, 0, 0,
-                   num_events_in_wait_list, event_wait_list, event);
+    return weft_svm_enqueue(__func__, command_queue, CL_COMMAND_MEMADVISE_INTEL, false, NULL, NULL, NULL, 0, 0,
+                            num_events_in_wait_list, event_wait_list, event);
 }
