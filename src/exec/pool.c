@@ -156,6 +156,7 @@ struct slot {
     bool on_alt;                               /* this launch runs on `alt` (slot_prepare) */
     struct weft_wg_ctx ctx;                    /* this slot's copy of the launch context */
     unsigned index;
+    struct pool *pool;                         /* the pool this slot belongs to */
     pthread_t thread;
     /* the launch's range of groups this slot owns, [next, end) left to claim: written by the
      * caller before it opens the launch, claimed by any thread that takes part */
@@ -174,6 +175,10 @@ struct job {
 struct pool {
     unsigned nthreads;           /* slots: caller (0) + workers (1 .. nthreads-1) */
     struct slot *slots;
+    /* A sub-device's pool (weft_pool_new): the cores its threads run on, slot i's worker pinned
+     * to core[i]; NULL for the root pool, whose workers are pinned as described above. */
+    unsigned *core;
+    atomic_bool quit;            /* weft_pool_free: workers leave */
     /* The NUMA worker groups (see NUMA below), only where the threads sit on two nodes or
      * more; NULL on one node, where the pool runs as it always did. Read-only after init. */
     struct weft_numa_plan *numa;
@@ -185,8 +190,13 @@ struct pool {
 
 #define STATE_CLOSED 0x80000000u
 
-static struct pool pool = {.launch_lock = PTHREAD_MUTEX_INITIALIZER, .state = STATE_CLOSED};
+static struct pool root_pool = {.launch_lock = PTHREAD_MUTEX_INITIALIZER, .state = STATE_CLOSED};
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+/* The pool the calling thread's launches go to (weft_pool_enter); NULL: the root pool. */
+static _Thread_local struct pool *current_pool;
+/* The sub-device pool this thread is bound to for good (weft_pool_adopt_thread). */
+static _Thread_local struct pool *adopted_pool;
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
@@ -425,13 +435,14 @@ static bool claim(struct slot *r, uint64_t divisor, uint64_t max_chunk, uint64_t
 static void steal_by_node(struct slot *s, const struct weft_launch *launch, unsigned threads, uint64_t steal_div)
 {
     unsigned order[threads], same;   /* threads <= 4096 (WEFT_NUM_THREADS): 16 KiB at most */
-    const unsigned n = weft_numa_victims(pool.numa, s->index, threads, order, &same);
+    struct pool *p = s->pool;
+    const unsigned n = weft_numa_victims(p->numa, s->index, threads, order, &same);
     uint64_t first, count;
     for (unsigned limit = same;; limit = n) {
         for (bool found = true; found;) {
             found = false;
             for (unsigned k = 0; k < limit; k++)
-                if (claim(&pool.slots[order[k]], steal_div, launch->max_chunk, &first, &count)) {
+                if (claim(&p->slots[order[k]], steal_div, launch->max_chunk, &first, &count)) {
                     run_chunk(s, launch, launch->first_group + first, count);
                     found = true;
                 }
@@ -446,19 +457,20 @@ static void steal_by_node(struct slot *s, const struct weft_launch *launch, unsi
 static void run_chunks(struct slot *s, const struct weft_launch *launch, unsigned threads)
 {
     uint64_t first, count;
-    const bool one = pool.job.one_range;
+    struct pool *p = s->pool;
+    const bool one = p->job.one_range;
     const uint64_t own_div = one ? 2u * (uint64_t)threads : 8u, steal_div = one ? 2u * (uint64_t)threads : 4u;
     if (s->index < threads)
         while (claim(s, own_div, launch->max_chunk, &first, &count))
             run_chunk(s, launch, launch->first_group + first, count);
-    if (pool.numa && !one) {
+    if (p->numa && !one) {
         steal_by_node(s, launch, threads, steal_div);
         return;
     }
     for (bool found = true; found;) {
         found = false;
         for (unsigned k = 1; k <= threads; k++) {
-            struct slot *r = &pool.slots[(s->index + k) % threads];
+            struct slot *r = &p->slots[(s->index + k) % threads];
             if (claim(r, steal_div, launch->max_chunk, &first, &count)) {
                 run_chunk(s, launch, launch->first_group + first, count);
                 found = true;
@@ -489,31 +501,32 @@ static void whole_body(void *arg)
 /* ---- workers ------------------------------------------------------------------------------ */
 
 /* Joins the open launch, if any; after that `job` is valid until helper_leave. */
-static bool helper_join(void)
+static bool helper_join(struct pool *p)
 {
-    unsigned w = atomic_load_explicit(&pool.state, memory_order_relaxed);
+    unsigned w = atomic_load_explicit(&p->state, memory_order_relaxed);
     do {
         if (w & STATE_CLOSED)
             return false;
-    } while (!atomic_compare_exchange_weak_explicit(&pool.state, &w, w + 1, memory_order_acquire,
+    } while (!atomic_compare_exchange_weak_explicit(&p->state, &w, w + 1, memory_order_acquire,
                                                     memory_order_relaxed));
     return true;
 }
 
-static void helper_leave(void)
+static void helper_leave(struct pool *p)
 {
     /* seq_cst, paired with the caller's (caller_sleeping store, state load) */
-    if (atomic_fetch_sub(&pool.state, 1) - 1 == STATE_CLOSED && atomic_load(&pool.caller_sleeping))
-        futex_wake(&pool.state, 1);
+    if (atomic_fetch_sub(&p->state, 1) - 1 == STATE_CLOSED && atomic_load(&p->caller_sleeping))
+        futex_wake(&p->state, 1);
 }
 
 static void *worker_main(void *arg)
 {
     struct slot *s = arg;
+    struct pool *p = s->pool;
     char name[16];
-    snprintf(name, sizeof name, "weft-worker-%u", s->index % 1000u);
+    snprintf(name, sizeof name, p->core ? "weft-sub-%u" : "weft-worker-%u", s->index % 1000u);
     pthread_setname_np(pthread_self(), name); /* shows in top -H, gdb and perf */
-    weft_topology_pin_current_thread(pool.numa ? pool.numa->core[s->index] : s->index);
+    weft_topology_pin_current_thread(p->core ? p->core[s->index] : p->numa ? p->numa->core[s->index] : s->index);
     /* Not a load: the first launch may bump seq before this thread gets to run. */
     unsigned seen = 0;
     for (;;) {
@@ -540,10 +553,12 @@ static void *worker_main(void *arg)
             }
         }
         seen = cur;
-        if (!helper_join())
+        if (atomic_load_explicit(&p->quit, memory_order_acquire))
+            return NULL;
+        if (!helper_join(p))
             continue; /* the launch we were called for is over already */
-        const struct weft_launch *launch = pool.job.launch;
-        unsigned threads = pool.job.threads;
+        const struct weft_launch *launch = p->job.launch;
+        unsigned threads = p->job.threads;
         if (slot_prepare(s, launch)) {
             struct chunks_call c = {s, launch, threads};
             slot_run(s, chunks_body, &c);
@@ -552,34 +567,34 @@ static void *worker_main(void *arg)
                      "%zu; it sits this launch out", s->index, launch->local_mem_size, launch->scratch_size,
                      WEFT_POOL_BASE_STACK + launch->stack_size);
         }
-        helper_leave();
+        helper_leave(p);
     }
     return NULL;
 }
 
-static void pool_init(void)
+/* Gives pool `p` (its nthreads, slots and, for a sub-device's, core set) its slots and starts
+ * its n-1 workers, joinable when `joinable` (a sub-device's pool is freed and joins them). The
+ * pool shrinks to the workers that could be started. */
+static void pool_start(struct pool *p, unsigned n, bool joinable)
 {
-    unsigned n = weft_device_worker_count();
     if (n < 1)
         n = 1;
-    pool.slots = aligned_alloc(alignof(struct slot), sizeof(struct slot) * n);
-    if (!pool.slots) {
-        /* Without slots there is still the caller: give it a static one. */
-        static struct slot fallback;
-        pool.slots = &fallback;
+    p->slots = aligned_alloc(alignof(struct slot), sizeof(struct slot) * n);
+    if (!p->slots) {
+        /* Without slots there is still the caller: give it a slot of the pool's own. */
+        p->slots = aligned_alloc(alignof(struct slot), sizeof(struct slot));
         n = 1;
+        if (!p->slots) {
+            static struct slot fallback;   /* the root pool only: a sub-pool's caller fails */
+            p->slots = &fallback;
+        }
     }
-    memset(pool.slots, 0, sizeof(struct slot) * n);
-    for (unsigned i = 0; i < n; i++)
-        pool.slots[i].index = i;
-    pool.nthreads = 1;
-    /* Worker groups per NUMA node where the threads span several (set before any worker
-     * starts: workers read it to pin themselves). Without memory for the plan, one group. */
-    pool.numa = weft_numa_plan_new(weft_topology_get(), n);
-    if (pool.numa && pool.numa->used_nodes < 2) {
-        weft_numa_plan_free(pool.numa);
-        pool.numa = NULL;
+    memset(p->slots, 0, sizeof(struct slot) * n);
+    for (unsigned i = 0; i < n; i++) {
+        p->slots[i].index = i;
+        p->slots[i].pool = p;
     }
+    p->nthreads = 1;
 
     /* Workers inherit this mask: block every signal so handlers run on application threads. */
     sigset_t all, old;
@@ -587,21 +602,45 @@ static void pool_init(void)
     pthread_sigmask(SIG_SETMASK, &all, &old);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setdetachstate(&attr, joinable ? PTHREAD_CREATE_JOINABLE : PTHREAD_CREATE_DETACHED);
     for (unsigned i = 1; i < n; i++) {
         /* A worker needs its areas before its first launch; allocate the minimum now so a
          * failure here shrinks the pool instead of failing a launch later. */
-        struct slot *s = &pool.slots[i];
+        struct slot *s = &p->slots[i];
         if (!area_reserve(&s->local, 0) || !area_reserve(&s->scratch, 0))
             break;
         if (pthread_create(&s->thread, &attr, worker_main, s) != 0) {
             weft_log(WEFT_LOG_INFO, "could only start %u of %u worker threads", i - 1, n - 1);
             break;
         }
-        pool.nthreads = i + 1;
+        p->nthreads = i + 1;
     }
     pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void pool_init(void)
+{
+    unsigned n = weft_device_worker_count();
+    if (n < 1)
+        n = 1;
+    /* Worker groups per NUMA node where the threads span several (set before any worker
+     * starts: workers read it to pin themselves). Without memory for the plan, one group. */
+    root_pool.numa = weft_numa_plan_new(weft_topology_get(), n);
+    if (root_pool.numa && root_pool.numa->used_nodes < 2) {
+        weft_numa_plan_free(root_pool.numa);
+        root_pool.numa = NULL;
+    }
+    pool_start(&root_pool, n, false);
+}
+
+/* The pool the calling thread's launches go to. */
+static struct pool *pool_current(void)
+{
+    if (current_pool)
+        return current_pool;
+    pthread_once(&pool_once, pool_init);
+    return &root_pool;
 }
 
 /* ---- API ---------------------------------------------------------------------------------- */
@@ -629,44 +668,120 @@ size_t weft_pool_stack_limit(void)
 
 unsigned weft_pool_concurrency(void)
 {
-    pthread_once(&pool_once, pool_init);
-    return pool.nthreads;
+    return pool_current()->nthreads;
 }
 
 unsigned weft_pool_numa_nodes(void)
 {
-    pthread_once(&pool_once, pool_init);
-    return pool.numa ? pool.numa->used_nodes : 1;
+    struct pool *p = pool_current();
+    return p->numa ? p->numa->used_nodes : 1;
+}
+
+struct weft_pool *weft_pool_new(const unsigned *cores, unsigned n)
+{
+    if (n < 1)
+        return NULL;
+    struct pool *p = calloc(1, sizeof *p);
+    unsigned *core = malloc(sizeof *core * n);
+    if (!p || !core) {
+        free(p);
+        free(core);
+        return NULL;
+    }
+    memcpy(core, cores, sizeof *core * n);
+    p->core = core;
+    pthread_mutex_init(&p->launch_lock, NULL);
+    atomic_init(&p->state, STATE_CLOSED);
+    atomic_init(&p->caller_sleeping, 0);
+    atomic_init(&p->quit, false);
+    pool_start(p, n, true);
+    return (struct weft_pool *)p;
+}
+
+void weft_pool_free(struct weft_pool *wp)
+{
+    struct pool *p = (struct pool *)wp;
+    if (!p)
+        return;
+    atomic_store_explicit(&p->quit, true, memory_order_release);
+    for (unsigned i = 1; i < p->nthreads; i++) {
+        struct slot *s = &p->slots[i];
+        atomic_fetch_add(&s->seq, 1);   /* seq_cst, as a launch's wake-up */
+        futex_wake(&s->seq, 1);
+    }
+    for (unsigned i = 1; i < p->nthreads; i++)
+        pthread_join(p->slots[i].thread, NULL);
+    for (unsigned i = 0; i < p->nthreads; i++) {
+        struct slot *s = &p->slots[i];
+        free(s->local.ptr);
+        free(s->scratch.ptr);
+        if (s->alt.map_size)
+            munmap(s->alt.map, s->alt.map_size);
+    }
+    free(p->slots);
+    free(p->core);
+    pthread_mutex_destroy(&p->launch_lock);
+    free(p);
+}
+
+unsigned weft_pool_size(const struct weft_pool *wp)
+{
+    return wp ? ((const struct pool *)wp)->nthreads : weft_pool_concurrency();
+}
+
+void weft_pool_adopt_thread(struct weft_pool *wp)
+{
+    struct pool *p = (struct pool *)wp;
+    if (p && weft_topology_bind_current_thread(p->core, p->nthreads, NULL))
+        adopted_pool = p;
+}
+
+void weft_pool_enter(struct weft_pool *wp, struct weft_pool_scope *scope)
+{
+    struct pool *p = (struct pool *)wp;
+    scope->prev = (struct weft_pool *)current_pool;
+    scope->saved = NULL;
+    current_pool = p;
+    /* A sub-device's launches run on its cores, the calling thread's share included. */
+    if (p && adopted_pool != p)
+        weft_topology_bind_current_thread(p->core, p->nthreads, &scope->saved);
+}
+
+void weft_pool_leave(struct weft_pool_scope *scope)
+{
+    weft_topology_restore_binding(scope->saved);
+    scope->saved = NULL;
+    current_pool = (struct pool *)scope->prev;
 }
 
 int weft_pool_run(const struct weft_launch *launch)
 {
-    pthread_once(&pool_once, pool_init);
+    struct pool *p = pool_current();
     if (launch->total_groups == 0)
         return 0;
-    pthread_mutex_lock(&pool.launch_lock);
-    struct slot *me = &pool.slots[0];
+    pthread_mutex_lock(&p->launch_lock);
+    struct slot *me = &p->slots[0];
     if (!slot_prepare(me, launch)) {
-        pthread_mutex_unlock(&pool.launch_lock);
+        pthread_mutex_unlock(&p->launch_lock);
         return -1;
     }
 
     /* Helpers: none for a single group; otherwise as many as there are groups beyond the
      * caller's first one, up to the pool size. */
     uint64_t want = launch->total_groups - 1;
-    unsigned helpers = pool.nthreads - 1;
+    unsigned helpers = p->nthreads - 1;
     if (want < helpers)
         helpers = (unsigned)want;
 
     struct chunks_call mine = {me, launch, helpers + 1};
     if (helpers == 0) {
         slot_run(me, whole_body, &mine);
-        pthread_mutex_unlock(&pool.launch_lock);
+        pthread_mutex_unlock(&p->launch_lock);
         return 0;
     }
 
-    pool.job.launch = launch;
-    pool.job.threads = helpers + 1;
+    p->job.launch = launch;
+    p->job.threads = helpers + 1;
     /* the ranges (see Chunking above), for launches whose groups form one row. The others are
      * one range that every thread takes from in order: a launch that caps its chunks (a fused
      * chain's tiles, one at a time; a profiled slice), as big units balance better taken first
@@ -677,17 +792,17 @@ int weft_pool_run(const struct weft_launch *launch)
      * 2-core EPYC) */
     const bool one_row = launch->ctx.num_groups[1] <= 1 && launch->ctx.num_groups[2] <= 1;
     const uint64_t parts = launch->max_chunk || !one_row ? 1 : helpers + 1;
-    pool.job.one_range = parts == 1;
+    p->job.one_range = parts == 1;
     for (unsigned i = 0; i <= helpers; i++) {
-        struct slot *r = &pool.slots[i];
+        struct slot *r = &p->slots[i];
         uint64_t next, end;
         weft_numa_part(i < parts ? launch->total_groups : 0, parts, i, &next, &end);
         atomic_store_explicit(&r->next, next, memory_order_relaxed);
         r->end = end;
     }
-    atomic_store_explicit(&pool.state, 0, memory_order_release);     /* open: helpers may join */
+    atomic_store_explicit(&p->state, 0, memory_order_release);     /* open: helpers may join */
     for (unsigned i = 1; i <= helpers; i++) {
-        struct slot *s = &pool.slots[i];
+        struct slot *s = &p->slots[i];
         atomic_fetch_add(&s->seq, 1);  /* seq_cst, paired with the worker's (sleeping, seq) */
         if (atomic_load(&s->sleeping))
             futex_wake(&s->seq, 1);
@@ -697,23 +812,23 @@ int weft_pool_run(const struct weft_launch *launch)
 
     /* Every group is claimed. Close the launch and wait for the helpers that joined: they
      * may still be running the chunks they claimed. */
-    unsigned w = atomic_fetch_or(&pool.state, STATE_CLOSED) | STATE_CLOSED;
+    unsigned w = atomic_fetch_or(&p->state, STATE_CLOSED) | STATE_CLOSED;
     if (w != STATE_CLOSED) {
         uint64_t deadline = now_ns() + CALLER_SPIN_NS;
         unsigned spins = 0;
-        while (atomic_load_explicit(&pool.state, memory_order_acquire) != STATE_CLOSED) {
+        while (atomic_load_explicit(&p->state, memory_order_acquire) != STATE_CLOSED) {
             cpu_relax();
             if ((++spins & 63u) == 0 && now_ns() >= deadline)
                 break;
         }
-        while ((w = atomic_load(&pool.state)) != STATE_CLOSED) {
-            atomic_store(&pool.caller_sleeping, 1);
-            if ((w = atomic_load(&pool.state)) != STATE_CLOSED)
-                futex_wait(&pool.state, w);
-            atomic_store(&pool.caller_sleeping, 0);
+        while ((w = atomic_load(&p->state)) != STATE_CLOSED) {
+            atomic_store(&p->caller_sleeping, 1);
+            if ((w = atomic_load(&p->state)) != STATE_CLOSED)
+                futex_wait(&p->state, w);
+            atomic_store(&p->caller_sleeping, 0);
         }
     }
-    pool.job.launch = NULL;
-    pthread_mutex_unlock(&pool.launch_lock);
+    p->job.launch = NULL;
+    pthread_mutex_unlock(&p->launch_lock);
     return 0;
 }

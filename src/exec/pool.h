@@ -43,10 +43,39 @@ struct weft_launch {
  * arrays that need more per thread get CL_OUT_OF_RESOURCES at enqueue (runtime/kernel.c). */
 size_t weft_pool_stack_limit(void);
 
-/* Runs the launch to completion; returns 0, or -1 when the calling thread's arenas or stack
- * could not be allocated (a worker that cannot get them sits the launch out). */
+/* Pools. The root pool (the device's) is created on first use and never freed. A sub-device
+ * (runtime/subdevice.c) has a pool of its own: n threads on its n compute units, the calling
+ * thread and n-1 workers, each worker pinned to its core. A thread's launches go to the root
+ * pool unless it entered another one; while it is in a sub-device's pool, the thread itself is
+ * bound to that pool's cores, so that every work-group of the sub-device's launches runs on
+ * them (on a synthetic topology nothing is pinned or bound, as for the root pool). */
+struct weft_pool;
+struct weft_pool_scope {
+    struct weft_pool *prev;
+    struct weft_binding *saved;   /* the thread's binding before, restored on leave */
+};
+/* A pool of n >= 1 threads whose worker i (1 .. n-1) is pinned to core cores[i] (topology
+ * numbering, % cores) and whose calling thread is bound to all of cores[0 .. n-1] while in it.
+ * NULL when memory is short. Fewer workers start when threads cannot be created. */
+struct weft_pool *weft_pool_new(const unsigned *cores, unsigned n);
+/* Stops and joins the pool's workers and frees it. No launch may be running on it. */
+void weft_pool_free(struct weft_pool *p);
+/* Threads that run a launch of pool p (NULL: the root pool). */
+unsigned weft_pool_size(const struct weft_pool *p);
+/* Until weft_pool_leave(scope), the calling thread's launches (weft_pool_run) and
+ * weft_pool_concurrency are pool p's (NULL: the root pool's). Scopes nest. */
+void weft_pool_enter(struct weft_pool *p, struct weft_pool_scope *scope);
+void weft_pool_leave(struct weft_pool_scope *scope);
+/* Binds the calling thread to pool p's cores for good (a sub-device queue's command thread),
+ * so that entering p costs it no system call. */
+void weft_pool_adopt_thread(struct weft_pool *p);
+
+/* Runs the launch to completion on the calling thread's pool; returns 0, or -1 when the
+ * calling thread's arenas or stack could not be allocated (a worker that cannot get them sits
+ * the launch out). */
 int weft_pool_run(const struct weft_launch *launch);
-/* Number of threads that run work-groups (workers + the calling thread). */
+/* Number of threads that run work-groups (workers + the calling thread) in the calling
+ * thread's pool. */
 unsigned weft_pool_concurrency(void);
 /* Number of NUMA nodes the pool's threads sit on (1 on a one-node machine; under
  * WEFT_HWLOC_SYNTHETIC, the synthetic shape's). */

@@ -274,6 +274,49 @@ fail_freed:
     free(memory);
 }
 
+/* The cache affinity domains of the pinning units (`units` objects of type `unit`): for L4 .. L1
+ * (data or unified), the instance each unit sits under, in hwloc's logical order, renumbered
+ * densely in the order the units meet them. A level no unit sits under stays NULL. The NUMA
+ * level is read_numa_nodes's core_node. */
+static void read_affinity_domains(hwloc_topology_t hw, struct weft_topology *t, hwloc_obj_type_t unit, int units)
+{
+    static const hwloc_obj_type_t type[WEFT_AFFINITY_LEVELS] = {
+        [WEFT_AFFINITY_L4] = HWLOC_OBJ_L4CACHE, [WEFT_AFFINITY_L3] = HWLOC_OBJ_L3CACHE,
+        [WEFT_AFFINITY_L2] = HWLOC_OBJ_L2CACHE, [WEFT_AFFINITY_L1] = HWLOC_OBJ_L1CACHE};
+    if (t->core_node) {
+        t->core_domain[WEFT_AFFINITY_NUMA] = t->core_node;
+        t->core_domains[WEFT_AFFINITY_NUMA] = t->numa_nodes;
+    }
+    if (units < 1)
+        return;
+    for (int level = WEFT_AFFINITY_L4; level < WEFT_AFFINITY_LEVELS; level++) {
+        int n = hwloc_get_nbobjs_by_type(hw, type[level]);
+        if (n <= 0)
+            continue;
+        unsigned *domain = calloc((size_t)units, sizeof *domain);
+        int *dense = malloc((size_t)n * sizeof *dense);   /* hwloc instance -> ours, -1: none */
+        if (!domain || !dense) {
+            free(domain);
+            free(dense);
+            continue;
+        }
+        for (int i = 0; i < n; i++)
+            dense[i] = -1;
+        unsigned used = 0;
+        for (int u = 0; u < units; u++) {
+            hwloc_obj_t o = hwloc_get_obj_by_type(hw, unit, (unsigned)u);
+            hwloc_obj_t c = o ? hwloc_get_ancestor_obj_by_type(hw, type[level], o) : NULL;
+            unsigned idx = c && c->logical_index < (unsigned)n ? c->logical_index : 0;
+            if (dense[idx] < 0)
+                dense[idx] = (int)used++;
+            domain[u] = (unsigned)dense[idx];
+        }
+        free(dense);
+        t->core_domain[level] = domain;
+        t->core_domains[level] = used;
+    }
+}
+
 /* Fills what hwloc could tell about `t` from the loaded `hw`: everything but the pinning sets
  * and the CPU -> LLC domain map (topology_init keeps those for the process's topology). */
 static void describe(hwloc_topology_t hw, struct weft_topology *t)
@@ -307,6 +350,7 @@ static void describe(hwloc_topology_t hw, struct weft_topology *t)
     }
 
     read_numa_nodes(hw, t, unit, units);
+    read_affinity_domains(hw, t, unit, units);
 
     hwloc_obj_t root = hwloc_get_root_obj(hw);
     if (root)
@@ -463,6 +507,8 @@ void weft_topology_free(struct weft_topology *t)
     free((void *)t->core_node);
     free((void *)t->node_package);
     free((void *)t->node_memory);
+    for (int level = WEFT_AFFINITY_L4; level < WEFT_AFFINITY_LEVELS; level++)
+        free((void *)t->core_domain[level]);
     free(t);
 }
 
@@ -511,4 +557,55 @@ bool weft_topology_pin_current_thread(unsigned index)
         }
     }
     return false;
+}
+
+/* A thread's binding as bind_current_thread found it. */
+struct weft_binding {
+    cpu_set_t set;
+};
+
+bool weft_topology_bind_current_thread(const unsigned *cores, unsigned n, struct weft_binding **saved)
+{
+    const struct weft_topology *t = weft_topology_get();
+    if (saved)
+        *saved = NULL;
+    if (t->synthetic || !hw || !num_core_sets || n == 0)
+        return false;
+    cpu_set_t want;
+    CPU_ZERO(&want);
+    for (unsigned i = 0; i < n; i++) {
+        hwloc_bitmap_t set = core_sets[cores[i] % num_core_sets];
+        unsigned cpu;
+        if (!set)
+            return false;
+        hwloc_bitmap_foreach_begin(cpu, set)
+        {
+            if (cpu < CPU_SETSIZE)
+                CPU_SET(cpu, &want);
+        }
+        hwloc_bitmap_foreach_end();
+    }
+    struct weft_binding *old = NULL;
+    if (saved) {
+        old = malloc(sizeof *old);
+        if (!old || pthread_getaffinity_np(pthread_self(), sizeof old->set, &old->set) != 0) {
+            free(old);
+            return false;
+        }
+    }
+    if (pthread_setaffinity_np(pthread_self(), sizeof want, &want) != 0) {
+        free(old);
+        return false;
+    }
+    if (saved)
+        *saved = old;
+    return true;
+}
+
+void weft_topology_restore_binding(struct weft_binding *saved)
+{
+    if (!saved)
+        return;
+    pthread_setaffinity_np(pthread_self(), sizeof saved->set, &saved->set);
+    free(saved);
 }

@@ -33,6 +33,12 @@ struct weft_topology {
     const unsigned *core_node;     /* per core (hwloc's logical order): its node */
     const unsigned *node_package;  /* per node: the package (socket) of its first core */
     const uint64_t *node_memory;   /* per node: bytes of memory local to it; 0 when unknown */
+    /* Affinity domains (what OpenCL sub-devices partition by, runtime/subdevice.c): per level
+     * (enum weft_affinity_level), per core, the instance of that level the core sits under,
+     * numbered 0 .. core_domains[level]-1. The array is NULL when hwloc shows no such level
+     * (every core then counts as one domain). */
+    const unsigned *core_domain[5];
+    unsigned core_domains[5];
     /* The shape is not this machine's (WEFT_HWLOC_SYNTHETIC, or hwloc's own HWLOC_SYNTHETIC
      * or HWLOC_XMLFILE): its CPU numbers name nothing here, so nothing is pinned. */
     bool synthetic;
@@ -44,6 +50,24 @@ static inline unsigned weft_topology_core_node(const struct weft_topology *t, un
     return t->core_node && core < t->cores ? t->core_node[core] : 0;
 }
 
+/* The levels of core_domain, in the order OpenCL's CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE
+ * tries them. */
+enum weft_affinity_level {
+    WEFT_AFFINITY_NUMA,
+    WEFT_AFFINITY_L4,
+    WEFT_AFFINITY_L3,
+    WEFT_AFFINITY_L2,
+    WEFT_AFFINITY_L1,
+    WEFT_AFFINITY_LEVELS
+};
+
+/* The domain of `level` that core `core` sits under; 0 when the level is unknown. */
+static inline unsigned weft_topology_core_domain(const struct weft_topology *t, enum weft_affinity_level level,
+                                                 unsigned core)
+{
+    return t->core_domain[level] && core < t->cores ? t->core_domain[level][core] : 0;
+}
+
 /* Read once, thread-safe; never NULL. */
 const struct weft_topology *weft_topology_get(void);
 /* The last-level cache domain (0 .. llc_domains-1) of the CPU the calling thread runs on now
@@ -52,6 +76,13 @@ unsigned weft_topology_current_llc_domain(void);
 /* Pins the calling thread to core `index % cores`. Returns false when pinning is not
  * possible (the thread keeps running unpinned), and always on a synthetic topology. */
 bool weft_topology_pin_current_thread(unsigned index);
+/* Binds the calling thread to the union of cores cores[0..n-1] (each taken `% cores`), first
+ * saving its binding in *saved when saved is not NULL. Returns false (nothing changed) when
+ * binding is not possible, and always on a synthetic topology. */
+struct weft_binding;
+bool weft_topology_bind_current_thread(const unsigned *cores, unsigned n, struct weft_binding **saved);
+/* Gives the calling thread back the binding bind_current_thread saved, and frees it. */
+void weft_topology_restore_binding(struct weft_binding *saved);
 
 /* The shape hwloc builds from a synthetic description (hwloc_topology_set_synthetic), read
  * the way weft_topology_get reads the machine; fields hwloc cannot give (cache sizes it was

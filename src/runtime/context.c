@@ -1,7 +1,8 @@
 /* runtime/context.c — contexts: clCreateContext, clCreateContextFromType, clRetainContext,
  * clReleaseContext, clGetContextInfo, clSetContextDestructorCallback, weft_context_notify.
  *
- * Guarantees: a context holds the Weft device for its whole life; CL_CONTEXT_PROPERTIES
+ * Guarantees: a context holds its devices (the Weft device, or sub-devices of it and their
+ * parents; duplicates in the application's list are dropped) for its whole life; CL_CONTEXT_PROPERTIES
  * returns the application's list exactly as given (size 0 when it gave NULL); when the last
  * reference and the last runtime hold are gone, the destructor callbacks run in the reverse
  * order of their registration, then the context is freed.
@@ -36,7 +37,9 @@ static void context_destroy(struct weft_object *obj)
         free(d);
         d = next;
     }
-    weft_object_unhold(&ctx->device->obj);
+    for (cl_uint i = 0; i < ctx->num_devices; i++)
+        weft_object_unhold(&ctx->devices[i]->obj);
+    free(ctx->devices);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->properties);
     free(ctx);
@@ -82,23 +85,38 @@ static cl_int check_properties(const char *func, const cl_context_properties *pr
 
 /* Makes the context once every argument has been checked. */
 static cl_context context_new(const char *func, const cl_context_properties *props, size_t num_props,
-                              weft_notify_fn notify, void *notify_data, cl_int *errcode_ret)
+                              cl_uint num_devices, const cl_device_id *devices, weft_notify_fn notify,
+                              void *notify_data, cl_int *errcode_ret)
 {
     cl_context ctx = calloc(1, sizeof *ctx);
     cl_context_properties *copy = NULL;
+    cl_device_id *devs = malloc(sizeof *devs * num_devices);
     if (ctx && num_props) {
         copy = malloc(num_props * sizeof *copy);
         if (copy)
             memcpy(copy, props, num_props * sizeof *copy);
     }
-    if (!ctx || (num_props && !copy) || pthread_mutex_init(&ctx->lock, NULL) != 0) {
+    if (!ctx || !devs || (num_props && !copy) || pthread_mutex_init(&ctx->lock, NULL) != 0) {
         free(copy);
+        free(devs);
         free(ctx);
         return WEFT_RETURN(errcode_ret, weft_error(func, CL_OUT_OF_HOST_MEMORY,
                                                    "cannot allocate the context"), NULL);
     }
-    ctx->device = weft_device_get();
-    weft_object_hold(&ctx->device->obj);
+    /* "Duplicate devices specified in devices are ignored." */
+    cl_uint n = 0;
+    for (cl_uint i = 0; i < num_devices; i++) {
+        cl_uint k = 0;
+        while (k < n && devs[k] != devices[i])
+            k++;
+        if (k == n) {
+            devs[n++] = devices[i];
+            weft_object_hold(&devices[i]->obj);
+        }
+    }
+    ctx->devices = devs;
+    ctx->num_devices = n;
+    ctx->device = devs[0];
     ctx->properties = copy;
     ctx->num_properties = num_props;
     ctx->notify = notify;
@@ -121,11 +139,10 @@ clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
     WEFT_CHECK_RET(num_devices > 0, CL_INVALID_VALUE, errcode_ret, NULL, "num_devices is 0");
     WEFT_CHECK_RET(pfn_notify || !user_data, CL_INVALID_VALUE, errcode_ret, NULL,
                    "user_data is given without pfn_notify");
-    /* Duplicates are ignored (the spec says so): every entry must be the Weft device. */
     for (cl_uint i = 0; i < num_devices; i++)
         WEFT_CHECK_RET(weft_object_is(devices[i], WEFT_TYPE_DEVICE), CL_INVALID_DEVICE, errcode_ret,
                        NULL, "devices[%u] = %p is not a valid device", i, (void *)devices[i]);
-    return context_new(__func__, properties, num_props, pfn_notify, user_data, errcode_ret);
+    return context_new(__func__, properties, num_props, num_devices, devices, pfn_notify, user_data, errcode_ret);
 }
 
 CL_API_ENTRY cl_context CL_API_CALL
@@ -144,7 +161,7 @@ clCreateContextFromType(const cl_context_properties *properties, cl_device_type 
     err = clGetDeviceIDs(weft_platform_get(), device_type, 1, &dev, NULL);
     if (err != CL_SUCCESS)
         return WEFT_RETURN(errcode_ret, err, NULL);
-    return context_new(__func__, properties, num_props, pfn_notify, user_data, errcode_ret);
+    return context_new(__func__, properties, num_props, 1, &dev, pfn_notify, user_data, errcode_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context)
@@ -173,9 +190,10 @@ clGetContextInfo(cl_context context, cl_context_info param_name, size_t size, vo
     case CL_CONTEXT_REFERENCE_COUNT:
         WEFT_INFO_VALUE(size, value, size_ret, cl_uint, weft_object_refcount(&context->obj));
     case CL_CONTEXT_NUM_DEVICES:
-        WEFT_INFO_VALUE(size, value, size_ret, cl_uint, 1);
+        WEFT_INFO_VALUE(size, value, size_ret, cl_uint, context->num_devices);
     case CL_CONTEXT_DEVICES:
-        return weft_info_bytes(size, value, size_ret, &context->device, sizeof context->device);
+        return weft_info_bytes(size, value, size_ret, context->devices,
+                               context->num_devices * sizeof *context->devices);
     case CL_CONTEXT_PROPERTIES:
         return weft_info_bytes(size, value, size_ret, context->properties,
                                context->num_properties * sizeof *context->properties);
@@ -200,6 +218,14 @@ clSetContextDestructorCallback(cl_context context, void (CL_CALLBACK *pfn_notify
     context->destructors = d;
     pthread_mutex_unlock(&context->lock);
     return CL_SUCCESS;
+}
+
+bool weft_context_has_device(cl_context ctx, cl_device_id device)
+{
+    for (cl_uint i = 0; i < ctx->num_devices; i++)
+        if (ctx->devices[i] == device)
+            return true;
+    return false;
 }
 
 void weft_context_notify(cl_context ctx, const char *msg)

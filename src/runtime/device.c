@@ -1,10 +1,10 @@
-/* runtime/device.c — the one Weft CPU device: clGetDeviceIDs, clGetDeviceInfo,
- * clRetainDevice/clReleaseDevice, clCreateSubDevices, clGetDeviceAndHostTimer, clGetHostTimer.
+/* runtime/device.c — the Weft CPU device: clGetDeviceIDs, clGetDeviceInfo,
+ * clGetDeviceAndHostTimer, clGetHostTimer. Sub-devices and their queries: runtime/subdevice.c.
  *
  * Guarantees: the device is a process-wide singleton built once from the machine (exec/
  * topology.h, the ISA seen by __builtin_cpu_supports) and never freed; clGetDeviceInfo answers
  * every OpenCL 3.0 device query, reporting only what Weft actually does (pipes,
- * device-side enqueue and partitioning are reported as absent, and their entry
+ * and device-side enqueue are reported as absent, and their entry
  * points fail as the specification says, see unsupported.c). The extensions and OpenCL C
  * features come from runtime/features.h, the list the frontend also gives to clang.
  */
@@ -100,6 +100,16 @@ static void device_init(void)
 
     d->platform = weft_platform_get();
     d->compute_units = weft_device_worker_count();
+    /* compute unit i runs on core i % cores (exec/pool.c pins worker i there) */
+    d->unit_core = malloc(sizeof *d->unit_core * d->compute_units);
+    if (!d->unit_core)
+        d->compute_units = 1;   /* one unit then, the static one below */
+    static unsigned one_unit;
+    if (!d->unit_core)
+        d->unit_core = &one_unit;
+    for (unsigned i = 0; i < d->compute_units; i++)
+        d->unit_core[i] = i % (t->cores ? t->cores : 1);
+    pthread_mutex_init(&d->pool_lock, NULL);
     d->max_work_group_size = WEFT_MAX_WORK_GROUP_SIZE;
     for (int i = 0; i < 3; i++)
         d->max_work_item_sizes[i] = WEFT_MAX_WORK_GROUP_SIZE;
@@ -451,60 +461,16 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size, voi
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
         ANSWER(cl_device_device_enqueue_capabilities, 0);
 
-    /* ---- partitioning: not supported (a root device only) ---- */
+    /* ---- partitioning (runtime/subdevice.c) ---- */
     case CL_DEVICE_PARENT_DEVICE:
-        ANSWER(cl_device_id, NULL);
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
-        ANSWER(cl_uint, 0);
     case CL_DEVICE_PARTITION_PROPERTIES:
-        /* "If the device cannot be partitioned, a value of 0 will be returned." */
-        ANSWER(cl_device_partition_property, 0);
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
-        ANSWER(cl_device_affinity_domain, 0);
     case CL_DEVICE_PARTITION_TYPE:
-        /* a root device has no partition type: an empty answer, as the spec allows */
-        return weft_info_bytes(size, value, size_ret, NULL, 0);
+        return weft_subdevice_info(d, param_name, size, value, size_ret);
 
     default:
         return weft_error(__func__, CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
-    }
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id device)
-{
-    WEFT_CHECK(weft_object_is(device, WEFT_TYPE_DEVICE), CL_INVALID_DEVICE,
-               "device %p is not a valid device", (void *)device);
-    /* The only device is a root device: retaining it is a valid no-op (its reference count
-     * stays 1, as the spec says for root devices). */
-    return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device)
-{
-    WEFT_CHECK(weft_object_is(device, WEFT_TYPE_DEVICE), CL_INVALID_DEVICE,
-               "device %p is not a valid device", (void *)device);
-    return CL_SUCCESS; /* root device: a no-op, see clRetainDevice */
-}
-
-CL_API_ENTRY cl_int CL_API_CALL
-clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,
-                   cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret)
-{
-    WEFT_CHECK(weft_object_is(in_device, WEFT_TYPE_DEVICE), CL_INVALID_DEVICE,
-               "in_device %p is not a valid device", (void *)in_device);
-    WEFT_CHECK(properties != NULL, CL_INVALID_VALUE, "properties is NULL");
-    switch (properties[0]) {
-    case CL_DEVICE_PARTITION_EQUALLY:
-    case CL_DEVICE_PARTITION_BY_COUNTS:
-    case CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN:
-        /* Valid but unsupported partition schemes are CL_INVALID_VALUE (the spec's
-         * "valid but not supported by the device"); CL_DEVICE_PARTITION_PROPERTIES is 0. */
-        return weft_error(__func__, CL_INVALID_VALUE,
-                          "partition property 0x%llx is not supported: this device cannot be partitioned",
-                          (unsigned long long)properties[0]);
-    default:
-        return weft_error(__func__, CL_INVALID_VALUE, "partition property 0x%llx is not valid",
-                          (unsigned long long)properties[0]);
     }
 }
 

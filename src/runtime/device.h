@@ -1,7 +1,11 @@
-/* runtime/device.h — the one CPU device (a singleton, like the platform). Its capabilities
- * are read once from the machine (exec/topology.h, the ISA) and reported by clGetDeviceInfo. */
+/* runtime/device.h — the CPU device (the root device, a singleton like the platform) and its
+ * sub-devices (runtime/subdevice.c). The root's capabilities are read once from the machine
+ * (exec/topology.h, the ISA) and reported by clGetDeviceInfo; a sub-device has its parent's,
+ * but for its compute units. */
 #ifndef WEFT_RUNTIME_DEVICE_H
 #define WEFT_RUNTIME_DEVICE_H
+
+#include <pthread.h>
 
 #include "exec/workers.h"
 #include "runtime/object.h"
@@ -29,9 +33,25 @@ struct _cl_device_id {
     char name[128];                     /* the CPU model */
     char *extensions;                   /* space-separated WEFT_DEVICE_EXTENSIONS present here */
     bool has_fp16;                      /* cl_khr_fp16 is reported (the CPU has F16C) */
+    /* Partitioning (runtime/subdevice.c). */
+    cl_device_id parent;                /* NULL for the root device */
+    cl_device_partition_property *partition_type;   /* a sub-device's, 0-terminated; NULL: root */
+    size_t partition_type_len;          /* its entries, the terminating 0 included */
+    unsigned *unit_core;                /* per compute unit, the core it runs on */
+    struct weft_pool *pool;             /* a sub-device's worker pool, made by its first launch;
+                                           NULL: the root pool (exec/pool.h) */
+    pthread_mutex_t pool_lock;
 };
 
+/* The root device. */
 cl_device_id weft_device_get(void);
+/* The pool `device`'s launches run on (NULL: the root pool); a sub-device's is made at its
+ * first call. NULL as well when a sub-device's pool cannot be made: its launches then run on
+ * the root pool (logged). */
+struct weft_pool *weft_device_pool(cl_device_id device);
+/* The partition queries of clGetDeviceInfo (CL_DEVICE_PARENT_DEVICE, CL_DEVICE_PARTITION_*). */
+cl_int weft_subdevice_info(const struct _cl_device_id *d, cl_device_info param_name, size_t size, void *value,
+                           size_t *size_ret);
 /* The number of worker threads, weft_device_worker_count(), is exec/workers.h's: it equals
  * CL_DEVICE_MAX_COMPUTE_UNITS. */
 

@@ -427,8 +427,10 @@ clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_g
                          size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
     WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "kernel is not a live kernel");
-    cl_device_id dev = kernel->program->context->device;
-    WEFT_CHECK(!device || device == dev, CL_INVALID_DEVICE, "device is not the kernel's device");
+    cl_context ctx = kernel->program->context;
+    cl_device_id dev = ctx->device;   /* every device of a context has the same limits */
+    WEFT_CHECK(device ? weft_context_has_device(ctx, device) : ctx->num_devices == 1, CL_INVALID_DEVICE,
+               device ? "device is not one of the kernel's devices" : "device is NULL but the kernel has several");
     const struct weft_kernel_meta *m = kernel->meta;
     switch (param_name) {
     case CL_KERNEL_GLOBAL_WORK_SIZE:
@@ -485,8 +487,10 @@ clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_gro
 {
     const char *fn = __func__;
     WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "%s: kernel is not a live kernel", fn);
-    cl_device_id dev = kernel->program->context->device;
-    WEFT_CHECK(!device || device == dev, CL_INVALID_DEVICE, "%s: device is not the kernel's device", fn);
+    cl_context ctx = kernel->program->context;
+    cl_device_id dev = ctx->device;   /* every device of a context has the same limits */
+    WEFT_CHECK(device ? weft_context_has_device(ctx, device) : ctx->num_devices == 1, CL_INVALID_DEVICE,
+               "%s: %s", fn, device ? "device is not one of the kernel's devices" : "device is NULL but the kernel has several");
     const struct weft_kernel_meta *m = kernel->meta;
     switch (param_name) {
     case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:

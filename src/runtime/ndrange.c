@@ -151,7 +151,8 @@ static size_t pow2_floor(size_t n)
  * at most the budget and AUTO_GROUP_ITEMS, halved until every thread gets several groups, but
  * not below one vector (below that the groups get too small to vectorize and dispatch costs
  * dominate). A power of two when `pow2`. */
-static size_t auto_group_items(cl_uint work_dim, const size_t global[3], size_t budget, size_t simd, bool pow2)
+static size_t auto_group_items(cl_uint work_dim, const size_t global[3], size_t budget, size_t simd, bool pow2,
+                               unsigned threads)
 {
     uint64_t total = 1;
     for (cl_uint d = 0; d < work_dim; d++)
@@ -161,7 +162,7 @@ static size_t auto_group_items(cl_uint work_dim, const size_t global[3], size_t 
         want = 1;
     if (pow2)
         want = pow2_floor(want);
-    uint64_t groups_wanted = (uint64_t)weft_pool_concurrency() * AUTO_GROUPS_PER_THREAD;
+    uint64_t groups_wanted = (uint64_t)threads * AUTO_GROUPS_PER_THREAD;
     while (want > simd && total / want < groups_wanted)
         want /= 2;
     return want < 1 ? 1 : want;
@@ -169,9 +170,9 @@ static size_t auto_group_items(cl_uint work_dim, const size_t global[3], size_t 
 
 /* Chooses a uniform local size for a launch whose global sizes are all >= 1. */
 static void choose_local_size(cl_uint work_dim, const size_t global[3], size_t budget,
-                              const size_t max_items[3], size_t simd, size_t local[3])
+                              const size_t max_items[3], size_t simd, unsigned threads, size_t local[3])
 {
-    size_t left = auto_group_items(work_dim, global, budget, simd, false);
+    size_t left = auto_group_items(work_dim, global, budget, simd, false, threads);
     for (cl_uint d = 0; d < work_dim; d++) {
         size_t cap = left < max_items[d] ? left : max_items[d];
         size_t l = largest_divisor(global[d], cap);
@@ -196,9 +197,10 @@ static void choose_local_size(cl_uint work_dim, const size_t global[3], size_t b
  * groups stay uniform; else a power of two (a multiple of the SIMD width when that fits) and a
  * remainder group, rather than a small odd divisor. */
 static void choose_local_size_nonuniform(cl_uint work_dim, const size_t global[3], size_t budget,
-                                         const size_t max_items[3], size_t simd, size_t local[3])
+                                         const size_t max_items[3], size_t simd, unsigned threads,
+                                         size_t local[3])
 {
-    size_t left = auto_group_items(work_dim, global, budget, simd, true);
+    size_t left = auto_group_items(work_dim, global, budget, simd, true, threads);
     for (cl_uint d = 0; d < work_dim; d++) {
         size_t cap = left < max_items[d] ? left : max_items[d];
         size_t l = global[d];
@@ -335,7 +337,7 @@ static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct
  * interleave up to the whole group, so a column-walking kernel then reads that many
  * consecutive elements per step, as a blocked native loop does (sgemv, 2-core EPYC: 2.1 ms at a
  * local size of 64, 1.45 ms at 256). */
-static void merge_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geometry *g)
+static void merge_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geometry *g, unsigned threads)
 {
     if (g->empty || !weft_kernel_group_blind(kernel))
         return;
@@ -344,7 +346,7 @@ static void merge_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geomet
     uint64_t rest = 1;   /* groups in dimensions 1 and 2 */
     for (int d = 1; d < 3; d++)
         rest *= g->global[d] / g->local[d] + (g->global[d] % g->local[d] != 0);
-    uint64_t min_groups = 8ull * weft_pool_concurrency();
+    uint64_t min_groups = 8ull * threads;
     size_t l0 = g->local[0];
     while (l0 * 2 <= WEFT_BLIND_GROUP_X && g->global[0] % (l0 * 2) == 0 &&
            l0 * 2 * g->local[1] * g->local[2] <= info.max_work_group_size &&
@@ -436,10 +438,11 @@ static cl_int check_geometry(cl_device_id dev, cl_kernel kernel, cl_uint work_di
                                                                              : dev->max_work_group_size;
         size_t simd = info.preferred_multiple ? info.preferred_multiple : 1;
         if (uniform)
-            choose_local_size(work_dim, global, budget ? budget : 1, dev->max_work_item_sizes, simd, local);
+            choose_local_size(work_dim, global, budget ? budget : 1, dev->max_work_item_sizes, simd,
+                              dev->compute_units, local);
         else
             choose_local_size_nonuniform(work_dim, global, budget ? budget : 1, dev->max_work_item_sizes, simd,
-                                         local);
+                                         dev->compute_units, local);
         weft_log(WEFT_LOG_DEBUG, "clEnqueueNDRangeKernel: global %zux%zux%zu, chose local %zux%zux%zu",
                  global[0], global[1], global[2], local[0], local[1], local[2]);
     }
@@ -625,7 +628,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
         weft_kernel_args_free(args);
         return err;
     }
-    merge_blind_groups(kernel, work_dim, &g);
+    merge_blind_groups(kernel, work_dim, &g, q->device->compute_units);
     const cl_device_id dev = q->device;
     const bool empty = g.empty;
     const size_t *global = g.global, *local = g.local, *offset = g.offset;

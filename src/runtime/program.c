@@ -72,7 +72,7 @@ static cl_int check_devices(const char *func, cl_context ctx, cl_uint num_device
         return weft_error(func, CL_INVALID_VALUE,
                           "device_list is %s but num_devices is %u", devices ? "given" : "NULL", num_devices);
     for (cl_uint i = 0; i < num_devices; i++)
-        if (devices[i] != ctx->device)
+        if (!weft_context_has_device(ctx, devices[i]))
             return weft_error(func, CL_INVALID_DEVICE, "device_list[%u] is not a device of the context", i);
     return CL_SUCCESS;
 }
@@ -120,7 +120,7 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
     WEFT_CHECK_RET(num_devices > 0 && device_list, CL_INVALID_VALUE, errcode_ret, NULL,
                    "device_list is NULL or num_devices is 0");
     for (cl_uint i = 0; i < num_devices; i++)
-        WEFT_CHECK_RET(device_list[i] == context->device, CL_INVALID_DEVICE, errcode_ret, NULL,
+        WEFT_CHECK_RET(weft_context_has_device(context, device_list[i]), CL_INVALID_DEVICE, errcode_ret, NULL,
                        "device_list[%u] is not a device of the context", i);
     bool bad_args = !lengths || !binaries;
     for (cl_uint i = 0; !bad_args && i < num_devices; i++)
@@ -214,7 +214,7 @@ clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices, const
     WEFT_CHECK_RET(num_devices > 0 && device_list, CL_INVALID_VALUE, errcode_ret, NULL,
                    "device_list is NULL or num_devices is 0");
     for (cl_uint i = 0; i < num_devices; i++)
-        WEFT_CHECK_RET(device_list[i] == context->device, CL_INVALID_DEVICE, errcode_ret, NULL,
+        WEFT_CHECK_RET(weft_context_has_device(context, device_list[i]), CL_INVALID_DEVICE, errcode_ret, NULL,
                        "device_list[%u] is not a device of the context", i);
     WEFT_CHECK_RET(kernel_names, CL_INVALID_VALUE, errcode_ret, NULL, "kernel_names is NULL");
     WEFT_CHECK_RET(false, CL_INVALID_VALUE, errcode_ret, NULL,
@@ -548,11 +548,13 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
                         weft_object_refcount(WEFT_OBJ(program)));
     case CL_PROGRAM_CONTEXT:
         WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_context, program->context);
+    /* Every device of a context runs the same code (sub-devices are parts of one CPU), so a
+     * program is built for, and reports, all of them; its one binary serves each. */
     case CL_PROGRAM_NUM_DEVICES:
-        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_uint, 1);
+        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_uint, program->context->num_devices);
     case CL_PROGRAM_DEVICES:
-        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, cl_device_id,
-                        program->context->device);
+        return weft_info_bytes(param_value_size, param_value, param_value_size_ret, program->context->devices,
+                               program->context->num_devices * sizeof(cl_device_id));
     case CL_PROGRAM_SOURCE:
         return weft_info_string(param_value_size, param_value, param_value_size_ret,
                                 program->source ? program->source : "");
@@ -568,25 +570,30 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
         free(bin);
         if (err != CL_SUCCESS)
             return err;
-        WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, size_t, n);
+        const cl_uint devs = program->context->num_devices;
+        size_t sizes[devs];
+        for (cl_uint i = 0; i < devs; i++)
+            sizes[i] = n;
+        return weft_info_bytes(param_value_size, param_value, param_value_size_ret, sizes, sizeof sizes);
     }
     case CL_PROGRAM_BINARIES: {
+        const cl_uint devs = program->context->num_devices;
         if (param_value_size_ret)
-            *param_value_size_ret = sizeof(unsigned char *);
+            *param_value_size_ret = devs * sizeof(unsigned char *);
         if (!param_value)
             return CL_SUCCESS;
-        WEFT_CHECK(param_value_size >= sizeof(unsigned char *), CL_INVALID_VALUE,
-                   "param_value_size %zu is smaller than one pointer per device", param_value_size);
-        unsigned char *dst = ((unsigned char **)param_value)[0];
-        if (!dst)
-            return CL_SUCCESS;   /* the application skips this device */
+        WEFT_CHECK(param_value_size >= devs * sizeof(unsigned char *), CL_INVALID_VALUE,
+                   "param_value_size %zu is smaller than one pointer per device (%u)", param_value_size, devs);
         pthread_mutex_lock(&program->lock);
         unsigned char *bin = NULL;
         size_t n = 0;
         err = binary_of(program, &bin, &n);
         pthread_mutex_unlock(&program->lock);
-        if (err == CL_SUCCESS && n)
-            memcpy(dst, bin, n);
+        for (cl_uint i = 0; err == CL_SUCCESS && n && i < devs; i++) {
+            unsigned char *dst = ((unsigned char **)param_value)[i];
+            if (dst)   /* NULL: the application skips this device */
+                memcpy(dst, bin, n);
+        }
         free(bin);
         return err;
     }
@@ -644,7 +651,7 @@ clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_
                       size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
     WEFT_CHECK(weft_is_program(program), CL_INVALID_PROGRAM, "program is not a live program");
-    WEFT_CHECK(device == program->context->device, CL_INVALID_DEVICE,
+    WEFT_CHECK(weft_context_has_device(program->context, device), CL_INVALID_DEVICE,
                "device is not the program's device");
     cl_int err;
     pthread_mutex_lock(&program->lock);

@@ -47,6 +47,7 @@
 #include <time.h>
 
 #include "exec/fuse/fuse.h"
+#include "exec/pool.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
@@ -101,6 +102,7 @@ struct weft_queue_impl {
     bool stop;                       /* the queue object is being destroyed */
     bool self_free;                  /* ... by its own command thread, which frees it on exit */
     pthread_t thread;
+    struct weft_pool *pool;          /* its device's (exec/pool.h); NULL: the root device's */
 };
 
 /* Spin budgets before sleeping (ns). The command thread spins a little longer: the next
@@ -216,11 +218,13 @@ static void queue_free(cl_command_queue q)
     pthread_cond_destroy(&impl->done_cv);
     pthread_mutex_destroy(&impl->lock);
     cl_context ctx = q->context;
+    cl_device_id dev = q->device;
     free(atomic_load(&impl->spare));
     free(q->prop_list);
     free(impl);
     free(q);
     weft_object_unhold(WEFT_OBJ(ctx));
+    weft_object_unhold(WEFT_OBJ(dev));   /* a sub-device may go with it, and its pool */
 }
 
 static void command_finish(struct command *c, cl_int status);
@@ -282,9 +286,14 @@ static void command_execute(struct command *c)
 {
     cl_event ev = c->pub.event;
     cl_int status;
+    /* A sub-device's command runs on its pool, and on its cores whichever thread runs it. The
+     * queue (hence the pool) lives until the command's completion lets go of it. */
+    struct weft_pool_scope scope;
+    weft_pool_enter(c->pub.queue->impl->pool, &scope);
     if (atomic_load(&c->dep_failed)) {
         status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     } else if ((c->pub.flags & WEFT_COMMAND_FUSABLE) && execute_fused(c)) {
+        weft_pool_leave(&scope);
         return;
     } else {
         weft_event_set_status(ev, CL_RUNNING);
@@ -292,6 +301,7 @@ static void command_execute(struct command *c)
         if (status > 0)
             status = CL_COMPLETE;
     }
+    weft_pool_leave(&scope);
     command_finish(c, status);
 }
 
@@ -395,6 +405,8 @@ static void *queue_thread_main(void *arg)
     char name[16];
     snprintf(name, sizeof name, "weft-queue-%u", impl->number % 10000u);
     pthread_setname_np(pthread_self(), name);   /* top -H, gdb, perf and WEFT_TRACE's tracks */
+    if (impl->pool)
+        weft_pool_adopt_thread(impl->pool);     /* a sub-device's queue: its cores, for good */
     pthread_mutex_lock(&impl->lock);
     for (;;) {
         /* Read the sequence before scanning: a dependency resolving concurrently (outside
@@ -789,7 +801,10 @@ static cl_command_queue queue_create(cl_context context, cl_device_id device,
     impl->in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     static atomic_uint queues;
     impl->number = atomic_fetch_add(&queues, 1) + 1;
+    impl->pool = weft_device_pool(device);
+    weft_object_hold(WEFT_OBJ(device));
     if (pthread_create(&impl->thread, NULL, queue_thread_main, q) != 0) {
+        weft_object_unhold(WEFT_OBJ(device));
         pthread_cond_destroy(&impl->work_cv);
         pthread_cond_destroy(&impl->done_cv);
         pthread_mutex_destroy(&impl->lock);
@@ -814,7 +829,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
 {
     WEFT_CHECK_RET(weft_object_is(context, WEFT_TYPE_CONTEXT), CL_INVALID_CONTEXT, errcode_ret, NULL,
                    "context is not a valid context");
-    WEFT_CHECK_RET(weft_object_is(device, WEFT_TYPE_DEVICE) && device == context->device,
+    WEFT_CHECK_RET(weft_object_is(device, WEFT_TYPE_DEVICE) && weft_context_has_device(context, device),
                    CL_INVALID_DEVICE, errcode_ret, NULL,
                    "device is not a valid device of the context");
     cl_command_queue_properties bits = 0;
@@ -863,7 +878,7 @@ clCreateCommandQueue(cl_context context, cl_device_id device, cl_command_queue_p
 {
     WEFT_CHECK_RET(weft_object_is(context, WEFT_TYPE_CONTEXT), CL_INVALID_CONTEXT, errcode_ret, NULL,
                    "context is not a valid context");
-    WEFT_CHECK_RET(weft_object_is(device, WEFT_TYPE_DEVICE) && device == context->device,
+    WEFT_CHECK_RET(weft_object_is(device, WEFT_TYPE_DEVICE) && weft_context_has_device(context, device),
                    CL_INVALID_DEVICE, errcode_ret, NULL,
                    "device is not a valid device of the context");
     const cl_command_queue_properties valid = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |

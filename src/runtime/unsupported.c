@@ -52,7 +52,7 @@ clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, cl_comma
 {
     WEFT_CHECK(weft_object_is(context, WEFT_TYPE_CONTEXT), CL_INVALID_CONTEXT,
                "context %p is not a valid context", (void *)context);
-    WEFT_CHECK(weft_object_is(device, WEFT_TYPE_DEVICE) && device == context->device, CL_INVALID_DEVICE,
+    WEFT_CHECK(weft_object_is(device, WEFT_TYPE_DEVICE) && weft_context_has_device(context, device), CL_INVALID_DEVICE,
                "device %p is not a device of the context", (void *)device);
     return weft_error(__func__, CL_INVALID_OPERATION,
                "this device does not support on-device queues (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is 0)");

@@ -119,10 +119,10 @@ static void *usm_alloc(const char *func, cl_context context, cl_device_id device
     WEFT_CHECK_RET(weft_object_is(c, WEFT_TYPE_CONTEXT), CL_INVALID_CONTEXT, errcode_ret, NULL,      \
                    "context %p is not a valid context", (void *)(c))
 
-/* A device of the context: Weft's contexts hold its one device. */
+/* A device of the context. */
 static bool context_has_device(cl_context context, cl_device_id device)
 {
-    return weft_object_is(device, WEFT_TYPE_DEVICE) && device == context->device;
+    return weft_object_is(device, WEFT_TYPE_DEVICE) && weft_context_has_device(context, device);
 }
 
 CL_API_ENTRY void *CL_API_CALL
