@@ -34,6 +34,8 @@ enum weft_partition_status weft_partition_equally(const unsigned *units, unsigne
     if (per == 0)
         return WEFT_PARTITION_INVALID;
     if (per > n)
+        return WEFT_PARTITION_BAD_COUNT;
+    if (per == n)   /* one part, the whole device: it cannot be partitioned further */
         return WEFT_PARTITION_FAILED;
     unsigned parts = (unsigned)(n / per);
     if (!partition_alloc(out, parts, parts * (unsigned)per))

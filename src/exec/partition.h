@@ -16,8 +16,8 @@
 enum weft_partition_status {
     WEFT_PARTITION_OK,
     WEFT_PARTITION_INVALID,      /* a value the scheme does not accept (OpenCL: CL_INVALID_VALUE) */
-    WEFT_PARTITION_BAD_COUNT,    /* by counts: a count below 1, too many units or parts
-                                    (CL_INVALID_DEVICE_PARTITION_COUNT) */
+    WEFT_PARTITION_BAD_COUNT,    /* more units or parts asked for than there are, or a count
+                                    below 1 (CL_INVALID_DEVICE_PARTITION_COUNT) */
     WEFT_PARTITION_FAILED,       /* valid, but the units do not split that way
                                     (CL_DEVICE_PARTITION_FAILED) */
     WEFT_PARTITION_NO_MEMORY,
@@ -32,7 +32,8 @@ struct weft_partition {
 };
 
 /* As many parts of `per` units as the n units hold, in order (the rest unused). per == 0:
- * INVALID; per > n: FAILED. */
+ * INVALID; per > n: BAD_COUNT; per == n (the whole device again): FAILED, as the OpenCL-CTS
+ * reads the specification. */
 enum weft_partition_status weft_partition_equally(const unsigned *units, unsigned n, uint64_t per,
                                                   struct weft_partition *out);
 /* One part per count, taking the units in order. No counts: INVALID; a count of 0 (or below,

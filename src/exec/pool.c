@@ -681,13 +681,14 @@ struct weft_pool *weft_pool_new(const unsigned *cores, unsigned n)
 {
     if (n < 1)
         return NULL;
-    struct pool *p = calloc(1, sizeof *p);
+    struct pool *p = aligned_alloc(alignof(struct pool), sizeof *p);   /* sizeof: a multiple of it */
     unsigned *core = malloc(sizeof *core * n);
     if (!p || !core) {
         free(p);
         free(core);
         return NULL;
     }
+    memset(p, 0, sizeof *p);
     memcpy(core, cores, sizeof *core * n);
     p->core = core;
     pthread_mutex_init(&p->launch_lock, NULL);

@@ -136,8 +136,8 @@ static cl_int partition_error(enum weft_partition_status st, const char *what)
         return weft_error("clCreateSubDevices", CL_INVALID_VALUE, "%s is not a partition this device supports", what);
     case WEFT_PARTITION_BAD_COUNT:
         return weft_error("clCreateSubDevices", CL_INVALID_DEVICE_PARTITION_COUNT,
-                          "%s: every count must be at least 1, and counts and their sum at most the device's "
-                          "compute units", what);
+                          "%s asks for more compute units or sub-devices than the device has, or for a "
+                          "sub-device of fewer than 1", what);
     case WEFT_PARTITION_FAILED:
         return weft_error("clCreateSubDevices", CL_DEVICE_PARTITION_FAILED,
                           "%s does not split this device's compute units", what);

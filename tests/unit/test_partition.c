@@ -74,12 +74,14 @@ static void test_equally(void **state)
     assert_int_equal(weft_partition_equally(units, 7, 1, &p), WEFT_PARTITION_OK);
     assert_int_equal(p.parts, 7);
     weft_partition_free(&p);
-    assert_int_equal(weft_partition_equally(units, 7, 7, &p), WEFT_PARTITION_OK);
+    assert_int_equal(weft_partition_equally(units, 7, 6, &p), WEFT_PARTITION_OK);
     assert_int_equal(p.parts, 1);
     weft_partition_free(&p);
     assert_int_equal(weft_partition_equally(units, 7, 0, &p), WEFT_PARTITION_INVALID);
-    assert_int_equal(weft_partition_equally(units, 7, 8, &p), WEFT_PARTITION_FAILED);
-    assert_int_equal(weft_partition_equally(units, 7, UINT64_MAX, &p), WEFT_PARTITION_FAILED);
+    assert_int_equal(weft_partition_equally(units, 7, 7, &p), WEFT_PARTITION_FAILED);   /* the whole again */
+    assert_int_equal(weft_partition_equally(units, 1, 1, &p), WEFT_PARTITION_FAILED);
+    assert_int_equal(weft_partition_equally(units, 7, 8, &p), WEFT_PARTITION_BAD_COUNT);
+    assert_int_equal(weft_partition_equally(units, 7, UINT64_MAX, &p), WEFT_PARTITION_BAD_COUNT);
 }
 
 static void test_by_counts(void **state)

@@ -3,7 +3,8 @@
  * and group costs, each thread has its own aligned local arena and scratch (reused across
  * launches, grown when a launch needs more), launches from two threads never mix, a launch's
  * calls get the stack it asks for on every thread (a thread whose own stack is small included)
- * and one over the limit is refused, WEFT_NUM_THREADS sets the concurrency, idle workers sleep. Prints the per-launch overhead
+ * and one over the limit is refused, WEFT_NUM_THREADS sets the concurrency, a pool of a
+ * sub-device's runs its launches alone and stops when freed, idle workers sleep. Prints the per-launch overhead
  * (never asserted). The process runs with WEFT_NUM_THREADS=4 (set before the pool starts). */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -399,6 +400,56 @@ static char thread_state(pid_t t)
     return p && p[1] == ' ' ? p[2] : '?';
 }
 
+/* A pool of its own (a sub-device's): its launches run every group exactly once on its own
+ * threads, weft_pool_concurrency says its size inside the scope and the root's outside, scopes
+ * nest, and freeing it stops its workers (none of them ran the root's launch). */
+static void test_sub_pool(void **state)
+{
+    const unsigned cores[3] = {0, 1, 0};
+    struct weft_pool *sub = weft_pool_new(cores, 3);
+    assert_non_null(sub);
+    assert_int_equal(weft_pool_size(sub), 3);
+    assert_int_equal(weft_pool_size(NULL), NUM_THREADS);
+    struct weft_pool_scope outer, inner;
+    weft_pool_enter(sub, &outer);
+    assert_int_equal(weft_pool_concurrency(), 3);
+    static const uint64_t sizes[] = {1, 2, 3, 100, 4099, 65537};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        struct record r;
+        struct weft_launch l = make_launch(&r, sizes[i], 64, 64);
+        r.launch = &l;
+        assert_int_equal(weft_pool_run(&l), 0);
+        check_exactly_once(&r, sizes[i]);
+        free(r.counts);
+    }
+    weft_pool_enter(NULL, &inner);   /* back to the root pool, nested */
+    assert_int_equal(weft_pool_concurrency(), NUM_THREADS);
+    weft_pool_leave(&inner);
+    assert_int_equal(weft_pool_concurrency(), 3);
+    weft_pool_leave(&outer);
+    assert_int_equal(weft_pool_concurrency(), NUM_THREADS);
+    weft_pool_free(sub);
+    /* the root pool still runs everything */
+    struct record r;
+    struct weft_launch l = make_launch(&r, 5003, 0, 0);
+    r.launch = &l;
+    assert_int_equal(weft_pool_run(&l), 0);
+    check_exactly_once(&r, 5003);
+    free(r.counts);
+    /* a pool of one thread: the caller alone */
+    struct weft_pool *one = weft_pool_new(cores, 1);
+    assert_non_null(one);
+    weft_pool_enter(one, &outer);
+    assert_int_equal(weft_pool_concurrency(), 1);
+    l = make_launch(&r, 777, 0, 0);
+    r.launch = &l;
+    assert_int_equal(weft_pool_run(&l), 0);
+    check_exactly_once(&r, 777);
+    free(r.counts);
+    weft_pool_leave(&outer);
+    weft_pool_free(one);
+}
+
 static void test_idle_workers_sleep(void **state)
 {
     struct record r;
@@ -569,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_large_stack_launches),
         cmocka_unit_test(test_small_stack_caller),
         cmocka_unit_test(test_stack_over_limit_refused),
+        cmocka_unit_test(test_sub_pool),
         cmocka_unit_test(test_idle_workers_sleep),
         cmocka_unit_test(test_print_launch_overhead),
     };
