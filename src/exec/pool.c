@@ -61,6 +61,11 @@
  * ones single groups (a quarter at a time, as stealing takes, left the first thieves a quarter
  * of the whole launch each: sgemm_tiled 4x slower on the 16-core Xeon).
  *
+ * Sub-devices. Each has a pool of its own (weft_pool_new): the same protocol on its own slots,
+ * worker i pinned to its core[i], no NUMA plan, stopped and joined by weft_pool_free. A
+ * thread's launches go to the pool it entered (weft_pool_enter; the root pool otherwise), and a
+ * thread that is not on one of a sub-device pool's cores is bound to them while it is in it.
+ *
  * NUMA. Where hwloc shows the threads on two nodes or more, the pool follows a plan
  * (exec/numa.h): threads are numbered node after node (slot i pinned to plan->core[i]), so
  * the ranges of a node's threads are adjacent and the node owns one contiguous piece of a 1-D
@@ -178,6 +183,7 @@ struct pool {
     /* A sub-device's pool (weft_pool_new): the cores its threads run on, slot i's worker pinned
      * to core[i]; NULL for the root pool, whose workers are pinned as described above. */
     unsigned *core;
+    struct weft_cpuset *cpus;    /* ... and their CPUs (NULL: unknown, nothing is bound) */
     atomic_bool quit;            /* weft_pool_free: workers leave */
     /* The NUMA worker groups (see NUMA below), only where the threads sit on two nodes or
      * more; NULL on one node, where the pool runs as it always did. Read-only after init. */
@@ -691,6 +697,7 @@ struct weft_pool *weft_pool_new(const unsigned *cores, unsigned n)
     memset(p, 0, sizeof *p);
     memcpy(core, cores, sizeof *core * n);
     p->core = core;
+    p->cpus = weft_topology_cpuset(core, n);
     pthread_mutex_init(&p->launch_lock, NULL);
     atomic_init(&p->state, STATE_CLOSED);
     atomic_init(&p->caller_sleeping, 0);
@@ -721,6 +728,7 @@ void weft_pool_free(struct weft_pool *wp)
     }
     free(p->slots);
     free(p->core);
+    weft_cpuset_free(p->cpus);
     pthread_mutex_destroy(&p->launch_lock);
     free(p);
 }
@@ -733,8 +741,14 @@ unsigned weft_pool_size(const struct weft_pool *wp)
 void weft_pool_adopt_thread(struct weft_pool *wp)
 {
     struct pool *p = (struct pool *)wp;
-    if (p && weft_topology_bind_current_thread(p->core, p->nthreads, NULL))
+    if (p && weft_topology_bind_current_thread(p->cpus, NULL))
         adopted_pool = p;
+}
+
+bool weft_pool_thread_inside(const struct weft_pool *wp)
+{
+    const struct pool *p = (const struct pool *)wp;
+    return !p || adopted_pool == p || !p->cpus || weft_cpuset_has_current_cpu(p->cpus);
 }
 
 void weft_pool_enter(struct weft_pool *wp, struct weft_pool_scope *scope)
@@ -743,9 +757,11 @@ void weft_pool_enter(struct weft_pool *wp, struct weft_pool_scope *scope)
     scope->prev = (struct weft_pool *)current_pool;
     scope->saved = NULL;
     current_pool = p;
-    /* A sub-device's launches run on its cores, the calling thread's share included. */
-    if (p && adopted_pool != p)
-        weft_topology_bind_current_thread(p->core, p->nthreads, &scope->saved);
+    /* A sub-device's launches run on its cores, the calling thread's share included: a thread
+     * that is not on one of them is moved there for the scope (runtime/queue.c sees that only
+     * threads already there run a sub-device's commands; moving costs 8-11 us a launch). */
+    if (!weft_pool_thread_inside(wp))
+        weft_topology_bind_current_thread(p->cpus, &scope->saved);
 }
 
 void weft_pool_leave(struct weft_pool_scope *scope)

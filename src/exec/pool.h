@@ -56,7 +56,8 @@ struct weft_pool_scope {
 };
 /* A pool of n >= 1 threads whose worker i (1 .. n-1) is pinned to core cores[i] (topology
  * numbering, % cores) and whose calling thread is bound to all of cores[0 .. n-1] while in it.
- * NULL when memory is short. Fewer workers start when threads cannot be created. */
+ * NULL when memory is short. Fewer workers start when threads cannot be created. A thread not
+ * on one of its cores that enters it is bound to them until it leaves. */
 struct weft_pool *weft_pool_new(const unsigned *cores, unsigned n);
 /* Stops and joins the pool's workers and frees it. No launch may be running on it. */
 void weft_pool_free(struct weft_pool *p);
@@ -69,6 +70,10 @@ void weft_pool_leave(struct weft_pool_scope *scope);
 /* Binds the calling thread to pool p's cores for good (a sub-device queue's command thread),
  * so that entering p costs it no system call. */
 void weft_pool_adopt_thread(struct weft_pool *p);
+/* Whether the calling thread may run p's launches where it is: p is the root pool (NULL), the
+ * thread adopted p, p's cores are unknown (nothing is bound), or the thread runs on one of
+ * them now. */
+bool weft_pool_thread_inside(const struct weft_pool *p);
 
 /* Runs the launch to completion on the calling thread's pool; returns 0, or -1 when the
  * calling thread's arenas or stack could not be allocated (a worker that cannot get them sits

@@ -559,32 +559,57 @@ bool weft_topology_pin_current_thread(unsigned index)
     return false;
 }
 
-/* A thread's binding as bind_current_thread found it. */
+/* A thread's binding as bind_current_thread found it, and a set of CPUs: one type. */
 struct weft_binding {
     cpu_set_t set;
 };
+struct weft_cpuset {
+    cpu_set_t set;
+};
 
-bool weft_topology_bind_current_thread(const unsigned *cores, unsigned n, struct weft_binding **saved)
+struct weft_cpuset *weft_topology_cpuset(const unsigned *cores, unsigned n)
 {
     const struct weft_topology *t = weft_topology_get();
-    if (saved)
-        *saved = NULL;
     if (t->synthetic || !hw || !num_core_sets || n == 0)
-        return false;
-    cpu_set_t want;
-    CPU_ZERO(&want);
+        return NULL;
+    struct weft_cpuset *out = malloc(sizeof *out);
+    if (!out)
+        return NULL;
+    CPU_ZERO(&out->set);
     for (unsigned i = 0; i < n; i++) {
         hwloc_bitmap_t set = core_sets[cores[i] % num_core_sets];
         unsigned cpu;
-        if (!set)
-            return false;
+        if (!set) {
+            free(out);
+            return NULL;
+        }
         hwloc_bitmap_foreach_begin(cpu, set)
         {
             if (cpu < CPU_SETSIZE)
-                CPU_SET(cpu, &want);
+                CPU_SET(cpu, &out->set);
         }
         hwloc_bitmap_foreach_end();
     }
+    return out;
+}
+
+void weft_cpuset_free(struct weft_cpuset *set)
+{
+    free(set);
+}
+
+bool weft_cpuset_has_current_cpu(const struct weft_cpuset *set)
+{
+    int cpu = sched_getcpu();   /* the vDSO's: no system call */
+    return set && cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set->set);
+}
+
+bool weft_topology_bind_current_thread(const struct weft_cpuset *set, struct weft_binding **saved)
+{
+    if (saved)
+        *saved = NULL;
+    if (!set)
+        return false;
     struct weft_binding *old = NULL;
     if (saved) {
         old = malloc(sizeof *old);
@@ -593,7 +618,7 @@ bool weft_topology_bind_current_thread(const unsigned *cores, unsigned n, struct
             return false;
         }
     }
-    if (pthread_setaffinity_np(pthread_self(), sizeof want, &want) != 0) {
+    if (pthread_setaffinity_np(pthread_self(), sizeof set->set, &set->set) != 0) {
         free(old);
         return false;
     }

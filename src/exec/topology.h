@@ -76,11 +76,17 @@ unsigned weft_topology_current_llc_domain(void);
 /* Pins the calling thread to core `index % cores`. Returns false when pinning is not
  * possible (the thread keeps running unpinned), and always on a synthetic topology. */
 bool weft_topology_pin_current_thread(unsigned index);
-/* Binds the calling thread to the union of cores cores[0..n-1] (each taken `% cores`), first
- * saving its binding in *saved when saved is not NULL. Returns false (nothing changed) when
- * binding is not possible, and always on a synthetic topology. */
+/* A set of CPUs: those of cores cores[0..n-1] (each taken `% cores`). NULL when binding is
+ * not possible (no hwloc, a synthetic topology, memory short). Freed with weft_cpuset_free. */
+struct weft_cpuset;
+struct weft_cpuset *weft_topology_cpuset(const unsigned *cores, unsigned n);
+void weft_cpuset_free(struct weft_cpuset *set);
+/* Whether the calling thread runs on a CPU of `set` now (false for NULL). */
+bool weft_cpuset_has_current_cpu(const struct weft_cpuset *set);
+/* Binds the calling thread to `set`, first saving its binding in *saved when saved is not
+ * NULL. Returns false (nothing changed) when it cannot. */
 struct weft_binding;
-bool weft_topology_bind_current_thread(const unsigned *cores, unsigned n, struct weft_binding **saved);
+bool weft_topology_bind_current_thread(const struct weft_cpuset *set, struct weft_binding **saved);
 /* Gives the calling thread back the binding bind_current_thread saved, and frees it. */
 void weft_topology_restore_binding(struct weft_binding *saved);
 

@@ -32,6 +32,10 @@
  *     latency-critical enqueue-then-wait path (measured: empty kernel launch + clFinish
  *     ~0.5-1 us through the ICD loader). The command thread spins briefly only while its
  *     list is empty (waiting for the next enqueue), then sleeps on a condition variable.
+ *   - A sub-device's queue (runtime/subdevice.c): its command thread is bound to the
+ *     sub-device's cores for good, and the two rules above apply only to a thread that runs on
+ *     one of those cores when it enqueues or waits (weft_pool_thread_inside); any other only
+ *     waits. Its commands run on the sub-device's pool (exec/pool.h).
  *   - A command holds its queue, its wait-list events and its own event; all are released
  *     when it completes (or is discarded). The command, its wait list, its listener nodes
  *     and its payload are one allocation.
@@ -83,6 +87,8 @@ struct weft_queue_impl {
     struct command *head, *tail;     /* not-complete commands, submission order */
     uint64_t next_ticket;
     atomic_uint work_seq;            /* bumped whenever something may have become runnable */
+    atomic_uint done_seq;            /* bumped by every completion: what a waiter that may not
+                                        run commands (a sub-device's) spins on */
     atomic_bool sleeping;            /* the command thread waits on work_cv */
     unsigned done_waiters;
     bool in_order;
@@ -388,6 +394,7 @@ static void command_finish(struct command *c, cl_int status)
         pthread_cond_broadcast(&impl->done_cv);
     bool others = impl->head != NULL;
     pthread_mutex_unlock(&impl->lock);
+    atomic_fetch_add_explicit(&impl->done_seq, 1, memory_order_release);
     /* Completion may make younger commands runnable (barriers, markers, in-order order);
      * with none left there is nobody to tell, and a sleeping thread stays asleep. */
     if (others)
@@ -613,14 +620,26 @@ static void dep_notify(struct weft_event_listener *l, cl_int status)
 static void queue_help(cl_command_queue q, uint64_t max_ticket, cl_event until)
 {
     struct weft_queue_impl *impl = q->impl;
+    /* A sub-device's commands run here only when this thread is on one of its cores already;
+     * otherwise it waits for the queue's thread, which is. Moving this thread onto the
+     * sub-device's cores and back for each command cost 8.6-11 us a launch on the 2-core EPYC
+     * (1.3 us on the root device). */
+    const bool may_run = weft_pool_thread_inside(impl->pool);
     pthread_mutex_lock(&impl->lock);
     release_upto(impl, max_ticket + 1);   /* a sync point: held launches up to it run now */
+    if (!may_run) {
+        pthread_mutex_unlock(&impl->lock);
+        queue_wake(impl);
+        pthread_mutex_lock(&impl->lock);
+    }
     for (;;) {
         if (until ? atomic_load(&until->status) <= CL_COMPLETE
                   : (!impl->head || impl->head->ticket > max_ticket))
             break;
-        unsigned seen = atomic_load(&impl->work_seq);   /* before the scan, see the thread */
-        struct command *c = find_runnable(impl, max_ticket);
+        /* before the scan, see the thread; one that only waits watches completions */
+        atomic_uint *watch = may_run ? &impl->work_seq : &impl->done_seq;
+        unsigned seen = atomic_load(watch);
+        struct command *c = may_run ? find_runnable(impl, max_ticket) : NULL;
         if (c) {
             c->state = COMMAND_RUNNING;
             pthread_mutex_unlock(&impl->lock);
@@ -629,7 +648,7 @@ static void queue_help(cl_command_queue q, uint64_t max_ticket, cl_event until)
             continue;
         }
         pthread_mutex_unlock(&impl->lock);
-        bool changed = spin_for_change(&impl->work_seq, seen, HELPER_SPIN_NS);
+        bool changed = spin_for_change(watch, seen, HELPER_SPIN_NS);
         pthread_mutex_lock(&impl->lock);
         if (changed)
             continue;
@@ -726,7 +745,8 @@ cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *e
      * ones before it. Not only when the queue is empty: a burst whose first launch went to the
      * command thread would otherwise stay behind it for good (each enqueue finding the one
      * before still queued). */
-    bool here = !blocking && (cmd->flags & WEFT_COMMAND_RUN_IF_IDLE) && impl->in_order && runs_here(impl, c);
+    bool here = !blocking && (cmd->flags & WEFT_COMMAND_RUN_IF_IDLE) && impl->in_order &&
+                weft_pool_thread_inside(impl->pool) && runs_here(impl, c);
     /* the usual case, nothing before it: taken now, so that the command thread (spinning after
      * a command of its own) cannot take it between the lock and queue_help */
     bool alone = here && c == impl->head;
@@ -797,6 +817,7 @@ static cl_command_queue queue_create(cl_context context, cl_device_id device,
     pthread_condattr_destroy(&monotonic);
     pthread_cond_init(&impl->done_cv, NULL);
     atomic_init(&impl->work_seq, 0);
+    atomic_init(&impl->done_seq, 0);
     atomic_init(&impl->sleeping, false);
     impl->in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     static atomic_uint queues;

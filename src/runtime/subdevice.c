@@ -12,10 +12,11 @@
  *     CL_DEVICE_PARTITION_PROPERTIES only then. A level hwloc does not show is CL_INVALID_VALUE;
  *     one that leaves every unit in one part is CL_DEVICE_PARTITION_FAILED.
  *   - A sub-device's launches run on its own cores: its pool (exec/pool.h) has a worker pinned
- *     to each of its units but the first, and the thread that runs a launch (the queue's
- *     command thread, bound to the sub-device's cores for good, or an application thread that
- *     runs or waits for it) is bound to those cores while it does. The pool is made at the
- *     first launch, and stopped when the sub-device is freed.
+ *     to each of its units but the first; the thread that runs a launch takes the first unit's
+ *     share. That thread is the queue's command thread, bound to the sub-device's cores for
+ *     good, or an application thread that enqueues or waits while it runs on one of those
+ *     cores (runtime/queue.c); an application thread elsewhere only waits. The pool is made
+ *     with the sub-device's first queue, and stopped when the sub-device is freed.
  *   - A sub-device is reference counted (the root device is not: retaining or releasing it
  *     does nothing). It holds its parent; contexts and queues hold their devices, so a
  *     sub-device the application released lives until its last queue is gone.

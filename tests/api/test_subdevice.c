@@ -5,7 +5,8 @@
  * PROGRAM_DEVICES and binaries per device); launches and fused chains on sub-device queues
  * checked against host references; a sub-device released while its queue still runs; and,
  * on the real machine, that a sub-device's threads are pinned to its cores and an
- * application thread that runs one of its commands gets its own binding back.
+ * application thread keeps its binding, whether it is on a sub-device's core (and runs its
+ * commands) or not (and waits for the queue's thread).
  *
  * The process asks for 4 compute units (WEFT_NUM_THREADS, unless set). CTest also runs it on
  * a synthetic topology (api/subdevice_synthetic, WEFT_HWLOC_SYNTHETIC=SYNTHETIC_SHAPE), where
@@ -20,6 +21,8 @@
 #include <CL/cl_ext.h>
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -564,11 +567,33 @@ static void test_threads_are_pinned_to_the_subdevice(void **state)
         assert_int_equal(allowed_cpus("/proc/thread-self/status", after, sizeof after), cpus);
         assert_string_equal(after, before);   /* the application thread's binding is its own again */
     }
+    /* an application thread on one CPU: on a sub-device's core it runs the sub-device's
+     * commands itself, elsewhere it waits for the queue's thread; either way it stays where it
+     * is, and every launch runs once */
+    cpu_set_t mine, one;
+    assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof mine, &mine), 0);
+    int tried = 0, launches = 6;
+    for (int cpu = 0; cpu < CPU_SETSIZE && tried < 2; cpu++) {
+        if (!CPU_ISSET(cpu, &mine))
+            continue;
+        tried++;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof one, &one), 0);
+        for (int round = 0; round < 20; round++, launches++) {
+            assert_int_equal(clEnqueueNDRangeKernel(q[round % 2], inc, 1, NULL, &global, &local, 0, NULL, NULL),
+                             CL_SUCCESS);
+            assert_int_equal(clFinish(q[round % 2]), CL_SUCCESS);
+        }
+        assert_int_equal(allowed_cpus("/proc/thread-self/status", after, sizeof after), 1);
+        assert_int_equal(atoi(after), cpu);
+        assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof mine, &mine), 0);
+    }
     int *out = malloc(sizeof(int) * N);
     assert_int_equal(clEnqueueReadBuffer(q[2], buf, CL_TRUE, 0, sizeof(int) * N, out, 0, NULL, NULL), CL_SUCCESS);
     for (int i = 0; i < N; i++)
-        if (out[i] != 6)
-            fail_msg("out[%d] = %d, not 6", i, out[i]);
+        if (out[i] != launches)
+            fail_msg("out[%d] = %d, not %d", i, out[i], launches);
     free(out);
     /* the queues' threads bind themselves to their sub-device's cores when they start (those
      * of the one-unit sub-devices to one CPU); the two-unit sub-device has one worker, pinned */
