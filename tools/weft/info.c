@@ -222,8 +222,8 @@ static void print_platform(cl_platform_id p)
     free(ext);
 }
 
-/* NUMA nodes: no cl* query reports them (partitioning by affinity domain, which this device
- * does not offer, aside), so they come from the topology the worker pool follows. */
+/* NUMA nodes: no cl* query lists them (partitioning by affinity domain only says whether they
+ * split the device), so they come from the topology the worker pool follows. */
 static void print_numa_nodes(void)
 {
     const struct weft_topology *t = weft_topology_get();
@@ -242,6 +242,31 @@ static void print_numa_nodes(void)
             snprintf(line, sizeof line, "node %u: %u cores, package %u", k, cores, t->node_package ? t->node_package[k] : 0);
         cont(line);
     }
+}
+
+/* How the device partitions into sub-devices (CL_DEVICE_PARTITION_PROPERTIES and the affinity
+ * domains that split it). */
+static void print_partitions(cl_device_id d)
+{
+    cl_device_affinity_domain dom = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_PARTITION_AFFINITY_DOMAIN, sizeof dom, &dom, NULL) != CL_SUCCESS)
+        return;
+    static const struct {
+        cl_device_affinity_domain bit;
+        const char *name;
+    } names[] = {{CL_DEVICE_AFFINITY_DOMAIN_NUMA, "NUMA"},   {CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE, "L4"},
+                 {CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, "L3"}, {CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE, "L2"},
+                 {CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE, "L1"}};
+    char line[128] = "equally, by counts";
+    if (dom) {
+        strcat(line, ", by affinity domain:");
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (dom & names[i].bit) {
+                strcat(line, " ");
+                strcat(line, names[i].name);
+            }
+    }
+    row("Sub-devices", "%s", line);
 }
 
 static void print_device(cl_device_id d)
@@ -264,6 +289,7 @@ static void print_device(cl_device_id d)
     if (device_uint(d, CL_DEVICE_MAX_COMPUTE_UNITS, "Compute units", &u))
         row("Compute units", "%u (worker threads)", u);
     print_numa_nodes();
+    print_partitions(d);
     if (device_uint(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, "Max clock", &u))
         row("Max clock", u ? "%u MHz" : "unknown", u);
     if (device_ulong(d, CL_DEVICE_GLOBAL_MEM_SIZE, "Global memory", &ul))
