@@ -54,6 +54,8 @@ static int setup(void **state)
     weft_object_init(&e->dev->obj, WEFT_TYPE_DEVICE, fake_device_destroy);
     e->ctx = calloc(1, sizeof *e->ctx);
     e->ctx->device = e->dev;
+    e->ctx->devices = &e->dev;
+    e->ctx->num_devices = 1;
     atomic_store(&context_destroyed, 0);
     weft_object_init(&e->ctx->obj, WEFT_TYPE_CONTEXT, fake_context_destroy);
     *state = e;
