@@ -185,6 +185,17 @@ static const char *source =
     "    if (i >= lim) break;\n"
     "  }\n"
     "  out[g] = acc * 100 + i;\n"
+    "}\n"
+    /* 10. The same with the `continue` inside a divergent `if` (wrong before as well). */
+    "kernel void nested_continue_before_exit_test(global int *out, global const int *xs) {\n"
+    "  int g = get_global_id(0), x = xs[g], i = 0, acc = 0;\n"
+    "  while (1) {\n"
+    "    i++;\n"
+    "    if (i & 1) { if ((x >> i) & 1) continue; acc -= 1; }\n"
+    "    acc += i;\n"
+    "    if (i >= (x & 7) + 1) break;\n"
+    "  }\n"
+    "  out[g] = acc * 100 + i;\n"
     "}\n";
 
 static int setup(void **state)
@@ -599,6 +610,30 @@ static void test_continue_before_exit_test(void **state)
             }
             if (out[o] != acc * 100u + i)
                 fail_msg("continue_before_exit_test: item %zu, limit %u: %u, want %u", o, lim, out[o], acc * 100u + i);
+        }
+        free(out);
+        clReleaseMemObject(bo);
+        /* the nested form, on the same inputs */
+        bo = buf_poisoned(G * 4);
+        assert_int_equal(launch_bounded("nested_continue_before_exit_test", &G, &L, KARGS(KARG(bo), KARG(bl))),
+                         CL_SUCCESS);
+        out = (uint32_t *)ints_read(bo, G);
+        for (size_t o = 0; o < G; o++) {
+            int32_t x = (int32_t)lims[o], i = 0, acc = 0;
+            for (;;) {
+                i++;
+                if (i & 1) {
+                    if ((x >> i) & 1)
+                        continue;
+                    acc -= 1;
+                }
+                acc += i;
+                if (i >= (x & 7) + 1)
+                    break;
+            }
+            if ((int32_t)out[o] != acc * 100 + i)
+                fail_msg("nested_continue_before_exit_test: item %zu, x %d: %d, want %d", o, x, (int32_t)out[o],
+                         acc * 100 + i);
         }
         free(out);
         free(lims);
