@@ -52,7 +52,7 @@ size_t weft_pool_stack_limit(void);
 struct weft_pool;
 struct weft_pool_scope {
     struct weft_pool *prev;
-    struct weft_binding *saved;   /* the thread's binding before, restored on leave */
+    struct weft_cpuset *saved;    /* the thread's binding before, restored on leave */
 };
 /* A pool of n >= 1 threads whose worker i (1 .. n-1) is pinned to core cores[i] (topology
  * numbering, % cores) and whose calling thread is bound to all of cores[0 .. n-1] while in it.

@@ -559,10 +559,7 @@ bool weft_topology_pin_current_thread(unsigned index)
     return false;
 }
 
-/* A thread's binding as bind_current_thread found it, and a set of CPUs: one type. */
-struct weft_binding {
-    cpu_set_t set;
-};
+/* A set of CPUs: a pool's cores, or a thread's binding as bind_current_thread found it. */
 struct weft_cpuset {
     cpu_set_t set;
 };
@@ -604,13 +601,13 @@ bool weft_cpuset_has_current_cpu(const struct weft_cpuset *set)
     return set && cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set->set);
 }
 
-bool weft_topology_bind_current_thread(const struct weft_cpuset *set, struct weft_binding **saved)
+bool weft_topology_bind_current_thread(const struct weft_cpuset *set, struct weft_cpuset **saved)
 {
     if (saved)
         *saved = NULL;
     if (!set)
         return false;
-    struct weft_binding *old = NULL;
+    struct weft_cpuset *old = NULL;
     if (saved) {
         old = malloc(sizeof *old);
         if (!old || pthread_getaffinity_np(pthread_self(), sizeof old->set, &old->set) != 0) {
@@ -627,7 +624,7 @@ bool weft_topology_bind_current_thread(const struct weft_cpuset *set, struct wef
     return true;
 }
 
-void weft_topology_restore_binding(struct weft_binding *saved)
+void weft_topology_restore_binding(struct weft_cpuset *saved)
 {
     if (!saved)
         return;

@@ -83,12 +83,11 @@ struct weft_cpuset *weft_topology_cpuset(const unsigned *cores, unsigned n);
 void weft_cpuset_free(struct weft_cpuset *set);
 /* Whether the calling thread runs on a CPU of `set` now (false for NULL). */
 bool weft_cpuset_has_current_cpu(const struct weft_cpuset *set);
-/* Binds the calling thread to `set`, first saving its binding in *saved when saved is not
- * NULL. Returns false (nothing changed) when it cannot. */
-struct weft_binding;
-bool weft_topology_bind_current_thread(const struct weft_cpuset *set, struct weft_binding **saved);
+/* Binds the calling thread to `set`, first saving its binding (a set of CPUs too) in *saved
+ * when saved is not NULL. Returns false (nothing changed) when it cannot. */
+bool weft_topology_bind_current_thread(const struct weft_cpuset *set, struct weft_cpuset **saved);
 /* Gives the calling thread back the binding bind_current_thread saved, and frees it. */
-void weft_topology_restore_binding(struct weft_binding *saved);
+void weft_topology_restore_binding(struct weft_cpuset *saved);
 
 /* The shape hwloc builds from a synthetic description (hwloc_topology_set_synthetic), read
  * the way weft_topology_get reads the machine; fields hwloc cannot give (cache sizes it was

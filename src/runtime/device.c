@@ -100,13 +100,10 @@ static void device_init(void)
 
     d->platform = weft_platform_get();
     d->compute_units = weft_device_worker_count();
-    /* compute unit i runs on core i % cores (exec/pool.c pins worker i there) */
-    d->unit_core = malloc(sizeof *d->unit_core * d->compute_units);
-    if (!d->unit_core)
-        d->compute_units = 1;   /* one unit then, the static one below */
-    static unsigned one_unit;
-    if (!d->unit_core)
-        d->unit_core = &one_unit;
+    /* compute unit i runs on core i % cores (exec/pool.c pins worker i there); at most 4096
+     * units (exec/workers.h), so the list needs no allocation that could fail */
+    static unsigned root_units[4096];
+    d->unit_core = root_units;
     for (unsigned i = 0; i < d->compute_units; i++)
         d->unit_core[i] = i % (t->cores ? t->cores : 1);
     pthread_mutex_init(&d->pool_lock, NULL);
