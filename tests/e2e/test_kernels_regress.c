@@ -170,6 +170,49 @@ static const char *source =
     "  dl[lid] = x != 0u ? 23u % x : 0u;\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  out[2u * g] = v; out[2u * g + 1u] = dl[(lid + 1u) % L];\n"
+    "}\n"
+    /* 9. A loop whose header branches back to itself (`continue`) or on to the block that tests
+     * the exit, which reads the header's counter: the unmasked copy stored the back edge's
+     * next counter before the branch, so the exit test saw it one iteration early (lanes with
+     * lim == 3 left the loop at i == 2). */
+    "kernel void continue_before_exit_test(global int *out, global const int *lims) {\n"
+    "  int g = get_global_id(0);\n"
+    "  int i = 0, acc = 0, lim = lims[g] % 7 + 1;\n"
+    "  while (1) {\n"
+    "    i++;\n"
+    "    if (i & 1) continue;\n"
+    "    acc += i;\n"
+    "    if (i >= lim) break;\n"
+    "  }\n"
+    "  out[g] = acc * 100 + i;\n"
+    "}\n"
+    /* 10. The same with the `continue` inside a divergent `if` (wrong before as well). */
+    "kernel void nested_continue_before_exit_test(global int *out, global const int *xs) {\n"
+    "  int g = get_global_id(0), x = xs[g], i = 0, acc = 0;\n"
+    "  while (1) {\n"
+    "    i++;\n"
+    "    if (i & 1) { if ((x >> i) & 1) continue; acc -= 1; }\n"
+    "    acc += i;\n"
+    "    if (i >= (x & 7) + 1) break;\n"
+    "  }\n"
+    "  out[g] = acc * 100 + i;\n"
+    "}\n"
+    /* 11. The first shape with many atomics in the block that branches: they run as a loop over
+     * the lanes, which ends the body in a block of its own; the branch and its edge stores must
+     * go there (placed at the end of the block's first copy, they made invalid IR: the verifier
+     * crashed on e2e/test_builtins_math's kernel). */
+    "#define A4 atomic_inc(count); atomic_inc(count); atomic_inc(count); atomic_inc(count);\n"
+    "kernel void continue_after_lane_loop(global int *out, global const int *lims, global int *count) {\n"
+    "  int g = get_global_id(0);\n"
+    "  int i = 0, acc = 0, lim = lims[g] % 7 + 1;\n"
+    "  while (1) {\n"
+    "    i++;\n"
+    "    A4 A4 A4 A4 A4 A4 A4 A4 A4\n"
+    "    if (i & 1) continue;\n"
+    "    acc += i;\n"
+    "    if (i >= lim) break;\n"
+    "  }\n"
+    "  out[g] = acc * 100 + i;\n"
     "}\n";
 
 static int setup(void **state)
@@ -558,6 +601,85 @@ static void test_counter_after_do_while(void **state)
     }
 }
 
+static void test_continue_before_exit_test(void **state)
+{
+    (void)state;
+    /* every packet with lanes of each limit, and packets of one limit only (3: uniform in the
+     * packet, the unmasked copy alone) */
+    for (int pattern = 0; pattern < 2; pattern++) {
+        size_t L = 64, G = L * 8;
+        uint32_t *lims = malloc(G * sizeof *lims);
+        assert_non_null(lims);
+        for (size_t o = 0; o < G; o++)
+            lims[o] = pattern ? 2u : (uint32_t)(o * 5u + o / 7u);
+        cl_mem bl = ints_new(G, (const int32_t *)lims), bo = buf_poisoned(G * 4);
+        assert_int_equal(launch_bounded("continue_before_exit_test", &G, &L, KARGS(KARG(bo), KARG(bl))), CL_SUCCESS);
+        uint32_t *out = (uint32_t *)ints_read(bo, G);
+        for (size_t o = 0; o < G; o++) {
+            uint32_t lim = lims[o] % 7u + 1u, i = 0, acc = 0;
+            for (;;) {
+                i++;
+                if (i & 1u)
+                    continue;
+                acc += i;
+                if (i >= lim)
+                    break;
+            }
+            if (out[o] != acc * 100u + i)
+                fail_msg("continue_before_exit_test: item %zu, limit %u: %u, want %u", o, lim, out[o], acc * 100u + i);
+        }
+        free(out);
+        clReleaseMemObject(bo);
+        /* the nested form, on the same inputs */
+        bo = buf_poisoned(G * 4);
+        assert_int_equal(launch_bounded("nested_continue_before_exit_test", &G, &L, KARGS(KARG(bo), KARG(bl))),
+                         CL_SUCCESS);
+        out = (uint32_t *)ints_read(bo, G);
+        for (size_t o = 0; o < G; o++) {
+            int32_t x = (int32_t)lims[o], i = 0, acc = 0;
+            for (;;) {
+                i++;
+                if (i & 1) {
+                    if ((x >> i) & 1)
+                        continue;
+                    acc -= 1;
+                }
+                acc += i;
+                if (i >= (x & 7) + 1)
+                    break;
+            }
+            if ((int32_t)out[o] != acc * 100 + i)
+                fail_msg("nested_continue_before_exit_test: item %zu, x %d: %d, want %d", o, x, (int32_t)out[o],
+                         acc * 100 + i);
+        }
+        free(out);
+        clReleaseMemObject(bo);
+        /* with a loop over the lanes in the branching block: 36 increments per iteration */
+        int32_t zero = 0;
+        cl_mem bc = ints_new(1, &zero);
+        bo = buf_poisoned(G * 4);
+        assert_int_equal(launch_bounded("continue_after_lane_loop", &G, &L, KARGS(KARG(bo), KARG(bl), KARG(bc))),
+                         CL_SUCCESS);
+        out = (uint32_t *)ints_read(bo, G);
+        uint32_t *count = (uint32_t *)ints_read(bc, 1), iterations = 0;
+        for (size_t o = 0; o < G; o++) {
+            uint32_t lim = lims[o] % 7u + 1u, i = (lim + 1u) & ~1u, acc = 0;
+            for (uint32_t e = 2; e <= i; e += 2)
+                acc += e;
+            iterations += i;
+            if (out[o] != acc * 100u + i)
+                fail_msg("continue_after_lane_loop: item %zu, limit %u: %u, want %u", o, lim, out[o], acc * 100u + i);
+        }
+        assert_int_equal(count[0], 36u * iterations);
+        free(count);
+        free(out);
+        free(lims);
+        clReleaseMemObject(bc);
+        clReleaseMemObject(bo);
+        clReleaseMemObject(bl);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -572,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_uniform_remainder_in_divergent_branch),
         cmocka_unit_test(test_private_store_then_load),
         cmocka_unit_test(test_counter_after_do_while),
+        cmocka_unit_test(test_continue_before_exit_test),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -83,6 +83,35 @@ static void store_phis(struct weft_vec_plan *p, int k, LLVMBasicBlockRef s, LLVM
     }
 }
 
+/* Whether successor s has a PHI with an incoming value from block k. */
+static bool has_phis_from(struct weft_vec_plan *p, int k, LLVMBasicBlockRef s)
+{
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(s); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi))
+        for (unsigned q = 0, n = LLVMCountIncoming(phi); q < n; q++)
+            if (LLVMGetIncomingBlock(phi, q) == p->blocks[k])
+                return true;
+    return false;
+}
+
+/* Computes, at the builder, the values store_phis(p, k, s, ...) will store, so that stores
+ * emitted later on an edge block (or a hand-over) reuse them instead of computing them there. */
+static void prepare_phis(struct weft_vec_plan *p, int k, LLVMBasicBlockRef s)
+{
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(s); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi)) {
+        struct vinfo *pi = weft_vec_info(p, phi);
+        for (unsigned q = 0, n = LLVMCountIncoming(phi); q < n; q++) {
+            if (LLVMGetIncomingBlock(phi, q) != p->blocks[k])
+                continue;
+            LLVMValueRef v = LLVMGetIncomingValue(phi, q);
+            if (pi->slot_s)
+                weft_vec_get_scal(p, v);
+            if (pi->slot_v)
+                weft_vec_get_vec(p, v);
+            break;
+        }
+    }
+}
+
 static void or_into(struct weft_vec_plan *p, LLVMValueRef slot, LLVMValueRef m)
 {
     LLVMValueRef old = LLVMBuildLoad2(p->b, LLVMTypeOf(m), slot, "");
@@ -137,8 +166,20 @@ static LLVMBasicBlockRef hand_over(struct weft_vec_plan *p, int k)
         abort();
     edge_masks(p, k, weft_vec_const_mask(p, p->P), emask);
     for (unsigned j = 0; j < ns; j++) {
-        int si = weft_vec_block_index(p, LLVMGetSuccessor(t, j));
-        or_into(p, si >= 0 ? p->bmask[si] : p->xmask[exit_index(p, LLVMGetSuccessor(t, j))], emask[j]);
+        LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
+        int si = weft_vec_block_index(p, s);
+        or_into(p, si >= 0 ? p->bmask[si] : p->xmask[exit_index(p, s)], emask[j]);
+        /* the unmasked copy stores the successors' PHIs only on its edges (emit_structured):
+         * here each lane's edge stores them, as in the linear copy (a successor reached by
+         * two edges gets one incoming value: every lane stores it) */
+        bool dup = false;
+        for (unsigned q = 0; q < ns; q++)
+            dup |= q != j && LLVMGetSuccessor(t, q) == s;
+        bool first = true;
+        for (unsigned q = 0; q < j; q++)
+            first &= LLVMGetSuccessor(t, q) != s;
+        if (si >= 0 && first)
+            store_phis(p, k, s, dup ? NULL : emask[j]);
     }
     free(emask);
     LLVMBuildBr(p->b, after_position(p, p->position[k], p->norder, p->lin_guard, p->lin_loop_end, p->lin_exit));
@@ -339,15 +380,10 @@ static LLVMValueRef lanes_again(struct weft_vec_plan *p, LLVMValueRef v, unsigne
 /* The terminator of block k in the fast path of a divergent sub-CFG: a branch on a varying
  * condition goes on unmasked while every lane of the packet takes the same side, and hands the
  * packet over to the linear copy when they do not; a switch on a varying value always does. */
-static void emit_fast_terminator(struct weft_vec_plan *p, int k, LLVMBasicBlockRef *clone, struct stubs *st)
+static void emit_fast_terminator(struct weft_vec_plan *p, int k, const LLVMBasicBlockRef *target)
 {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
-    LLVMBasicBlockRef succ[2];
-    for (unsigned j = 0; j < 2; j++) {
-        LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
-        int si = weft_vec_block_index(p, s);
-        succ[j] = si >= 0 ? clone[si] : stub_for(p, st, exit_index(p, s));
-    }
+    LLVMBasicBlockRef succ[2] = {target[0], LLVMIsASwitchInst(t) ? NULL : target[1]};
     if (LLVMIsASwitchInst(t)) {
         LLVMBuildBr(p->b, hand_over(p, k));
         return;
@@ -423,28 +459,62 @@ void weft_vec_emit_structured(struct weft_vec_plan *p, LLVMBasicBlockRef start, 
         emit_block_body(p, (int)k);
         LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
         unsigned ns = LLVMGetNumSuccessors(t);
+        LLVMBasicBlockRef *target = calloc(ns + 1, sizeof *target);
+        if (!target)
+            abort();
+        bool several = false;   /* two successors or more: the PHIs' stores go on the edges */
+        for (unsigned j = 1; j < ns; j++)
+            several |= LLVMGetSuccessor(t, j) != LLVMGetSuccessor(t, 0);
         for (unsigned j = 0; j < ns; j++) {
             LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
+            int si = weft_vec_block_index(p, s);
+            target[j] = si >= 0 ? clone[si] : stub_for(p, st, exit_index(p, s));
             bool dup = false;
             for (unsigned q = 0; q < j; q++)
                 dup |= LLVMGetSuccessor(t, q) == s;
-            if (!dup && weft_vec_block_index(p, s) >= 0)
+            if (dup) {
+                for (unsigned q = 0; q < j; q++)
+                    if (LLVMGetSuccessor(t, q) == s)
+                        target[j] = target[q];
+                continue;
+            }
+            if (si < 0)
+                continue;
+            if (!several) {
                 store_phis(p, (int)k, s, NULL);
+                continue;
+            }
+            /* A PHI written before the branch would be written for the other side too, which may
+             * still read its old value: a loop header's PHI updated by a `continue` edge, read
+             * by the block that tests the exit (`while (1) { i++; if (i & 1) continue; ...
+             * if (i >= lim) break; }` left the loop one iteration early). So the stores go on an
+             * edge block of their own, their values computed here. */
+            if (!has_phis_from(p, (int)k, s))
+                continue;
+            prepare_phis(p, (int)k, s);
+            /* the body may have split the block (a call scalarized lane by lane): the branch goes
+             * at the end of where the body ended, not at the end of clone[k] */
+            LLVMBasicBlockRef here = LLVMGetInsertBlock(p->b);
+            LLVMBasicBlockRef edge = LLVMAppendBasicBlockInContext(p->c, fn, "edge");
+            LLVMPositionBuilderAtEnd(p->b, edge);
+            store_phis(p, (int)k, s, NULL);
+            LLVMBuildBr(p->b, target[j]);
+            LLVMPositionBuilderAtEnd(p->b, here);
+            target[j] = edge;
         }
         bool conditional = (LLVMIsABranchInst(t) && LLVMIsConditional(t)) || LLVMIsASwitchInst(t);
         if (fast && conditional && weft_vec_kind_of(p, LLVMGetOperand(t, 0)) != K_U) {
-            emit_fast_terminator(p, (int)k, clone, st);
+            emit_fast_terminator(p, (int)k, target);
+            free(target);
             continue;
         }
         LLVMValueRef c = LLVMInstructionClone(t);
         if (conditional)
             LLVMSetOperand(c, 0, weft_vec_get_scal(p, LLVMGetOperand(t, 0)));
         LLVMInsertIntoBuilder(p->b, c);
-        for (unsigned j = 0; j < ns; j++) {
-            LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
-            int si = weft_vec_block_index(p, s);
-            LLVMSetSuccessor(c, j, si >= 0 ? clone[si] : stub_for(p, st, exit_index(p, s)));
-        }
+        for (unsigned j = 0; j < ns; j++)
+            LLVMSetSuccessor(c, j, target[j]);
+        free(target);
     }
     free(clone);
 }
