@@ -148,9 +148,10 @@ static LLVMBasicBlockRef after_position(struct weft_vec_plan *p, int last, int i
 /* The fast path's hand-over to the linear copy where the lanes of a full packet first disagree
  * at block k's terminator. Up to here every lane ran every block of the path, so the linear
  * copy's state is what it would be had it run them: no mask set but the edges out of k (all
- * lanes were in k), values in their slots (both copies keep them there; k's successors' PHI
- * slots hold k's values for every lane, and each lane reads only those of the successor it
- * takes). Control goes on at the position after k, as the linear copy would after k. */
+ * lanes were in k), values in their slots (both copies keep them there). k's successors' PHI
+ * slots are stored here, each lane those of the successor it takes, as the linear copy's edges
+ * do: a PHI of one successor may still be read, with its old value, on the way through the
+ * other. Control goes on at the position after k, as the linear copy would after k. */
 static LLVMBasicBlockRef hand_over(struct weft_vec_plan *p, int k)
 {
     LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(p->c, p->wf->fn, "diverge");
