@@ -12,6 +12,7 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Error.h>
+#include <llvm-c/IRReader.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
@@ -177,6 +178,73 @@ bool weft_codegen_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef m, struct w
     obj->size = n;
     LLVMDisposeMemoryBuffer(buf);
     return true;
+}
+
+/* ---- warming up --------------------------------------------------------------------------- */
+
+/* Vector arithmetic of the shapes the vectorizer emits: a loop over 16-wide floats and ints
+ * (fused multiply-add, rotate, compare and select), and vectors wider than a register, which
+ * the backend splits. */
+static const char warm_up_ir[] =
+    "define void @weft_warm_up(ptr %p, ptr %q, i64 %n, float %a) {\n"
+    "entry:\n"
+    "  %s0 = insertelement <16 x float> poison, float %a, i64 0\n"
+    "  %s = shufflevector <16 x float> %s0, <16 x float> poison, <16 x i32> zeroinitializer\n"
+    "  %k0 = insertelement <16 x i32> poison, i32 5, i64 0\n"
+    "  %k = shufflevector <16 x i32> %k0, <16 x i32> poison, <16 x i32> zeroinitializer\n"
+    "  br label %loop\n"
+    "loop:\n"
+    "  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]\n"
+    "  %pp = getelementptr <16 x float>, ptr %p, i64 %i\n"
+    "  %v = load <16 x float>, ptr %pp, align 4\n"
+    "  %qq = getelementptr <64 x i32>, ptr %q, i64 %i\n"
+    "  %w = load <64 x i32>, ptr %qq, align 4\n"
+    "  %f = call <16 x float> @llvm.fmuladd.v16f32(<16 x float> %v, <16 x float> %s, <16 x float> %v)\n"
+    "  %w16 = shufflevector <64 x i32> %w, <64 x i32> poison, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, "
+    "i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>\n"
+    "  %r = call <16 x i32> @llvm.fshl.v16i32(<16 x i32> %w16, <16 x i32> %w16, <16 x i32> %k)\n"
+    "  %c = fcmp olt <16 x float> %f, %s\n"
+    "  %sel = select <16 x i1> %c, <16 x float> %f, <16 x float> %v\n"
+    "  %ww = add <64 x i32> %w, %w\n"
+    "  store <16 x float> %sel, ptr %pp, align 4\n"
+    "  store <64 x i32> %ww, ptr %qq, align 4\n"
+    "  store <16 x i32> %r, ptr %qq, align 4\n"
+    "  %i1 = add i64 %i, 1\n"
+    "  %more = icmp ult i64 %i1, %n\n"
+    "  br i1 %more, label %loop, label %exit\n"
+    "exit:\n"
+    "  ret void\n"
+    "}\n"
+    "declare <16 x float> @llvm.fmuladd.v16f32(<16 x float>, <16 x float>, <16 x float>)\n"
+    "declare <16 x i32> @llvm.fshl.v16i32(<16 x i32>, <16 x i32>, <16 x i32>)\n";
+
+bool weft_codegen_warm_up(void)
+{
+    struct weft_diag diag = {0};
+    LLVMTargetMachineRef tm = weft_codegen_host_tm(true, &diag);
+    if (!tm) {
+        weft_diag_free(&diag);
+        return false;
+    }
+    LLVMContextRef ctx = LLVMContextCreate();
+    /* the parser takes the buffer; the text is copied so that it need not outlive the call */
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(warm_up_ir, sizeof warm_up_ir - 1, "warm-up");
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    bool ok = buf && !LLVMParseIRInContext(ctx, buf, &m, &msg);
+    LLVMDisposeMessage(msg);
+    struct weft_bitcode obj = {0};
+    if (ok) {
+        weft_codegen_set_host(m, tm);
+        ok = weft_codegen_run_passes(m, "default<O3>", tm, &diag) && weft_codegen_emit_object(tm, m, &obj, &diag);
+    }
+    free(obj.data);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    LLVMDisposeTargetMachine(tm);
+    weft_diag_free(&diag);
+    return ok;
 }
 
 /* ---- the JIT ----------------------------------------------------------------------------- */

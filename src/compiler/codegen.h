@@ -34,6 +34,12 @@ bool weft_module_write(LLVMModuleRef m, struct weft_bitcode *out);
 bool weft_codegen_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef m, struct weft_bitcode *obj,
                               struct weft_diag *diag);
 
+/* Runs a small module through the optimizer and the backend for the host, and throws the
+ * object away: LLVM registers the destructors of some of its statics only when a compile first
+ * reaches them, and runtime/compile_ahead.c needs them registered before its exit handler.
+ * False when something failed (nothing is left behind either way). */
+bool weft_codegen_warm_up(void);
+
 /* Adds `obj` to the process-wide JIT (unless a definition of `symbol` is already there, as
  * when two programs share a variant) and returns the address of `symbol`. */
 bool weft_jit_add_object(const void *obj, size_t size, const char *symbol, void **addr,

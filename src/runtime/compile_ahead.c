@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compiler/codegen.h"
 #include "runtime/kernel.h"
 #include "runtime/object.h"
 #include "util/clock.h"
@@ -51,6 +52,7 @@ static pthread_cond_t wake = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITI
 static struct job *head, *tail, *running;
 static unsigned queued;
 static bool started, stopping;
+static bool warmed_up;   /* the thread's own: weft_codegen_warm_up done */
 
 static bool same_job(const struct job *j, cl_kernel k, cl_uint work_dim, const size_t local[3],
                      const struct weft_variant_spec *spec)
@@ -58,6 +60,8 @@ static bool same_job(const struct job *j, cl_kernel k, cl_uint work_dim, const s
     return j->kernel == k && j->work_dim == work_dim && !memcmp(j->local, local, sizeof j->local) &&
            weft_variant_equal(&j->spec, spec);
 }
+
+static void stop_at_exit(void);
 
 static void *thread_main(void *unused)
 {
@@ -86,6 +90,21 @@ static void *thread_main(void *unused)
         queued--;
         running = j;
         pthread_mutex_unlock(&lock);
+        /* Exit handlers run newest first, and LLVM registers the destructors of some of its
+         * statics when a compile first reaches them: with the handler registered once, before
+         * the thread's first compile, exit destroyed those statics and then waited for the compile
+         * still using them (hashcat with its kernels in the disk cache, whose only compiles are
+         * this thread's: SIGSEGV in SelectionDAG::Legalize, or "LLVM ERROR: Do not know how to
+         * expand", at 1 exit in 3). So the thread's first act is a small compile that reaches
+         * them (7 registrations in that case), and the handler is registered again before each
+         * compile: it runs before all of them. Each registration runs it once; the later runs
+         * find nothing to do. */
+        if (!warmed_up) {
+            if (!weft_codegen_warm_up())
+                weft_log(WEFT_LOG_DEBUG, "compile ahead: the backend's warm-up compile failed");
+            warmed_up = true;
+        }
+        atexit(stop_at_exit);
 
         uint64_t t0 = weft_now_ns();
         struct weft_variant v;
