@@ -194,6 +194,8 @@ struct weft_compiled_variant {
     uint32_t vec_linearized;   /* sub-CFGs the vectorizer ran under lane masks (divergent code) */
     uint32_t vec_row_walks;    /* ... and the divergent loops in them that walk a row per work-item
                                   (transform/schedule.h row_walks; compiler/variant.h) */
+    uint32_t vec_wide_items;   /* sub-CFGs vectorized whose work-items' own vectors fill a SIMD
+                                  register (transform/vectorize.h wide_items) */
     uint32_t sub_group_width;  /* the sub-group size S of this variant (transform/subgroup.h) */
     uint64_t key;              /* the variant's cache key: names this code */
 };

@@ -1017,9 +1017,11 @@ static void print_variants(FILE *f, const struct weft_explain_kernel *k)
 {
     char name[WEFT_VARIANT_NAME_MAX], other[WEFT_VARIANT_NAME_MAX];
     fprintf(f, "  Variants (WEFT_VARIANT=<name> forces one for every launch):\n");
-    bool linearized = false;
-    for (unsigned i = 0; i < k->nvec; i++)
+    bool linearized = false, wide = false;
+    for (unsigned i = 0; i < k->nvec; i++) {
         linearized |= k->vec[i].vectorized && k->vec[i].linearized;
+        wide |= k->vec[i].vectorized && k->vec[i].wide_items;
+    }
     struct weft_variant_spec first = k->variant;
     bool statically = false;
     if (!k->variant_forced && !k->uses_sub_groups &&
@@ -1029,14 +1031,14 @@ static void print_variants(FILE *f, const struct weft_explain_kernel *k)
                    "profiled against it)\n", weft_variant_name(&first, name), k->schedule.row_walks,
                 k->schedule.row_walks == 1 ? "" : "s", k->schedule.row_walks == 1 ? "s" : "",
                 weft_variant_name(&k->variant, other));
-        linearized = false;   /* the scalar code has no masks */
+        linearized = wide = false;   /* the scalar code has no masks, nor packets */
         statically = true;
     } else {
         fprintf(f, "    runs first: %s%s\n", weft_variant_name(&k->variant, name),
                 k->variant_forced ? " (forced by WEFT_VARIANT)" : "");
     }
     struct weft_variant_spec cand[2];
-    unsigned n = weft_variant_alternatives(&first, k->schedule.votes_bfo > 0, linearized, cand);
+    unsigned n = weft_variant_alternatives(&first, k->schedule.votes_bfo > 0, linearized, wide, cand);
     if (k->variant_forced)
         fprintf(f, "    profiled against it: none: WEFT_VARIANT forces the variant\n");
     else if (k->schedule_mode != WEFT_SCHEDULE_AUTO)
@@ -1047,11 +1049,14 @@ static void print_variants(FILE *f, const struct weft_explain_kernel *k)
     else if (!n && statically)
         fprintf(f, "    profiled against it: none: no loop votes breadth-first, and the static cost chose the code\n");
     else if (!n)
-        fprintf(f, "    profiled against it: none: no loop votes breadth-first and no code runs under lane masks\n");
+        fprintf(f, "    profiled against it: none: no loop votes breadth-first, no code runs under lane masks and "
+                   "no work-item's own vector fills a register\n");
     else
         fprintf(f, "    profiled against it: %s (%s; WEFT_PROFILE)\n", weft_variant_name(&cand[0], name),
                 cand[0].schedule != first.schedule ? "some loop's locality votes breadth-first"
-                                                   : "the vectorizer ran divergent code under lane masks");
+                : wide ? "the work-items' own vectors fill a SIMD register: side by side, each component "
+                         "takes a register"
+                       : "the vectorizer ran divergent code under lane masks");
     fprintf(f, "    in a fused chain (WEFT_FUSE): %s\n",
             k->variant_forced ? weft_variant_name(&k->variant, name)
                               : weft_variant_name(&(struct weft_variant_spec){k->variant.schedule, WEFT_CODE_X2,

@@ -252,8 +252,10 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
         weft_log(WEFT_LOG_INFO, "%s: breadth-first scheduling left invalid IR (a Weft bug): built depth-first", tag);
     if (built && res.vectorization_skipped && res.vec && res.subcfg_count)
         weft_log(WEFT_LOG_INFO, "%s: %s", tag, res.vec[0].reason);
-    for (unsigned i = 0; built && res.vec && i < res.subcfg_count; i++)
+    for (unsigned i = 0; built && res.vec && i < res.subcfg_count; i++) {
         out->vec_linearized += res.vec[i].vectorized && res.vec[i].linearized;
+        out->vec_wide_items += res.vec[i].vectorized && res.vec[i].wide_items;
+    }
     vector_account(built ? &res : NULL, &wopts, spec, out);
     out->sub_group_width = built && res.sub_group_width ? res.sub_group_width : 1;
     weft_wg_result_dispose(&res);
@@ -517,7 +519,7 @@ struct payload_header {
     uint32_t vec;          /* VEC_KNOWN | sub-CFGs vectorized | all << 8 | lanes << 16 | packets << 24,
                               for WEFT_REPORT (0: not known) */
     uint32_t compile_ms;   /* what compiling it took (0: not known) */
-    uint32_t unused;
+    uint32_t vec_wide_items;
 };
 
 #define VEC_KNOWN 0x80000000u
@@ -655,6 +657,7 @@ static cl_int get_variant(struct weft_image *img, cl_uint k, const uint64_t loca
         ph.votes_bfo = sr.votes_bfo;
         ph.vec_linearized = sr.vec_linearized;
         ph.vec_row_walks = sr.vec_row_walks;
+        ph.vec_wide_items = sr.vec_wide_items;
         ph.sub_group_width = sr.sub_group_width;
         ph.vec = vec_pack(&sr);
         uint64_t ms = (weft_now_ns() - t0) / 1000000u;
@@ -685,6 +688,7 @@ done:
         e->v.votes_bfo = ph.votes_bfo;
         e->v.vec_linearized = ph.vec_linearized;
         e->v.vec_row_walks = ph.vec_row_walks;
+        e->v.vec_wide_items = ph.vec_wide_items;
         e->v.sub_group_width = ph.sub_group_width ? ph.sub_group_width : 1;
         e->v.key = key;
         e->state = READY;

@@ -12,6 +12,8 @@ struct weft_specialize_result {
     unsigned bfo_loops, votes_bfo;                /* what transform/schedule.h did */
     unsigned vec_linearized;                      /* sub-CFGs vectorized under lane masks */
     unsigned vec_row_walks;                       /* row walks (schedule.h) run under lane masks */
+    unsigned vec_wide_items;                      /* sub-CFGs vectorized whose work-items' own
+                                                     vectors fill a register (vectorize.h) */
     unsigned sub_group_width;                     /* the variant's sub-group size (subgroup.h) */
     /* the vectorizer across work-items (transform/vectorize.h), for WEFT_REPORT: sub-CFGs it
      * vectorized of all, the first one's lanes, and why the first one not vectorized was not */

@@ -85,14 +85,19 @@ bool weft_variant_first(bool wide_ids, struct weft_variant_spec *out)
 }
 
 unsigned weft_variant_alternatives(const struct weft_variant_spec *first, bool votes_bfo, bool linearized,
-                                   struct weft_variant_spec out[2])
+                                   bool wide_items, struct weft_variant_spec out[2])
 {
     unsigned n = 0;
+    bool scalar = (linearized || wide_items) && first->code != WEFT_CODE_SCALAR;
+    if (scalar && wide_items) {
+        out[n] = *first;
+        out[n++].code = WEFT_CODE_SCALAR;
+    }
     if (votes_bfo && first->schedule != WEFT_SCHEDULE_AUTO) {
         out[n] = *first;
         out[n++].schedule = WEFT_SCHEDULE_AUTO;
     }
-    if (linearized && first->code != WEFT_CODE_SCALAR) {
+    if (scalar && !wide_items) {
         out[n] = *first;
         out[n++].code = WEFT_CODE_SCALAR;
     }

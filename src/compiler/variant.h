@@ -66,12 +66,14 @@ bool weft_variant_static_scalar(const struct weft_variant_spec *first, unsigned 
                                 struct weft_variant_spec *out);
 
 /* The variants the runtime may profile against `first` (runtime/ndrange.c; weft explain says the
- * same), in the order it tries them: "lc" when some loop's locality votes breadth-first (kept
- * only if the compiled variant really schedules one), then the scalar work-item loops when the
- * vectorizer ran code under lane masks (their cost can exceed the lanes' gain:
- * spmv_csr_scalar). Returns how many of out[0..1] it set. */
+ * same), in the order it tries them (it profiles the first that compiles and differs): "lc" when
+ * some loop's locality votes breadth-first (kept only if the compiled variant really schedules
+ * one), then the scalar work-item loops when the vectorizer ran code under lane masks (their
+ * cost can exceed the lanes' gain: spmv_csr_scalar). When the work-items' own vectors fill a
+ * register (`wide_items`, vectorize.h: hashcat's uint16 rounds, 2.3x faster scalar on SHA1),
+ * the scalar work-item loops come first. Returns how many of out[0..1] it set. */
 unsigned weft_variant_alternatives(const struct weft_variant_spec *first, bool votes_bfo, bool linearized,
-                                   struct weft_variant_spec out[2]);
+                                   bool wide_items, struct weft_variant_spec out[2]);
 
 /* The variants the runtime may run for a kernel, for `weft explain` and the test matrix: every
  * schedule with every code, narrow ids (each also exists with ".wide"). */

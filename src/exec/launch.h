@@ -41,6 +41,7 @@ struct weft_variant {
     unsigned votes_bfo;         /* loops whose locality votes for breadth-first order */
     unsigned vec_linearized;    /* sub-CFGs the vectorizer ran under lane masks */
     unsigned vec_row_walks;     /* divergent loops in them that walk a row per work-item */
+    unsigned vec_wide_items;    /* sub-CFGs vectorized whose work-items' own vectors fill a register */
     unsigned sub_group_width;   /* its sub-group size (compiler/transform/subgroup.h) */
     size_t stack_size;          /* bytes of stack a call may take for the kernel's private
                                    arrays, beyond WEFT_POOL_BASE_STACK (exec/pool.h): an upper

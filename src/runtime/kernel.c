@@ -861,6 +861,7 @@ static cl_int get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
     out->votes_bfo = cv.votes_bfo;
     out->vec_linearized = cv.vec_linearized;
     out->vec_row_walks = cv.vec_row_walks;
+    out->vec_wide_items = cv.vec_wide_items;
     out->sub_group_width = cv.sub_group_width ? cv.sub_group_width : 1;
     out->stack_size = stack;
     out->spec = spec;

@@ -283,7 +283,8 @@ static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t l
     if (ahead && passing)
         return CL_SUCCESS;
     struct weft_variant_spec cand[2];
-    unsigned n = weft_variant_alternatives(&v->spec, v->votes_bfo > 0, v->vec_linearized > 0, cand);
+    unsigned n = weft_variant_alternatives(&v->spec, v->votes_bfo > 0, v->vec_linearized > 0,
+                                           v->vec_wide_items > 0, cand);
     for (unsigned i = 0; i < n && !alt->fn; i++) {
         cl_int aerr = get_or_compile_ahead(kernel, work_dim, local, &cand[i], ahead, alt);
         /* an "lc" that schedules nothing breadth-first is the first variant again */

@@ -67,14 +67,37 @@ static void test_static_scalar(void **state)
     assert_int_equal(out.code, WEFT_CODE_SCALAR);
     assert_int_equal(out.schedule, WEFT_SCHEDULE_DFO);
     assert_true(out.wide_ids);
-    assert_int_equal(weft_variant_alternatives(&out, false, false, alt), 0);
-    assert_int_equal(weft_variant_alternatives(&out, true, false, alt), 1);
+    assert_int_equal(weft_variant_alternatives(&out, false, false, false, alt), 0);
+    assert_int_equal(weft_variant_alternatives(&out, false, true, true, alt), 0);
+    assert_int_equal(weft_variant_alternatives(&out, true, false, false, alt), 1);
     assert_int_equal(alt[0].schedule, WEFT_SCHEDULE_AUTO);
     assert_int_equal(alt[0].code, WEFT_CODE_SCALAR);
     struct weft_variant_spec scalar = {WEFT_SCHEDULE_DFO, WEFT_CODE_SCALAR, false, 0};
     struct weft_variant_spec x2 = {WEFT_SCHEDULE_DFO, WEFT_CODE_X2, false, 0};
     assert_false(weft_variant_static_scalar(&scalar, 1, &out));
     assert_false(weft_variant_static_scalar(&x2, 1, &out));
+}
+
+/* The alternatives of a vectorized variant, in the order the runtime tries them: breadth-first
+ * before scalar code for divergent code, scalar code first when the work-items' own vectors fill
+ * a register, nothing when no reason holds. */
+static void test_alternatives(void **state)
+{
+    (void)state;
+    struct weft_variant_spec v = {WEFT_SCHEDULE_DFO, WEFT_CODE_VECTOR, false, 0}, alt[2];
+    assert_int_equal(weft_variant_alternatives(&v, false, false, false, alt), 0);
+    assert_int_equal(weft_variant_alternatives(&v, true, true, false, alt), 2);
+    assert_int_equal(alt[0].schedule, WEFT_SCHEDULE_AUTO);
+    assert_int_equal(alt[0].code, WEFT_CODE_VECTOR);
+    assert_int_equal(alt[1].schedule, WEFT_SCHEDULE_DFO);
+    assert_int_equal(alt[1].code, WEFT_CODE_SCALAR);
+    assert_int_equal(weft_variant_alternatives(&v, true, true, true, alt), 2);
+    assert_int_equal(alt[0].schedule, WEFT_SCHEDULE_DFO);
+    assert_int_equal(alt[0].code, WEFT_CODE_SCALAR);
+    assert_int_equal(alt[1].schedule, WEFT_SCHEDULE_AUTO);
+    assert_int_equal(alt[1].code, WEFT_CODE_VECTOR);
+    assert_int_equal(weft_variant_alternatives(&v, false, false, true, alt), 1);
+    assert_int_equal(alt[0].code, WEFT_CODE_SCALAR);
 }
 
 static void test_forced(void **state)
@@ -101,6 +124,7 @@ int main(void)
         cmocka_unit_test(test_every_choice_round_trips),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_refused_names),
+        cmocka_unit_test(test_alternatives),
         cmocka_unit_test(test_forced),
         cmocka_unit_test(test_static_scalar),
     };

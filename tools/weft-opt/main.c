@@ -77,7 +77,7 @@ static bool is_kernel(LLVMValueRef f)
     return found;
 }
 
-/* "; weft-vec: k subcfg 0: width 16 interleave 1 tail linearized vector_mem=2 ..." */
+/* "; weft-vec: k subcfg 0: width 16 interleave 1 tail linearized wide_items vector_mem=2 ..." */
 static void print_vec_report(FILE *f, const char *kn, size_t n, unsigned s, const struct weft_vec_report *v)
 {
     fprintf(f, "; weft-vec: %.*s subcfg %u: ", (int)n, kn, s);
@@ -85,8 +85,9 @@ static void print_vec_report(FILE *f, const char *kn, size_t n, unsigned s, cons
         fprintf(f, "scalar (%s)\n", v->reason);
         return;
     }
-    fprintf(f, "width %u interleave %u%s%s vector_mem=%u scalar_mem=%u gathers=%u serialized=%u masked_blocks=%u choices=%u\n",
-            v->width, v->interleave, v->linearized ? " linearized" : "", v->tail ? " tail" : "", v->vector_mem,
+    fprintf(f, "width %u interleave %u%s%s%s vector_mem=%u scalar_mem=%u gathers=%u serialized=%u masked_blocks=%u choices=%u\n",
+            v->width, v->interleave, v->linearized ? " linearized" : "", v->tail ? " tail" : "",
+            v->wide_items ? " wide_items" : "", v->vector_mem,
             v->scalar_mem, v->gathers, v->serialized, v->masked_blocks, v->choices);
 }
 

@@ -41,6 +41,8 @@ struct weft_vec_report {
     unsigned width;          /* W: SIMD lanes */
     unsigned interleave;     /* U: packets side by side */
     bool linearized;         /* divergent control flow, run under masks */
+    bool wide_items;         /* the work-items' own vectors fill a SIMD register (uint16 with
+                                16 lanes): each lane is a register-wide value already */
     bool tail;               /* the local size ends with a masked packet */
     unsigned vector_mem;     /* unit-stride vector loads/stores */
     unsigned scalar_mem;     /* uniform-address loads/stores */
