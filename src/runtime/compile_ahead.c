@@ -3,10 +3,13 @@
  * One thread, started at the first job, takes jobs in the order they came (those a launch runs
  * a stand-in for first), each once it has settled. Jobs wait in a short list (at most
  * QUEUE_MAX: a launch that finds the list full compiles nothing ahead; its later launches ask
- * again). At exit, the jobs not started are dropped and the one running is waited for: exit()
- * runs LLVM's static destructors, which must not run under a compile, and the variant it
- * stores in the disk cache is one the next process need not compile (a compile given up at
- * exit would be queued, and given up, by every short process again).
+ * again). At exit, the one running is waited for: exit() runs LLVM's static destructors, which
+ * must not run under a compile, and the variant it stores in the disk cache is one the next
+ * process need not compile. With a disk cache, the newest job not started is compiled too, at
+ * once, and the older ones dropped: a compile given up at exit would be queued, and given up, by
+ * every short process again (hashcat -b: the profiling alternative at the benchmark's own size
+ * is asked for in its last second, so NTLM ran its vectorized code in every later process, at
+ * half the scalar code's speed). Without one, every job not started is dropped.
  */
 #define _GNU_SOURCE   /* pthread_setname_np */
 #include "runtime/compile_ahead.h"
@@ -19,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compiler/cache.h"
 #include "compiler/codegen.h"
 #include "runtime/kernel.h"
 #include "runtime/object.h"
@@ -126,16 +130,32 @@ static void *thread_main(void *unused)
 
 static void stop_at_exit(void)
 {
+    char *dir = weft_cache_dir();   /* NULL: nothing compiled now would outlive the process */
     pthread_mutex_lock(&lock);
+    struct job *keep = dir && !stopping ? tail : NULL, *drop = head;
+    unsigned dropped = queued - (keep != NULL);
+    if (keep) {
+        for (struct job *j = drop; j; j = j->next)
+            if (j->next == keep)
+                j->next = NULL;
+        drop = drop == keep ? NULL : drop;
+        keep->start_after = 0;   /* no settle: nothing will supersede it now */
+        head = tail = keep;
+        queued = 1;
+        pthread_cond_broadcast(&wake);
+        weft_log(WEFT_LOG_INFO, "compile ahead: %s for local size %zux%zux%zu compiled at exit, for the disk cache",
+                 weft_kernel_name(keep->kernel), keep->local[0], keep->local[1], keep->local[2]);
+        while (head || running)
+            pthread_cond_wait(&done, &lock);
+    }
     stopping = true;
-    unsigned dropped = queued;
-    struct job *drop = head;
     head = tail = NULL;
     queued = 0;
     pthread_cond_broadcast(&wake);
     while (running)
         pthread_cond_wait(&done, &lock);
     pthread_mutex_unlock(&lock);
+    free(dir);
     /* the kernels they held go as they would have gone at the jobs' end (an application that
      * released them had let them go already), outside the lock: their destruction may reach
      * the program's and the context's */

@@ -7,7 +7,10 @@
  *   - a kernel with a profiling alternative (column-major sgemv under a guard): the alternative
  *     is compiled ahead while launches run the first variant, every work-group exactly once;
  *   - kernels and programs released while their compiles are queued or running, and a process
- *     that exits with compiles queued: nothing crashes, nothing is left waiting.
+ *     that exits with compiles queued: nothing crashes, nothing is left waiting;
+ *   - with a disk cache, a process that exits with compiles queued compiles the newest one
+ *     before it goes (this binary run again as a child, twice): the second child finds it there
+ *     and does not queue it again.
  * The log (WEFT_LOG=info, stderr sent to a file) shows what was compiled ahead. */
 #include <stdlib.h>
 #include <string.h>
@@ -202,8 +205,90 @@ static void test_release_while_queued(void **state)
     }
 }
 
-int main(void)
+/* The child of test_newest_compiled_at_exit: the scale kernel at local size 1 and growing
+ * global sizes, which queues a compile for each new merged size, then exit with the last ones
+ * still queued. */
+static int exit_child(const char *cache_dir)
 {
+    setenv("WEFT_CACHE_DIR", cache_dir, 1);
+    if (harness_open(source, NULL))
+        return 2;
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, "scale", &err);
+    const size_t most = 4096, local = 1;
+    cl_mem bin = buf_new(sizeof(float) * most, NULL), bout = buf_new(sizeof(float) * most, NULL);
+    if (err != CL_SUCCESS)
+        return 3;
+    clSetKernelArg(k, 0, sizeof bin, &bin);
+    clSetKernelArg(k, 1, sizeof bout, &bout);
+    for (size_t global = 64; global <= most; global *= 4)
+        if (clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0, NULL, NULL) != CL_SUCCESS)
+            return 4;
+    return clFinish(env.queue) == CL_SUCCESS ? 0 : 5;   /* exit() with the compiles queued */
+}
+
+/* Runs this binary as exit_child with `cache_dir`, its stderr into `log`; its exit status. */
+static int run_exit_child(const char *cache_dir, const char *log)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' --exit-child '%s' 2> '%s'", self, cache_dir, log);
+    return system(cmd);
+}
+
+/* Whether file `path` holds `needle`; with `after`, the text that follows it on its line. */
+static bool file_has(const char *path, const char *needle, char *after, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        const char *at = strstr(line, needle);
+        if (at && after)
+            snprintf(after, cap, "%s", at + strlen(needle));
+        found = at != NULL;
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+static void test_newest_compiled_at_exit(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/weft-ahead-cache-XXXXXX", log[4200];
+    assert_non_null(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s.log", dir);
+    assert_int_equal(run_exit_child(dir, log), 0);
+    char size[64] = "";
+    if (!file_has(log, "scale for local size ", size, sizeof size)) {
+        fprintf(stdout, "the first child compiled nothing at exit\n");
+        fail();
+    }
+    assert_true(strstr(size, "compiled at exit") != NULL);
+    *strchr(size, ' ') = 0;   /* "256x1x1" */
+    char queued[128];
+    snprintf(queued, sizeof queued, "scale: compile for local size %s queued ahead", size);
+    assert_int_equal(run_exit_child(dir, log), 0);
+    if (file_has(log, queued, NULL, 0)) {
+        fprintf(stdout, "the second child queued %s again\n", size);
+        fail();
+    }
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, log);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--exit-child")) {
+        setenv("WEFT_COMPILE_AHEAD_MS", "0", 1);
+        setenv("WEFT_LOG", "info", 1);
+        return exit_child(argv[2]);
+    }
     setenv("WEFT_COMPILE_AHEAD_MS", "0", 1);
     setenv("WEFT_CACHE_DIR", "off", 1);
     setenv("WEFT_LOG", "info", 1);
@@ -218,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_growing_global),
         cmocka_unit_test(test_alternative_ahead),
         cmocka_unit_test(test_release_while_queued),
+        cmocka_unit_test(test_newest_compiled_at_exit),
     };
     int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
     if (failed) {   /* the log is the test's output then */
