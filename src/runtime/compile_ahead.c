@@ -5,8 +5,9 @@
  * QUEUE_MAX: a launch that finds the list full compiles nothing ahead; its later launches ask
  * again). At exit, the one running is waited for: exit() runs LLVM's static destructors, which
  * must not run under a compile, and the variant it stores in the disk cache is one the next
- * process need not compile. With a disk cache, the newest job not started is compiled too, at
- * once, and the older ones dropped: a compile given up at exit would be queued, and given up, by
+ * process need not compile. With a disk cache, the job at the end of the queue (the latest
+ * profiling alternative asked for; a merged size when none waits) is compiled too, at once, and
+ * the others dropped: a compile given up at exit would be queued, and given up, by
  * every short process again (hashcat -b: the profiling alternative at the benchmark's own size
  * is asked for in its last second, so NTLM ran its vectorized code in every later process, at
  * half the scalar code's speed). Without one, every job not started is dropped.
