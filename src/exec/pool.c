@@ -440,7 +440,7 @@ static bool claim(struct slot *r, uint64_t divisor, uint64_t max_chunk, uint64_t
  * thread, nearest nodes first (weft_numa_victims). */
 static void steal_by_node(struct slot *s, const struct weft_launch *launch, unsigned threads, uint64_t steal_div)
 {
-    unsigned order[threads], same;   /* threads <= 4096 (WEFT_NUM_THREADS): 16 KiB at most */
+    unsigned order[threads], same;   /* threads <= WEFT_WORKERS_MAX (exec/workers.h): 16 KiB at most */
     struct pool *p = s->pool;
     const unsigned n = weft_numa_victims(p->numa, s->index, threads, order, &same);
     uint64_t first, count;

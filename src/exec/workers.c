@@ -14,9 +14,11 @@ unsigned weft_device_worker_count(void)
         char *end;
         errno = 0;
         unsigned long n = strtoul(v, &end, 10);
-        if (!errno && *end == '\0' && n >= 1 && n <= 4096)
+        if (!errno && *end == '\0' && n >= 1 && n <= WEFT_WORKERS_MAX)
             return (unsigned)n;
-        weft_log(WEFT_LOG_INFO, "WEFT_NUM_THREADS='%s' is not an integer in [1, 4096]; using the core count", v);
+        weft_log(WEFT_LOG_INFO, "WEFT_NUM_THREADS='%s' is not an integer in [1, %u]; using the core count", v,
+                 WEFT_WORKERS_MAX);
     }
-    return weft_topology_get()->cores;
+    unsigned cores = weft_topology_get()->cores;
+    return cores < WEFT_WORKERS_MAX ? cores : WEFT_WORKERS_MAX;
 }

@@ -10,7 +10,7 @@
  * the others dropped: a compile given up at exit would be queued, and given up, by
  * every short process again (hashcat -b: the profiling alternative at the benchmark's own size
  * is asked for in its last second, so NTLM ran its vectorized code in every later process, at
- * half the scalar code's speed). Without one, every job not started is dropped.
+ * half the scalar code's speed on the 2-core EPYC). Without one, every job not started is dropped.
  */
 #define _GNU_SOURCE   /* pthread_setname_np */
 #include "runtime/compile_ahead.h"
@@ -100,7 +100,7 @@ static void *thread_main(void *unused)
          * the thread's first compile, exit destroyed those statics and then waited for the compile
          * still using them (hashcat with its kernels in the disk cache, whose only compiles are
          * this thread's: SIGSEGV in SelectionDAG::Legalize, or "LLVM ERROR: Do not know how to
-         * expand", at 1 exit in 3). So the thread's first act is a small compile that reaches
+         * expand", at 1 exit in 3-6 on the 2-core EPYC). So the thread's first act is a small compile that reaches
          * them (7 registrations in that case), and the handler is registered again before each
          * compile: it runs before all of them. Each registration runs it once; the later runs
          * find nothing to do. */

@@ -100,9 +100,9 @@ static void device_init(void)
 
     d->platform = weft_platform_get();
     d->compute_units = weft_device_worker_count();
-    /* compute unit i runs on core i % cores (exec/pool.c pins worker i there); at most 4096
-     * units (exec/workers.h), so the list needs no allocation that could fail */
-    static unsigned root_units[4096];
+    /* compute unit i runs on core i % cores (exec/pool.c pins worker i there); at most
+     * WEFT_WORKERS_MAX units, so the list needs no allocation that could fail */
+    static unsigned root_units[WEFT_WORKERS_MAX];
     d->unit_core = root_units;
     for (unsigned i = 0; i < d->compute_units; i++)
         d->unit_core[i] = i % (t->cores ? t->cores : 1);

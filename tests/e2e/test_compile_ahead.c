@@ -48,19 +48,28 @@ static int group_teardown(void **state)
     return harness_close();
 }
 
+/* Whether file `path` holds `needle`; with `after`, the text that follows it on its line. */
+static bool file_has(const char *path, const char *needle, char *after, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        const char *at = strstr(line, needle);
+        if (at && after)
+            snprintf(after, cap, "%s", at + strlen(needle));
+        found = at != NULL;
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
 /* Whether the log holds `needle` yet. */
 static bool log_has(const char *needle)
 {
     fflush(stderr);
-    FILE *f = fopen(log_path, "r");
-    if (!f)
-        return false;
-    char line[512];
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f))
-        found = strstr(line, needle) != NULL;
-    fclose(f);
-    return found;
+    return file_has(log_path, needle, NULL, 0);
 }
 
 /* Waits (up to 5 minutes: the machine may be loaded) until the log holds `needle`. */
@@ -237,23 +246,6 @@ static int run_exit_child(const char *cache_dir, const char *log)
     char cmd[8192];
     snprintf(cmd, sizeof cmd, "'%s' --exit-child '%s' 2> '%s'", self, cache_dir, log);
     return system(cmd);
-}
-
-/* Whether file `path` holds `needle`; with `after`, the text that follows it on its line. */
-static bool file_has(const char *path, const char *needle, char *after, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    char line[512];
-    bool found = false;
-    while (f && !found && fgets(line, sizeof line, f)) {
-        const char *at = strstr(line, needle);
-        if (at && after)
-            snprintf(after, cap, "%s", at + strlen(needle));
-        found = at != NULL;
-    }
-    if (f)
-        fclose(f);
-    return found;
 }
 
 static void test_newest_compiled_at_exit(void **state)

@@ -175,17 +175,21 @@ static const char *source =
      * the exit, which reads the header's counter: the unmasked copy stored the back edge's
      * next counter before the branch, so the exit test saw it one iteration early (lanes with
      * lim == 3 left the loop at i == 2). */
-    "kernel void continue_before_exit_test(global int *out, global const int *lims) {\n"
-    "  int g = get_global_id(0);\n"
-    "  int i = 0, acc = 0, lim = lims[g] % 7 + 1;\n"
-    "  while (1) {\n"
-    "    i++;\n"
-    "    if (i & 1) continue;\n"
-    "    acc += i;\n"
-    "    if (i >= lim) break;\n"
-    "  }\n"
-    "  out[g] = acc * 100 + i;\n"
+    "#define COMMA ,\n"
+    "#define CONTINUE_SHAPE(NAME, PARAMS, BEFORE) \\\n"
+    "kernel void NAME(global int *out, global const int *lims PARAMS) { \\\n"
+    "  int g = get_global_id(0); \\\n"
+    "  int i = 0, acc = 0, lim = lims[g] % 7 + 1; \\\n"
+    "  while (1) { \\\n"
+    "    i++; \\\n"
+    "    BEFORE \\\n"
+    "    if (i & 1) continue; \\\n"
+    "    acc += i; \\\n"
+    "    if (i >= lim) break; \\\n"
+    "  } \\\n"
+    "  out[g] = acc * 100 + i; \\\n"
     "}\n"
+    "CONTINUE_SHAPE(continue_before_exit_test, , )\n"
     /* 10. The same with the `continue` inside a divergent `if` (wrong before as well). */
     "kernel void nested_continue_before_exit_test(global int *out, global const int *xs) {\n"
     "  int g = get_global_id(0), x = xs[g], i = 0, acc = 0;\n"
@@ -202,18 +206,22 @@ static const char *source =
      * go there (placed at the end of the block's first copy, they made invalid IR: the verifier
      * crashed on e2e/test_builtins_math's kernel). */
     "#define A4 atomic_inc(count); atomic_inc(count); atomic_inc(count); atomic_inc(count);\n"
-    "kernel void continue_after_lane_loop(global int *out, global const int *lims, global int *count) {\n"
-    "  int g = get_global_id(0);\n"
-    "  int i = 0, acc = 0, lim = lims[g] % 7 + 1;\n"
-    "  while (1) {\n"
-    "    i++;\n"
-    "    A4 A4 A4 A4 A4 A4 A4 A4 A4\n"
-    "    if (i & 1) continue;\n"
-    "    acc += i;\n"
-    "    if (i >= lim) break;\n"
-    "  }\n"
-    "  out[g] = acc * 100 + i;\n"
-    "}\n";
+    "CONTINUE_SHAPE(continue_after_lane_loop, COMMA global int *count, A4 A4 A4 A4 A4 A4 A4 A4 A4)\n"
+    /* 12. Loops whose carried state is a work-item's own uint4, uint8 or uint16 pair (clpeak's
+     * chain shape): the vectorizer's packets for them are as wide as the register file holds
+     * exactly (with AVX-512 and a local size of 128: 64, 32 and 16 work-items). */
+    "#define M4(x, y) x = y * x + y; y = x * y + x; x = y * x + y; y = x * y + x;\n"
+    "#define M16(x, y) M4(x, y) M4(x, y) M4(x, y) M4(x, y)\n"
+    "#define CHAIN(T, N, NAME) \\\n"
+    "kernel void NAME(global uint *out, global const uint *init) { \\\n"
+    "  T x = vload##N(0, init) + (T)((uint)get_global_id(0) & 3u); \\\n"
+    "  T y = (T)(uint)get_global_id(0); \\\n"
+    "  for (int i = 0; i < 8; i++) { M16(x, y) } \\\n"
+    "  vstore##N(x ^ (y << 1), get_global_id(0), out); \\\n"
+    "}\n"
+    "CHAIN(uint4, 4, chains_u4)\n"
+    "CHAIN(uint8, 8, chains_u8)\n"
+    "CHAIN(uint16, 16, chains_u16)\n";
 
 static int setup(void **state)
 {
@@ -601,6 +609,23 @@ static void test_counter_after_do_while(void **state)
     }
 }
 
+/* The host's continue_before_exit_test (and continue_after_lane_loop): its result for `lim`,
+ * and the iterations it ran in *iterations. */
+static uint32_t continue_ref(uint32_t lim, uint32_t *iterations)
+{
+    uint32_t i = 0, acc = 0;
+    for (;;) {
+        i++;
+        if (i & 1u)
+            continue;
+        acc += i;
+        if (i >= lim)
+            break;
+    }
+    *iterations = i;
+    return acc * 100u + i;
+}
+
 static void test_continue_before_exit_test(void **state)
 {
     (void)state;
@@ -616,17 +641,9 @@ static void test_continue_before_exit_test(void **state)
         assert_int_equal(launch_bounded("continue_before_exit_test", &G, &L, KARGS(KARG(bo), KARG(bl))), CL_SUCCESS);
         uint32_t *out = (uint32_t *)ints_read(bo, G);
         for (size_t o = 0; o < G; o++) {
-            uint32_t lim = lims[o] % 7u + 1u, i = 0, acc = 0;
-            for (;;) {
-                i++;
-                if (i & 1u)
-                    continue;
-                acc += i;
-                if (i >= lim)
-                    break;
-            }
-            if (out[o] != acc * 100u + i)
-                fail_msg("continue_before_exit_test: item %zu, limit %u: %u, want %u", o, lim, out[o], acc * 100u + i);
+            uint32_t lim = lims[o] % 7u + 1u, n, want = continue_ref(lim, &n);
+            if (out[o] != want)
+                fail_msg("continue_before_exit_test: item %zu, limit %u: %u, want %u", o, lim, out[o], want);
         }
         free(out);
         clReleaseMemObject(bo);
@@ -663,12 +680,10 @@ static void test_continue_before_exit_test(void **state)
         out = (uint32_t *)ints_read(bo, G);
         uint32_t *count = (uint32_t *)ints_read(bc, 1), iterations = 0;
         for (size_t o = 0; o < G; o++) {
-            uint32_t lim = lims[o] % 7u + 1u, i = (lim + 1u) & ~1u, acc = 0;
-            for (uint32_t e = 2; e <= i; e += 2)
-                acc += e;
-            iterations += i;
-            if (out[o] != acc * 100u + i)
-                fail_msg("continue_after_lane_loop: item %zu, limit %u: %u, want %u", o, lim, out[o], acc * 100u + i);
+            uint32_t lim = lims[o] % 7u + 1u, n, want = continue_ref(lim, &n);
+            iterations += n;
+            if (out[o] != want)
+                fail_msg("continue_after_lane_loop: item %zu, limit %u: %u, want %u", o, lim, out[o], want);
         }
         assert_int_equal(count[0], 36u * iterations);
         free(count);
@@ -678,6 +693,40 @@ static void test_continue_before_exit_test(void **state)
         clReleaseMemObject(bo);
         clReleaseMemObject(bl);
     }
+}
+
+/* Vector-typed chains (kernel 12) in packets of 64, 32 and 16 work-items: every component of
+ * every work-item, against the host's wrapping arithmetic. */
+static void test_vector_typed_chains(void **state)
+{
+    (void)state;
+    static const char *names[] = {"chains_u4", "chains_u8", "chains_u16"};
+    static const unsigned widths[] = {4, 8, 16};
+    const size_t L = 128, G = L * 4;
+    int32_t init[16];
+    for (int c = 0; c < 16; c++)
+        init[c] = (int32_t)(0x9e3779b9u * (uint32_t)(c + 1));
+    cl_mem bi = ints_new(16, init);
+    for (int k = 0; k < 3; k++) {
+        unsigned n = widths[k];
+        cl_mem bo = buf_poisoned(G * n * 4);
+        assert_int_equal(launch_bounded(names[k], &G, &L, KARGS(KARG(bo), KARG(bi))), CL_SUCCESS);
+        uint32_t *out = (uint32_t *)ints_read(bo, G * n);
+        for (size_t g = 0; g < G; g++)
+            for (unsigned c = 0; c < n; c++) {
+                uint32_t x = (uint32_t)init[c] + ((uint32_t)g & 3u), y = (uint32_t)g;
+                for (int step = 0; step < 8 * 8; step++) {   /* 8 iterations of M16: 4 x M4, each two pairs */
+                    x = y * x + y;
+                    y = x * y + x;
+                }
+                uint32_t want = x ^ (y << 1);
+                if (out[g * n + c] != want)
+                    fail_msg("%s: item %zu, component %u: %u, want %u", names[k], g, c, out[g * n + c], want);
+            }
+        free(out);
+        clReleaseMemObject(bo);
+    }
+    clReleaseMemObject(bi);
 }
 
 int main(void)
@@ -695,6 +744,7 @@ int main(void)
         cmocka_unit_test(test_private_store_then_load),
         cmocka_unit_test(test_counter_after_do_while),
         cmocka_unit_test(test_continue_before_exit_test),
+        cmocka_unit_test(test_vector_typed_chains),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
