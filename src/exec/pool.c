@@ -61,6 +61,15 @@
  * ones single groups (a quarter at a time, as stealing takes, left the first thieves a quarter
  * of the whole launch each: sgemm_tiled 4x slower on the 16-core Xeon).
  *
+ * Callers. A root-pool caller that runs on a worker's core shares that core with the worker
+ * (the caller is not pinned, the worker is) until the scheduler moves one of them, which can
+ * take the whole launch: on a 2-core Sapphire Rapids VM, a tenth of hashcat's 2 ms launches
+ * ran on the caller alone, the worker joining after 3 ms or never (hashcat -b -m 0: 420-440
+ * MH/s, pocl 540-570). So the root pool's caller CPUs are the cores without a worker: its
+ * queues' command threads are bound there (weft_pool_adopt_thread), and an application
+ * thread runs a queue's commands itself only while it runs there (weft_pool_thread_inside);
+ * elsewhere it waits for the command thread, as for a sub-device.
+ *
  * Sub-devices. Each has a pool of its own (weft_pool_new): the same protocol on its own slots,
  * worker i pinned to its core[i], no NUMA plan, stopped and joined by weft_pool_free. A
  * thread's launches go to the pool it entered (weft_pool_enter; the root pool otherwise), and a
@@ -184,6 +193,12 @@ struct pool {
      * to core[i]; NULL for the root pool, whose workers are pinned as described above. */
     unsigned *core;
     struct weft_cpuset *cpus;    /* ... and their CPUs (NULL: unknown, nothing is bound) */
+    /* The root pool's caller CPUs: those of the cores no worker is pinned to (core 0 when
+     * there is a worker on every other core), where its queues' command threads are bound and
+     * where a thread must run to lead a launch (see Callers below). NULL: every core has a
+     * worker, nothing is pinned, or the CPUs are unknown; and for a sub-device's pool. Set
+     * once by pool_init, read without the lock. */
+    _Atomic(struct weft_cpuset *) caller_cpus;
     atomic_bool quit;            /* weft_pool_free: workers leave */
     /* The NUMA worker groups (see NUMA below), only where the threads sit on two nodes or
      * more; NULL on one node, where the pool runs as it always did. Read-only after init. */
@@ -201,7 +216,8 @@ static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 
 /* The pool the calling thread's launches go to (weft_pool_enter); NULL: the root pool. */
 static _Thread_local struct pool *current_pool;
-/* The sub-device pool this thread is bound to for good (weft_pool_adopt_thread). */
+/* The pool this thread is bound to for good (weft_pool_adopt_thread): a sub-device's, to its
+ * cores; the root pool, to its caller CPUs. */
 static _Thread_local struct pool *adopted_pool;
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -506,6 +522,12 @@ static void whole_body(void *arg)
 
 /* ---- workers ------------------------------------------------------------------------------ */
 
+/* The core (topology numbering, taken % cores when pinned) that slot i's worker is pinned to. */
+static unsigned worker_core(const struct pool *p, unsigned i)
+{
+    return p->core ? p->core[i] : p->numa ? p->numa->core[i] : i;
+}
+
 /* Joins the open launch, if any; after that `job` is valid until helper_leave. */
 static bool helper_join(struct pool *p)
 {
@@ -532,7 +554,7 @@ static void *worker_main(void *arg)
     char name[16];
     snprintf(name, sizeof name, p->core ? "weft-sub-%u" : "weft-worker-%u", s->index % 1000u);
     pthread_setname_np(pthread_self(), name); /* shows in top -H, gdb and perf */
-    weft_topology_pin_current_thread(p->core ? p->core[s->index] : p->numa ? p->numa->core[s->index] : s->index);
+    weft_topology_pin_current_thread(worker_core(p, s->index));
     /* Not a load: the first launch may bump seq before this thread gets to run. */
     unsigned seen = 0;
     for (;;) {
@@ -625,6 +647,30 @@ static void pool_start(struct pool *p, unsigned n, bool joinable)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The CPUs of the cores that none of p's workers is pinned to; NULL when there are none (more
+ * threads than cores) or the CPUs are unknown. */
+static struct weft_cpuset *caller_cpus_of(const struct pool *p)
+{
+    unsigned cores = weft_topology_get()->cores;
+    if (p->nthreads < 2 || cores < 2)
+        return NULL;
+    bool *taken = calloc(cores, sizeof *taken);
+    unsigned *free_cores = malloc(cores * sizeof *free_cores);
+    struct weft_cpuset *set = NULL;
+    if (taken && free_cores) {
+        for (unsigned i = 1; i < p->nthreads; i++)
+            taken[worker_core(p, i) % cores] = true;
+        unsigned n = 0;
+        for (unsigned c = 0; c < cores; c++)
+            if (!taken[c])
+                free_cores[n++] = c;
+        set = n ? weft_topology_cpuset(free_cores, n) : NULL;
+    }
+    free(taken);
+    free(free_cores);
+    return set;
+}
+
 static void pool_init(void)
 {
     unsigned n = weft_device_worker_count();
@@ -638,15 +684,20 @@ static void pool_init(void)
         root_pool.numa = NULL;
     }
     pool_start(&root_pool, n, false);
+    atomic_store_explicit(&root_pool.caller_cpus, caller_cpus_of(&root_pool), memory_order_release);
+}
+
+/* The root pool, started. */
+static struct pool *pool_root(void)
+{
+    pthread_once(&pool_once, pool_init);
+    return &root_pool;
 }
 
 /* The pool the calling thread's launches go to. */
 static struct pool *pool_current(void)
 {
-    if (current_pool)
-        return current_pool;
-    pthread_once(&pool_once, pool_init);
-    return &root_pool;
+    return current_pool ? current_pool : pool_root();
 }
 
 /* ---- API ---------------------------------------------------------------------------------- */
@@ -740,15 +791,21 @@ unsigned weft_pool_size(const struct weft_pool *wp)
 
 void weft_pool_adopt_thread(struct weft_pool *wp)
 {
-    struct pool *p = (struct pool *)wp;
-    if (p && weft_topology_bind_current_thread(p->cpus, NULL))
+    struct pool *p = wp ? (struct pool *)wp : pool_root();
+    const struct weft_cpuset *cpus = wp ? p->cpus : atomic_load_explicit(&p->caller_cpus, memory_order_acquire);
+    if (weft_topology_bind_current_thread(cpus, NULL))
         adopted_pool = p;
 }
 
 bool weft_pool_thread_inside(const struct weft_pool *wp)
 {
     const struct pool *p = (const struct pool *)wp;
-    return !p || adopted_pool == p || !p->cpus || weft_cpuset_has_current_cpu(p->cpus);
+    if (!p) {
+        /* the root pool: anywhere but on a worker's core (see Callers) */
+        const struct weft_cpuset *cpus = atomic_load_explicit(&root_pool.caller_cpus, memory_order_acquire);
+        return !cpus || adopted_pool == &root_pool || weft_cpuset_has_current_cpu(cpus);
+    }
+    return adopted_pool == p || !p->cpus || weft_cpuset_has_current_cpu(p->cpus);
 }
 
 void weft_pool_enter(struct weft_pool *wp, struct weft_pool_scope *scope)
@@ -760,7 +817,7 @@ void weft_pool_enter(struct weft_pool *wp, struct weft_pool_scope *scope)
     /* A sub-device's launches run on its cores, the calling thread's share included: a thread
      * that is not on one of them is moved there for the scope (runtime/queue.c sees that only
      * threads already there run a sub-device's commands; moving costs 8-11 us a launch). */
-    if (!weft_pool_thread_inside(wp))
+    if (p && !weft_pool_thread_inside(wp))
         weft_topology_bind_current_thread(p->cpus, &scope->saved);
 }
 

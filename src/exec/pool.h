@@ -67,12 +67,15 @@ unsigned weft_pool_size(const struct weft_pool *p);
  * weft_pool_concurrency are pool p's (NULL: the root pool's). Scopes nest. */
 void weft_pool_enter(struct weft_pool *p, struct weft_pool_scope *scope);
 void weft_pool_leave(struct weft_pool_scope *scope);
-/* Binds the calling thread to pool p's cores for good (a sub-device queue's command thread),
- * so that entering p costs it no system call. */
+/* Binds the calling thread for good (a queue's command thread) to pool p's cores, so that
+ * entering p costs it no system call; for the root pool (NULL), which it starts, to the cores
+ * no worker is pinned to, so that leading a launch never crowds a worker off its core. Does
+ * nothing where nothing can be bound. */
 void weft_pool_adopt_thread(struct weft_pool *p);
-/* Whether the calling thread may run p's launches where it is: p is the root pool (NULL), the
- * thread adopted p, p's cores are unknown (nothing is bound), or the thread runs on one of
- * them now. */
+/* Whether the calling thread may run p's launches where it is: the thread adopted p, p's
+ * cores are unknown (nothing is bound), or the thread runs on one of them now; for the root
+ * pool (NULL), on one of the cores no worker is pinned to (any core before the root pool
+ * started, or where every core has a worker). */
 bool weft_pool_thread_inside(const struct weft_pool *p);
 
 /* Runs the launch to completion on the calling thread's pool; returns 0, or -1 when the

@@ -36,6 +36,11 @@
  *     sub-device's cores for good, and the two rules above apply only to a thread that runs on
  *     one of those cores when it enqueues or waits (weft_pool_thread_inside); any other only
  *     waits. Its commands run on the sub-device's pool (exec/pool.h).
+ *   - The root device's queues: their command threads are bound to the cores no pool worker
+ *     is pinned to, and a waiting thread runs commands itself only while it runs on one of
+ *     those (weft_pool_thread_inside; elsewhere it would share a core with a worker for the
+ *     whole launch, exec/pool.c "Callers"). Short launches run on the enqueueing thread
+ *     wherever it is: they need no worker.
  *   - A command holds its queue, its wait-list events and its own event; all are released
  *     when it completes (or is discarded). The command, its wait list, its listener nodes
  *     and its payload are one allocation.
@@ -412,8 +417,9 @@ static void *queue_thread_main(void *arg)
     char name[16];
     snprintf(name, sizeof name, "weft-queue-%u", impl->number % 10000u);
     pthread_setname_np(pthread_self(), name);   /* top -H, gdb, perf and WEFT_TRACE's tracks */
-    if (impl->pool)
-        weft_pool_adopt_thread(impl->pool);     /* a sub-device's queue: its cores, for good */
+    /* for good: a sub-device's queue to its cores, the root device's to the cores without a
+     * worker (exec/pool.c, Callers) */
+    weft_pool_adopt_thread(impl->pool);
     pthread_mutex_lock(&impl->lock);
     for (;;) {
         /* Read the sequence before scanning: a dependency resolving concurrently (outside
@@ -627,7 +633,9 @@ static void queue_help(cl_command_queue q, uint64_t max_ticket, cl_event until)
     const bool may_run = weft_pool_thread_inside(impl->pool);
     pthread_mutex_lock(&impl->lock);
     release_upto(impl, max_ticket + 1);   /* a sync point: held launches up to it run now */
-    if (!may_run) {
+    /* (an empty queue has nothing to hand over: a clFinish after launches that ran on the
+     * enqueueing thread costs no wake-up) */
+    if (!may_run && impl->head) {
         pthread_mutex_unlock(&impl->lock);
         queue_wake(impl);
         pthread_mutex_lock(&impl->lock);
@@ -746,7 +754,7 @@ cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *e
      * command thread would otherwise stay behind it for good (each enqueue finding the one
      * before still queued). */
     bool here = !blocking && (cmd->flags & WEFT_COMMAND_RUN_IF_IDLE) && impl->in_order &&
-                weft_pool_thread_inside(impl->pool) && runs_here(impl, c);
+                (!impl->pool || weft_pool_thread_inside(impl->pool)) && runs_here(impl, c);
     /* the usual case, nothing before it: taken now, so that the command thread (spinning after
      * a command of its own) cannot take it between the lock and queue_help */
     bool alone = here && c == impl->head;
