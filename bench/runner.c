@@ -876,14 +876,16 @@ static int matches(const char *name, const char *filter)
 {
     if (!filter || !*filter)
         return 1;
-    /* comma-separated substrings; "=name" matches one benchmark exactly */
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", filter);
-    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (tok[0] == '=' ? !strcmp(name, tok + 1) : strstr(name, tok) != NULL)
-            return 1;
-    }
-    return 0;
+    /* comma-separated substrings; "=name" matches one benchmark exactly. A copy as long as
+     * the filter: a fixed buffer cut a list of every benchmark by name after the 40th */
+    char *buf = strdup(filter);
+    if (!buf)
+        return 1;
+    int found = 0;
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok && !found; tok = strtok_r(NULL, ",", &save))
+        found = tok[0] == '=' ? !strcmp(name, tok + 1) : strstr(name, tok) != NULL;
+    free(buf);
+    return found;
 }
 
 int main(int argc, char **argv)
