@@ -662,6 +662,10 @@ static cl_int get_variant(struct weft_image *img, cl_uint k, const uint64_t loca
         ph.vec = vec_pack(&sr);
         uint64_t ms = (weft_now_ns() - t0) / 1000000u;
         ph.compile_ms = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
+        char vname[WEFT_VARIANT_NAME_MAX];
+        weft_log(WEFT_LOG_DEBUG, "%s: compiled %s for local size %llux%llux%llu in %llu ms", name,
+                 weft_variant_name(spec, vname), (unsigned long long)local_size[0],
+                 (unsigned long long)local_size[1], (unsigned long long)local_size[2], (unsigned long long)ms);
         obj = sr.object.data;
         obj_size = sr.object.size;
         payload = malloc(sizeof ph + obj_size);

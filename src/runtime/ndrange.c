@@ -330,6 +330,29 @@ static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct
     return want;
 }
 
+/* For a kernel slow to compile, the merged size `l0` (what merge_blind_groups found for this
+ * global size) as one of two: the largest the kernel allows (its top: up to WEFT_BLIND_GROUP_X
+ * work-items), or else the one of MERGED_READY_MIN (the local size doubled up to it) when the
+ * global size is a multiple of it with a group per thread, or else no merging at all. Every merged size is a compile of its own and a profiling key of
+ * its own: hashcat's autotune doubles the global size from 2 to 2048 work-items (2-core
+ * machine), which merged to 2, 4, ..., 128, seven compiles of about a second each of MD5, most
+ * inside the autotune's timing, the rest compiled ahead process after process, each new size
+ * profiled again. */
+static size_t merged_size_of_few(const struct geometry *g, uint64_t rest, unsigned threads, size_t max_wg,
+                                 size_t l0)
+{
+    const size_t l = g->local[0], lanes = g->local[1] * g->local[2];
+    size_t top = l;
+    while (top * 2 <= WEFT_BLIND_GROUP_X && top * 2 * lanes <= max_wg)
+        top *= 2;
+    if (l0 == top)
+        return l0;
+    size_t small = l;
+    while (small * 2 <= MERGED_READY_MIN && small * 2 * lanes <= max_wg)
+        small *= 2;
+    return small > l && g->global[0] % small == 0 && g->global[0] / small * rest >= threads ? small : l;
+}
+
 /* Runs neighbouring work-groups of a kernel that observes nothing of its work-group
  * (weft_kernel_group_blind) as one: doubles the local size in dimension 0 while the global size
  * stays a multiple of it, it stays within WEFT_BLIND_GROUP_X and the kernel's maximum, and there
@@ -353,7 +376,10 @@ static void merge_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geomet
            l0 * 2 * g->local[1] * g->local[2] <= info.max_work_group_size &&
            g->global[0] / (l0 * 2) * rest >= min_groups)
         l0 *= 2;
-    if (l0 != g->local[0] && weft_compile_ahead_worth(kernel)) {
+    const bool slow = weft_compile_ahead_worth(kernel);
+    if (slow)
+        l0 = merged_size_of_few(g, rest, threads, info.max_work_group_size, l0);
+    if (l0 != g->local[0] && slow) {
         size_t want = l0;
         l0 = merged_size_ready(kernel, work_dim, g, want);
         g->stand_in = l0 != want;

@@ -3,7 +3,8 @@
  * disk cache, so that every variant is compiled in this process:
  *   - a group-blind kernel enqueued with local size 1 and growing global sizes (hashcat's
  *     autotune): each launch runs whichever merged size is ready, and gives the host's results;
- *     the sizes it wanted are compiled ahead and then run;
+ *     the sizes it wanted are compiled ahead and then run; only two merged sizes are ever
+ *     compiled (16 and the largest);
  *   - a kernel with a profiling alternative (column-major sgemv under a guard): the alternative
  *     is compiled ahead while launches run the first variant, every work-group exactly once;
  *   - kernels and programs released while their compiles are queued or running, and a process
@@ -11,7 +12,7 @@
  *   - with a disk cache, a process that exits with compiles queued compiles the newest one
  *     before it goes (this binary run again as a child, twice): the second child finds it there
  *     and does not queue it again.
- * The log (WEFT_LOG=info, stderr sent to a file) shows what was compiled ahead. */
+ * The log (WEFT_LOG=debug, stderr sent to a file) shows what was compiled, and where. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -116,6 +117,26 @@ static void test_growing_global(void **state)
     wait_for_log("scale: compiled ahead for local size");
     for (int rep = 0; rep < 3; rep++)
         check_scale(k, bin, bout, in, out, most);
+    /* two merged sizes at most (ndrange.c, merged_size_of_few): 16 and the top (256), besides
+     * the local size 1 of launches too small to merge; not one per doubling of the global size */
+    fflush(stderr);
+    FILE *f = fopen(log_path, "r");
+    char line[512];
+    bool top = false;
+    while (f && fgets(line, sizeof line, f)) {
+        const char *at = strstr(line, "scale: compiled "), *size = at ? strstr(at, " for local size ") : NULL;
+        if (!size)
+            continue;
+        unsigned long l0 = strtoul(size + strlen(" for local size "), NULL, 10);
+        if (l0 != 1 && l0 != 16 && l0 != 256) {
+            fprintf(stdout, "compiled for a merged size of %lu: %s", l0, line);
+            fail();
+        }
+        top |= l0 == 256;
+    }
+    if (f)
+        fclose(f);
+    assert_true(top);
     clReleaseKernel(k);
     clReleaseMemObject(bin);
     clReleaseMemObject(bout);
@@ -283,7 +304,7 @@ int main(int argc, char **argv)
     }
     setenv("WEFT_COMPILE_AHEAD_MS", "0", 1);
     setenv("WEFT_CACHE_DIR", "off", 1);
-    setenv("WEFT_LOG", "info", 1);
+    setenv("WEFT_LOG", "debug", 1);   /* debug: every compile, the launches' own included */
     int fd = mkstemp(log_path);
     if (fd < 0 || !freopen(log_path, "w", stderr)) {
         perror("log file");
