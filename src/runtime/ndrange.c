@@ -330,22 +330,26 @@ static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct
     return want;
 }
 
-/* For a kernel slow to compile, the merged size `l0` (what merge_blind_groups found for this
- * global size) as one of two: the largest the kernel allows (its top: up to WEFT_BLIND_GROUP_X
- * work-items), or else the one of MERGED_READY_MIN (the local size doubled up to it) when the
- * global size is a multiple of it with a group per thread, or else no merging at all. Every merged size is a compile of its own and a profiling key of
- * its own: hashcat's autotune doubles the global size from 2 to 2048 work-items (2-core
- * machine), which merged to 2, 4, ..., 128, seven compiles of about a second each of MD5, most
- * inside the autotune's timing, the rest compiled ahead process after process, each new size
- * profiled again. */
-static size_t merged_size_of_few(const struct geometry *g, uint64_t rest, unsigned threads, size_t max_wg,
-                                 size_t l0)
+/* The merged size `l0` (what merge_blind_groups found for this global size) made one that pays
+ * for its compile:
+ *   - below MERGED_READY_MIN (one packet of the widest vectors) a merged group runs mostly
+ *     idle lanes: it becomes MERGED_READY_MIN (the local size doubled up to it) when the global
+ *     size is a multiple of that with a group per thread, else the local size (no merging);
+ *   - for a kernel slow to compile, every merged size is a compile and a profiling key of its
+ *     own: the merged size is the largest the kernel allows (its top, up to WEFT_BLIND_GROUP_X
+ *     work-items) or else the one of MERGED_READY_MIN as above. hashcat's autotune doubles the
+ *     global size from 2 to 2048 work-items (2-core machine), which merged to 2, 4, ..., 128:
+ *     seven compiles of MD5 of about a second each, most inside the autotune's timing, the rest
+ *     compiled ahead process after process, each new size profiled again (the kernel is known
+ *     to be slow only after its first merged compile: its local size 1 compiled in 200 ms). */
+static size_t merged_size_paying(const struct geometry *g, uint64_t rest, unsigned threads, size_t max_wg,
+                                 size_t l0, bool slow)
 {
     const size_t l = g->local[0], lanes = g->local[1] * g->local[2];
     size_t top = l;
     while (top * 2 <= WEFT_BLIND_GROUP_X && top * 2 * lanes <= max_wg)
         top *= 2;
-    if (l0 == top)
+    if (l0 == l || (slow ? l0 == top : l0 >= MERGED_READY_MIN))
         return l0;
     size_t small = l;
     while (small * 2 <= MERGED_READY_MIN && small * 2 * lanes <= max_wg)
@@ -356,7 +360,8 @@ static size_t merged_size_of_few(const struct geometry *g, uint64_t rest, unsign
 /* Runs neighbouring work-groups of a kernel that observes nothing of its work-group
  * (weft_kernel_group_blind) as one: doubles the local size in dimension 0 while the global size
  * stays a multiple of it, it stays within WEFT_BLIND_GROUP_X and the kernel's maximum, and there
- * remain at least 8 groups per worker. The kernel cannot tell: get_global_id and the other
+ * remain at least 8 groups per worker; then keeps only sizes that pay for their compile
+ * (merged_size_paying). The kernel cannot tell: get_global_id and the other
  * global functions give the same answers for every work-item. Why: the vectorizer's packets
  * interleave up to the whole group, so a column-walking kernel then reads that many
  * consecutive elements per step, as a blocked native loop does (sgemv, 2-core EPYC: 2.1 ms at a
@@ -377,8 +382,7 @@ static void merge_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geomet
            g->global[0] / (l0 * 2) * rest >= min_groups)
         l0 *= 2;
     const bool slow = weft_compile_ahead_worth(kernel);
-    if (slow)
-        l0 = merged_size_of_few(g, rest, threads, info.max_work_group_size, l0);
+    l0 = merged_size_paying(g, rest, threads, info.max_work_group_size, l0, slow);
     if (l0 != g->local[0] && slow) {
         size_t want = l0;
         l0 = merged_size_ready(kernel, work_dim, g, want);

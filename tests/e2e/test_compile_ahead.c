@@ -117,7 +117,7 @@ static void test_growing_global(void **state)
     wait_for_log("scale: compiled ahead for local size");
     for (int rep = 0; rep < 3; rep++)
         check_scale(k, bin, bout, in, out, most);
-    /* two merged sizes at most (ndrange.c, merged_size_of_few): 16 and the top (256), besides
+    /* two merged sizes at most (ndrange.c, merged_size_paying): 16 and the top (256), besides
      * the local size 1 of launches too small to merge; not one per doubling of the global size */
     fflush(stderr);
     FILE *f = fopen(log_path, "r");
