@@ -50,43 +50,40 @@ static bool pinning_works(void)
     return one != NULL;
 }
 
-struct result {
-    bool on_worker_core_inside, on_caller_core_inside, adopted_inside, adopted_off_worker_core;
+/* What a thread bound to one core finds (query_on_core). */
+struct on_core {
+    unsigned core;
+    bool bound, inside;
 };
 
-static void *on_worker_core(void *arg)
+static void *query_on_core(void *arg)
 {
-    struct result *r = arg;
-    struct weft_cpuset *worker = weft_topology_cpuset((const unsigned[]){1}, 1);
-    if (weft_topology_bind_current_thread(worker, NULL))
-        r->on_worker_core_inside = weft_pool_thread_inside(NULL);
-    weft_cpuset_free(worker);
+    struct on_core *q = arg;
+    struct weft_cpuset *set = weft_topology_cpuset(&q->core, 1);
+    q->bound = weft_topology_bind_current_thread(set, NULL);
+    q->inside = q->bound && weft_pool_thread_inside(NULL);
+    weft_cpuset_free(set);
     return NULL;
 }
 
-static void *on_caller_core(void *arg)
-{
-    struct result *r = arg;
-    struct weft_cpuset *caller = weft_topology_cpuset((const unsigned[]){0}, 1);
-    if (weft_topology_bind_current_thread(caller, NULL))
-        r->on_caller_core_inside = weft_pool_thread_inside(NULL);
-    weft_cpuset_free(caller);
-    return NULL;
-}
+/* What a thread that adopted the root pool finds (adopting). */
+struct adopted {
+    bool inside, off_worker_core;
+};
 
 static void *adopting(void *arg)
 {
-    struct result *r = arg;
+    struct adopted *r = arg;
     struct weft_cpuset *worker = weft_topology_cpuset((const unsigned[]){1}, 1);
     /* start where the worker is: adopting must move the thread off that core */
     weft_topology_bind_current_thread(worker, NULL);
     weft_pool_adopt_thread(NULL);
-    r->adopted_inside = weft_pool_thread_inside(NULL);
+    r->inside = weft_pool_thread_inside(NULL);
     cpu_set_t now;
     CPU_ZERO(&now);
     pthread_getaffinity_np(pthread_self(), sizeof now, &now);
     /* no CPU of core 1 is in the binding: the current one is not, whichever it is */
-    r->adopted_off_worker_core = !weft_cpuset_has_current_cpu(worker) && CPU_COUNT(&now) > 0;
+    r->off_worker_core = !weft_cpuset_has_current_cpu(worker) && CPU_COUNT(&now) > 0;
     for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
         if (!CPU_ISSET(cpu, &now))
             continue;
@@ -94,13 +91,13 @@ static void *adopting(void *arg)
         CPU_ZERO(&one);
         CPU_SET(cpu, &one);
         if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0 && weft_cpuset_has_current_cpu(worker))
-            r->adopted_off_worker_core = false;
+            r->off_worker_core = false;
     }
     weft_cpuset_free(worker);
     return NULL;
 }
 
-static void run_on_thread(void *(*fn)(void *), struct result *r)
+static void run_on_thread(void *(*fn)(void *), void *r)
 {
     pthread_t t;
     assert_int_equal(pthread_create(&t, NULL, fn, r), 0);
@@ -114,14 +111,16 @@ static void test_callers_keep_off_the_worker_core(void **state)
         skip();
     run_root_launch();
     assert_int_equal(weft_pool_concurrency(), 2);
-    struct result r = {0};
-    run_on_thread(on_worker_core, &r);
-    run_on_thread(on_caller_core, &r);
-    run_on_thread(adopting, &r);
-    assert_false(r.on_worker_core_inside);
-    assert_true(r.on_caller_core_inside);
-    assert_true(r.adopted_inside);
-    assert_true(r.adopted_off_worker_core);
+    struct on_core worker = {.core = 1}, caller = {.core = 0};
+    struct adopted a = {0};
+    run_on_thread(query_on_core, &worker);
+    run_on_thread(query_on_core, &caller);
+    run_on_thread(adopting, &a);
+    assert_true(worker.bound && caller.bound);
+    assert_false(worker.inside);
+    assert_true(caller.inside);
+    assert_true(a.inside);
+    assert_true(a.off_worker_core);
     /* launches still run every group, led from wherever */
     run_root_launch();
 }
