@@ -172,7 +172,8 @@ struct weft_image {
     pthread_cond_t compiled;                   /* a pending variant became ready or was dropped */
     struct weft_variant_entry *variants;
     _Atomic uint32_t *compile_ms;              /* per kernel: the longest compile of one of its
-                                                  variants this process saw (JIT or disk record) */
+                                                  variants this process saw (JIT or disk record),
+                                                  a one-work-item one counted 8x (specialize.c) */
 };
 
 /* Takes ownership of `bc`. Reads the kernel metadata and allocates and initializes the
@@ -212,7 +213,9 @@ cl_int weft_image_get_variant(struct weft_image *img, cl_uint k, const uint64_t 
 cl_int weft_image_peek_variant(struct weft_image *img, cl_uint k, const uint64_t local_size[3],
                                const struct weft_variant_spec *spec, struct weft_compiled_variant *out);
 /* The longest compile of one of kernel k's variants this process knows of, in ms (0: none
- * compiled or loaded yet, or loaded from records that predate the measure). */
+ * compiled or loaded yet, or loaded from records that predate the measure); a variant of one
+ * work-item, which vectorizes nothing, counts 8 times its compile (what vectorizing the kernel
+ * costs, about). */
 uint32_t weft_image_compile_ms(struct weft_image *img, cl_uint k);
 /* Whether a launch's global ids may reach WEFT_NARROW_ID_LIMIT in some dimension (offset +
  * global size past it): then only a ".wide" variant may run it. */
