@@ -530,12 +530,12 @@ struct payload_header {
  * which its launch then waited for. */
 #define ONE_ITEM_FACTOR 8u
 
-static uint64_t compile_estimate(const struct payload_header *ph, const uint64_t local_size[3],
+static uint32_t compile_estimate(uint32_t compile_ms, const uint64_t local_size[3],
                                  const struct weft_variant_spec *spec)
 {
     bool one_item = local_size[0] * local_size[1] * local_size[2] == 1;
-    uint64_t est = (uint64_t)ph->compile_ms * (one_item && spec->code == WEFT_CODE_VECTOR ? ONE_ITEM_FACTOR : 1);
-    return est > UINT32_MAX ? UINT32_MAX : est;
+    uint64_t est = (uint64_t)compile_ms * (one_item && spec->code == WEFT_CODE_VECTOR ? ONE_ITEM_FACTOR : 1);
+    return est > UINT32_MAX ? UINT32_MAX : (uint32_t)est;
 }
 
 #define VEC_KNOWN 0x80000000u
@@ -712,9 +712,9 @@ done:
         e->v.sub_group_width = ph.sub_group_width ? ph.sub_group_width : 1;
         e->v.key = key;
         e->state = READY;
-        uint64_t est = compile_estimate(&ph, local_size, spec);
+        uint32_t est = compile_estimate(ph.compile_ms, local_size, spec);
         if (est > img->compile_ms[k])   /* raised under the lock, read without it */
-            img->compile_ms[k] = (uint32_t)est;
+            img->compile_ms[k] = est;
         *out = e->v;
         pthread_cond_broadcast(&img->compiled);
     }
