@@ -140,7 +140,9 @@ static int *run_ints(const char *name, size_t n, size_t ls, const int *in, size_
     return out;
 }
 
-static const size_t local_sizes[] = {1, 7, 64, 256, 1024};
+/* 1 and 7: the leader's scalar chains; 24 and 100: its vectors and the elements after them
+ * (16 + 8, 64 + 36); 64, 256, 1024: vectors only */
+static const size_t local_sizes[] = {1, 7, 24, 64, 100, 256, 1024};
 
 static void test_reduce_and_scan(void **state)
 {

@@ -7,6 +7,23 @@
 ; RUN: weft-opt -pass=lower-wg-collectives -local-size=4,2 %s | FileCheck %s
 ; With N = 11 the chains take in[0..8) and in[8], in[9], in[10] follow one by one.
 ; RUN: weft-opt -pass=lower-wg-collectives -local-size=11 %s | FileCheck %s --check-prefix=TAIL
+; With N = 64 the leader folds vectors: four accumulators of 16 lanes take in[0..64) (lane j
+; of accumulator a the element 16a + j), fold pairwise (a with a + 2, then the two), then the
+; lanes by halves (8, 4, 2, 1) to lane 0.
+; RUN: weft-opt -pass=lower-wg-collectives -local-size=64 %s | FileCheck %s --check-prefix=VEC
+; VEC:           wg.leader.loop:
+; VEC-COUNT-4:     phi <16 x i32> [ <i32 -2147483648,
+; VEC:             load <16 x i32>, ptr %wg.in{{[0-9]+}}, align 4
+; VEC:             add i64 %wg.i, 48
+; VEC:             add i64 %wg.i, 64
+; VEC-NEXT:        icmp ult i64 {{%[0-9]+}}, 64
+; VEC:           wg.leader.done:
+; VEC-COUNT-3:     select <16 x i1>
+; VEC:             shufflevector <16 x i32> {{%[0-9]+}}, <16 x i32> poison, <8 x i32> <i32 0,
+; VEC:             shufflevector <16 x i32> {{%[0-9]+}}, <16 x i32> poison, <8 x i32> <i32 8,
+; VEC:             shufflevector <2 x i32> {{%[0-9]+}}, <2 x i32> poison, <1 x i32> <i32 1>
+; VEC:             extractelement <1 x i32> {{%[0-9]+}}, i64 0
+; VEC-NEXT:        %wg.res = getelementptr inbounds i8, ptr {{%[0-9]+}}, i64 256
 ; The work-item loops: the sub-CFG between a collective's barriers (the leader) gets no loop
 ; nest; it runs once per group, as work-item 0. The others loop over x and y.
 ; RUN: weft-opt -pass=wg-loops -local-size=4,2 %s | FileCheck %s --check-prefix=LOOPS
