@@ -126,6 +126,8 @@ struct weft_kernel_meta {
     size_t work_group_size_hint[3];
     size_t static_local_size;                  /* bytes of the kernel's own __local variables */
     size_t private_size;                       /* estimate of private memory per work-item */
+    size_t code_size;                          /* instructions, everything inlined: what a
+                                                  compile's time grows with */
     bool has_arg_names;
     bool uses_printf;                          /* the kernel calls printf (after inlining) */
     bool order_effects;                        /* atomics, or stores to program-scope

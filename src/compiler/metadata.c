@@ -125,6 +125,24 @@ static size_t static_local_bytes(LLVMModuleRef m, LLVMValueRef fn, LLVMTargetDat
     return total;
 }
 
+/* Instructions of fn, one of a vector type counted once per element (a work-item's uint16 is
+ * 16 registers' work once vectorized across work-items), with every call of a function
+ * defined in the module counted as that function's own (as if inlined; the optimizer inlines
+ * most), `depth` calls deep at most. */
+static size_t instruction_count(LLVMValueRef fn, int depth)
+{
+    size_t n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMTypeRef t = LLVMTypeOf(i);
+            n += LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 1;
+            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+            if (depth > 0 && callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee))
+                n += instruction_count(callee, depth - 1);
+        }
+    return n;
+}
+
 static bool calls_printf(LLVMValueRef fn)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -485,6 +503,7 @@ static bool read_kernel(LLVMModuleRef m, LLVMValueRef fn, bool arg_names, struct
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
     k->static_local_size = static_local_bytes(m, fn, td);
     k->private_size = private_bytes(fn, td);
+    k->code_size = instruction_count(fn, 8);
     k->uses_printf = calls_printf(fn);
     k->order_effects = has_order_effects(fn);
     k->indirect_stores = has_indirect_stores(fn);

@@ -1,16 +1,18 @@
 /* runtime/compile_ahead.c — the background compile thread (runtime/compile_ahead.h).
  *
  * One thread, started at the first job, takes jobs in the order they came (those a launch runs
- * a stand-in for first), each once it has settled. Jobs wait in a short list (at most
- * QUEUE_MAX: a launch that finds the list full compiles nothing ahead; its later launches ask
- * again). At exit, the one running is waited for: exit() runs LLVM's static destructors, which
- * must not run under a compile, and the variant it stores in the disk cache is one the next
- * process need not compile. With a disk cache, the job at the end of the queue (the latest
- * profiling alternative asked for; a merged size when none waits) is compiled too, at once, and
- * the others dropped: a compile given up at exit would be queued, and given up, by
- * every short process again (hashcat -b: the profiling alternative at the benchmark's own size
- * is asked for in its last second, so NTLM ran its vectorized code in every later process, at
- * half the scalar code's speed on the 2-core EPYC). Without one, every job not started is dropped.
+ * a stand-in for first), each once it has settled, then the guesses (weft_compile_prepare),
+ * smallest kernel first. Jobs wait in a short list (at most QUEUE_MAX besides the guesses: a
+ * launch that finds the list full compiles nothing ahead; its later launches ask again). At
+ * exit, the one running is waited for: exit() runs LLVM's static destructors, which must not
+ * run under a compile, and the variant it stores in the disk cache is one the next process need
+ * not compile. With a disk cache, the last job a launch asked for (the latest profiling
+ * alternative; a merged size when none waits) is compiled too, at once, and the others dropped:
+ * a compile given up at exit would be queued, and given up, by every short process again
+ * (hashcat -b: the profiling alternative at the benchmark's own size is asked for in its last
+ * second, so NTLM ran its vectorized code in every later process, at half the scalar code's
+ * speed on the 2-core EPYC). Without one, every job not started is dropped, and so is every
+ * guess not started.
  */
 #define _GNU_SOURCE   /* pthread_setname_np */
 #include "runtime/compile_ahead.h"
@@ -31,6 +33,9 @@
 #include "util/log.h"
 
 #define QUEUE_MAX 16
+/* Guesses (weft_compile_prepare) wait in the queue besides those, after them: a program may
+ * create many kernels and ask each its work-group size. */
+#define GUESSES_MAX 64
 /* The thread's nice value: the pool's workers, and the application, come first. */
 #define AHEAD_NICE 10
 
@@ -50,20 +55,58 @@ struct job {
     cl_uint work_dim;
     size_t local[3];
     struct weft_variant_spec spec;
+    weft_prepare_fn prepare;   /* a guess (weft_compile_prepare): runs this instead of compiling spec */
+    size_t cost;               /* a guess's: its kernel's code size (guesses run smallest first) */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITIALIZER;
 static struct job *head, *tail, *running;
-static unsigned queued;
+static unsigned queued, guesses;   /* jobs in the queue; how many of them are guesses */
 static bool started, stopping;
 static bool warmed_up;   /* the thread's own: weft_codegen_warm_up done */
 
+/* `spec` NULL: a guess for that size. */
 static bool same_job(const struct job *j, cl_kernel k, cl_uint work_dim, const size_t local[3],
                      const struct weft_variant_spec *spec)
 {
     return j->kernel == k && j->work_dim == work_dim && !memcmp(j->local, local, sizeof j->local) &&
-           weft_variant_equal(&j->spec, spec);
+           (spec ? !j->prepare && weft_variant_equal(&j->spec, spec) : j->prepare != NULL);
+}
+
+/* Called with `lock` held: takes j out of the queue (prev: the job before it, or NULL). */
+static void unlink_job(struct job *j, struct job *prev)
+{
+    if (prev)
+        prev->next = j->next;
+    else
+        head = j->next;
+    if (tail == j)
+        tail = prev;
+    j->next = NULL;
+    queued--;
+    guesses -= j->prepare != NULL;
+}
+
+/* Called with `lock` held: puts j in the queue: a stand-in first, any other job a launch asked
+ * for after those and before the guesses, a guess after the guesses of kernels no larger (the
+ * cheaper a guess, the likelier it is ready before its launch: hashcat asks about its large
+ * kernels before its markov kernels, and launches those inside its timed loop). */
+static void link_job(struct job *j, bool stand_in)
+{
+    struct job *prev = NULL;
+    if (!stand_in)
+        for (struct job *at = head; at && (!at->prepare || (j->prepare && at->cost <= j->cost)); at = at->next)
+            prev = at;
+    j->next = prev ? prev->next : head;
+    if (prev)
+        prev->next = j;
+    else
+        head = j;
+    if (!j->next)
+        tail = j;
+    queued++;
+    guesses += j->prepare != NULL;
 }
 
 static void stop_at_exit(void);
@@ -89,10 +132,7 @@ static void *thread_main(void *unused)
         if (stopping)
             break;
         struct job *j = head;
-        head = j->next;
-        if (!head)
-            tail = NULL;
-        queued--;
+        unlink_job(j, NULL);
         running = j;
         pthread_mutex_unlock(&lock);
         /* Exit handlers run newest first, and LLVM registers the destructors of some of its
@@ -112,12 +152,18 @@ static void *thread_main(void *unused)
         atexit(stop_at_exit);
 
         uint64_t t0 = weft_now_ns();
-        struct weft_variant v;
-        cl_int err = weft_kernel_get_variant(j->kernel, j->work_dim, j->local, &j->spec, &v);
-        weft_log(WEFT_LOG_INFO, "%s: compiled ahead for local size %zux%zux%zu in %llu ms%s",
-                 weft_kernel_name(j->kernel), j->local[0], j->local[1], j->local[2],
-                 (unsigned long long)((weft_now_ns() - t0) / 1000000u),
-                 err == CL_SUCCESS ? "" : " (failed: the launch that wants it compiles it and reports why)");
+        if (j->prepare && weft_kernel_launched(j->kernel)) {
+            /* a launch came first: it compiled, or queued, what it wanted */
+        } else if (j->prepare) {
+            j->prepare(j->kernel, j->work_dim, j->local);
+        } else {
+            struct weft_variant v;
+            cl_int err = weft_kernel_get_variant(j->kernel, j->work_dim, j->local, &j->spec, &v);
+            weft_log(WEFT_LOG_INFO, "%s: compiled ahead for local size %zux%zux%zu in %llu ms%s",
+                     weft_kernel_name(j->kernel), j->local[0], j->local[1], j->local[2],
+                     (unsigned long long)((weft_now_ns() - t0) / 1000000u),
+                     err == CL_SUCCESS ? "" : " (failed: the launch that wants it compiles it and reports why)");
+        }
         weft_object_unhold(WEFT_OBJ(j->kernel));   /* still running: exit waits for this too */
 
         pthread_mutex_lock(&lock);
@@ -133,16 +179,20 @@ static void stop_at_exit(void)
 {
     char *dir = weft_cache_dir();   /* NULL: nothing compiled now would outlive the process */
     pthread_mutex_lock(&lock);
-    struct job *keep = dir && !stopping ? tail : NULL, *drop = head;
-    unsigned dropped = queued - (keep != NULL);
+    /* the last job a launch asked for (guesses are not worth the wait) */
+    struct job *keep = NULL, *keep_prev = NULL;
+    for (struct job *j = dir && !stopping ? head : NULL, *prev = NULL; j; prev = j, j = j->next)
+        if (!j->prepare)
+            keep = j, keep_prev = prev;
+    if (keep)
+        unlink_job(keep, keep_prev);
+    struct job *drop = head;
+    unsigned dropped = queued;
+    head = tail = NULL;
+    queued = guesses = 0;
     if (keep) {
-        for (struct job *j = drop; j; j = j->next)
-            if (j->next == keep)
-                j->next = NULL;
-        drop = drop == keep ? NULL : drop;
         keep->start_after = 0;   /* no settle: nothing will supersede it now */
-        head = tail = keep;
-        queued = 1;
+        link_job(keep, true);
         pthread_cond_broadcast(&wake);
         weft_log(WEFT_LOG_INFO, "compile ahead: %s for local size %zux%zux%zu compiled at exit, for the disk cache",
                  weft_kernel_name(keep->kernel), keep->local[0], keep->local[1], keep->local[2]);
@@ -151,7 +201,7 @@ static void stop_at_exit(void)
     }
     stopping = true;
     head = tail = NULL;
-    queued = 0;
+    queued = guesses = 0;
     pthread_cond_broadcast(&wake);
     while (running)
         pthread_cond_wait(&done, &lock);
@@ -228,13 +278,7 @@ static void drop_superseded(cl_kernel k, cl_uint work_dim, const size_t local[3]
     for (struct job *j = head, *n; j; j = n) {
         n = j->next;
         if (j->kernel == k && (j->work_dim != work_dim || memcmp(j->local, local, sizeof j->local))) {
-            if (prev)
-                prev->next = n;
-            else
-                head = n;
-            if (tail == j)
-                tail = prev;
-            queued--;
+            unlink_job(j, prev);
             weft_object_unhold(WEFT_OBJ(j->kernel));
             free(j);
         } else {
@@ -252,7 +296,7 @@ void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], co
         skip = same_job(j, k, work_dim, local, spec);
     if (!skip)
         drop_superseded(k, work_dim, local);
-    skip = skip || queued >= QUEUE_MAX;
+    skip = skip || queued - guesses >= QUEUE_MAX;
     struct job *j = skip ? NULL : calloc(1, sizeof *j);
     if (j && start_thread()) {
         weft_object_hold(WEFT_OBJ(k));
@@ -261,21 +305,36 @@ void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], co
         memcpy(j->local, local, sizeof j->local);
         j->spec = *spec;
         j->start_after = weft_now_ns() + (stand_in ? SETTLE_NS : SETTLE_SPARE_NS);
-        if (stand_in) {   /* ahead of the profiling alternatives */
-            j->next = head;
-            head = j;
-            if (!tail)
-                tail = j;
-        } else {
-            if (tail)
-                tail->next = j;
-            else
-                head = j;
-            tail = j;
-        }
-        queued++;
+        link_job(j, stand_in);   /* a stand-in ahead of the profiling alternatives */
         pthread_cond_signal(&wake);
         weft_log(WEFT_LOG_DEBUG, "%s: compile for local size %zux%zux%zu queued ahead", weft_kernel_name(k),
+                 local[0], local[1], local[2]);
+    } else {
+        free(j);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void weft_compile_prepare(cl_kernel k, cl_uint work_dim, const size_t local[3], weft_prepare_fn prepare)
+{
+    if (bound_ms() < 0)
+        return;   /* WEFT_COMPILE_AHEAD_MS=off: nothing is compiled ahead */
+    pthread_mutex_lock(&lock);
+    bool skip = stopping || guesses >= GUESSES_MAX || (running && same_job(running, k, work_dim, local, NULL));
+    for (struct job *j = head; j && !skip; j = j->next)
+        skip = same_job(j, k, work_dim, local, NULL);
+    struct job *j = skip ? NULL : calloc(1, sizeof *j);
+    if (j && start_thread()) {
+        weft_object_hold(WEFT_OBJ(k));
+        j->kernel = k;
+        j->work_dim = work_dim;
+        memcpy(j->local, local, sizeof j->local);
+        j->prepare = prepare;
+        j->cost = weft_kernel_code_size(k);
+        j->start_after = weft_now_ns();   /* nothing supersedes a guess but a launch */
+        link_job(j, false);
+        pthread_cond_signal(&wake);
+        weft_log(WEFT_LOG_DEBUG, "%s: variants for local size %zux%zux%zu queued to be prepared", weft_kernel_name(k),
                  local[0], local[1], local[2]);
     } else {
         free(j);

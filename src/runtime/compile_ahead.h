@@ -34,4 +34,14 @@ bool weft_compile_ahead_worth(cl_kernel k);
 void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], const struct weft_variant_spec *spec,
                         bool stand_in);
 
+/* What a guess runs on the background thread (runtime/variant_choice.h weft_prepare_variants):
+ * the choice a launch of `k` at `local` would make, compiled. */
+typedef void (*weft_prepare_fn)(cl_kernel k, cl_uint work_dim, const size_t local[3]);
+
+/* Queues the guess that `k` will be launched at `local` (unless one is queued or running, or
+ * WEFT_COMPILE_AHEAD_MS=off): `prepare` runs on the background thread after every job a launch
+ * asked for, unless a launch of `k` came first (weft_kernel_launched: the launch compiled or
+ * queued what it wanted); a guess not started at exit is dropped. */
+void weft_compile_prepare(cl_kernel k, cl_uint work_dim, const size_t local[3], weft_prepare_fn prepare);
+
 #endif

@@ -31,6 +31,7 @@
 #include "runtime/mem.h"
 #include "runtime/program.h"
 #include "runtime/sampler.h"
+#include "runtime/variant_choice.h"
 
 struct arg_value {
     bool set;
@@ -51,6 +52,7 @@ struct _cl_kernel {
     struct arg_value *args;
     atomic_uint_fast64_t one_group_ns;     /* one-group launches' run time, a moving average
                                               (weft_kernel_note_one_group_run); 0: none yet */
+    atomic_bool launched;                  /* weft_kernel_note_launch */
     /* clSetKernelExecInfo (runtime/svm.c), guarded by lock: CL_KERNEL_EXEC_INFO_SVM_PTRS, and
      * whether CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM was set to CL_TRUE explicitly (its
      * default is CL_TRUE too, but only an explicit CL_TRUE says the kernel walks pointers it
@@ -128,6 +130,16 @@ static bool program_executable(cl_program p)
     return p->image && p->status == CL_BUILD_SUCCESS;
 }
 
+/* The variants of the local size the kernel declares (reqd_work_group_size, else
+ * work_group_size_hint) are compiled before its first launch (runtime/variant_choice.h). */
+static void prepare_declared_size(cl_kernel k)
+{
+    const size_t *ls = k->meta->reqd_work_group_size[0] ? k->meta->reqd_work_group_size
+                                                         : k->meta->work_group_size_hint;
+    if (ls[0])
+        weft_prepare_variants(k, 3, ls);
+}
+
 CL_API_ENTRY cl_kernel CL_API_CALL
 clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret)
 {
@@ -155,6 +167,8 @@ clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret)
     }
     cl_kernel k = kernel_new(program, (cl_uint)idx);
     pthread_mutex_unlock(&program->lock);
+    if (k)
+        prepare_declared_size(k);
     return WEFT_RETURN(errcode_ret, k ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY, k);
 }
 
@@ -186,6 +200,8 @@ clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *ker
         }
     }
     pthread_mutex_unlock(&program->lock);
+    for (cl_uint i = 0; kernels && i < n; i++)
+        prepare_declared_size(kernels[i]);
     if (num_kernels_ret)
         *num_kernels_ret = n;
     return CL_SUCCESS;
@@ -437,6 +453,10 @@ clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_g
         return weft_error(__func__, CL_INVALID_VALUE,
                           "CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels");
     case CL_KERNEL_WORK_GROUP_SIZE:
+        /* the application is choosing its local size from this: the likeliest one it launches
+         * with, unless the kernel declared one (prepared at clCreateKernel) */
+        if (!m->reqd_work_group_size[0] && !m->work_group_size_hint[0])
+            weft_prepare_variants(kernel, 1, (size_t[3]){max_wg_size(m, dev), 1, 1});
         WEFT_INFO_VALUE(param_value_size, param_value, param_value_size_ret, size_t, max_wg_size(m, dev));
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
         return weft_info_bytes(param_value_size, param_value, param_value_size_ret, m->reqd_work_group_size,
@@ -625,6 +645,22 @@ void weft_kernel_note_one_group_run(cl_kernel k, uint64_t ns)
 uint64_t weft_kernel_one_group_run_ns(cl_kernel k)
 {
     return atomic_load_explicit(&k->one_group_ns, memory_order_relaxed);
+}
+
+void weft_kernel_note_launch(cl_kernel k)
+{
+    if (!atomic_load_explicit(&k->launched, memory_order_relaxed))
+        atomic_store_explicit(&k->launched, true, memory_order_relaxed);
+}
+
+bool weft_kernel_launched(cl_kernel k)
+{
+    return atomic_load_explicit(&k->launched, memory_order_relaxed);
+}
+
+size_t weft_kernel_code_size(cl_kernel k)
+{
+    return k->meta->code_size;
 }
 
 bool weft_kernel_group_blind(cl_kernel k)

@@ -54,6 +54,12 @@ bool weft_kernel_uses_printf(cl_kernel k);
 /* The kernel takes an image or sampler argument (its launches never join a fused chain: the
  * access summary cannot see through image descriptors). */
 bool weft_kernel_has_images(cl_kernel k);
+/* Called by every clEnqueueNDRangeKernel of `k`; weft_kernel_launched tells whether one came
+ * (runtime/variant_choice.h: a launch knows its local size better than a guess). */
+void weft_kernel_note_launch(cl_kernel k);
+bool weft_kernel_launched(cl_kernel k);
+/* The kernel's instructions, everything inlined (weft_kernel_meta.code_size). */
+size_t weft_kernel_code_size(cl_kernel k);
 /* The kernel observes nothing of its work-groups (weft_kernel_meta.group_blind) and asks for
  * no particular work-group size: the runtime may run neighbouring work-groups as one. */
 bool weft_kernel_group_blind(cl_kernel k);

@@ -54,6 +54,7 @@
 #include "runtime/program.h"
 #include "runtime/queue.h"
 #include "runtime/svm.h"
+#include "runtime/variant_choice.h"
 
 /* The largest work-group the automatic choice makes: big enough to amortize the work-group
  * loop overhead and fill vectors, small enough to keep privatized state in L1/L2. */
@@ -234,106 +235,6 @@ struct geometry {
             return weft_error("clEnqueueNDRangeKernel", (code), __VA_ARGS__);                \
     } while (0)
 
-/* weft_kernel_get_variant, or with `ahead` only when the variant is ready: otherwise
- * WEFT_VARIANT_NOT_COMPILED, and it is compiled ahead (runtime/compile_ahead.h). */
-static cl_int get_or_compile_ahead(cl_kernel kernel, cl_uint work_dim, const size_t local[3],
-                                   const struct weft_variant_spec *spec, bool ahead, struct weft_variant *out)
-{
-    if (!ahead)
-        return weft_kernel_get_variant(kernel, work_dim, local, spec, out);
-    cl_int err = weft_kernel_peek_variant(kernel, work_dim, local, spec, out);
-    if (err == WEFT_VARIANT_NOT_COMPILED)
-        weft_compile_ahead(kernel, work_dim, local, spec, false);
-    return err;
-}
-
-/* Whether a launch that finds `first` not compiled compiles the scalar work-item loops instead
- * (into *scalar), and `first` ahead: for a kernel slow to compile (runtime/compile_ahead.h),
- * whose vectorized code is `first`, at a local size of more than one work-item, without
- * sub-groups (whose size the variant fixes). The scalar code compiles in a fraction of the
- * vectorized code's time (hashcat's MD5 at 16 work-items: 0.14-0.2 s against 5-8 s on the
- * 2-core Sapphire Rapids VM), and a compile a launch waits for is inside the application's
- * timing; the launches run it until the vectorized code is ready, then profile the two as usual. */
-static bool scalar_compiled_first(cl_kernel kernel, const size_t local[3], const struct weft_variant_spec *first,
-                                  struct weft_variant_spec *scalar)
-{
-    if (first->code != WEFT_CODE_VECTOR || local[0] * local[1] * local[2] <= 1 ||
-        weft_kernel_uses_sub_groups(kernel) || !weft_compile_ahead_worth(kernel))
-        return false;
-    *scalar = *first;
-    scalar->code = WEFT_CODE_SCALAR;
-    return true;
-}
-
-/* Whether the scalar code that runs first for a kernel slow to compile (scalar_compiled_first)
- * is ready at `local`. */
-static bool scalar_ready_at(cl_kernel kernel, cl_uint work_dim, const size_t local[3],
-                            const struct weft_variant_spec *first)
-{
-    struct weft_variant v;
-    struct weft_variant_spec scalar;
-    return scalar_compiled_first(kernel, local, first, &scalar) &&
-           weft_kernel_peek_variant(kernel, work_dim, local, &scalar, &v) == CL_SUCCESS;
-}
-
-/* `passing`: the launch runs a stand-in merged size, or has too few groups to be profiled.
- * The variant to run (`first`, what weft_variant_first chose, or its scalar code when the
- * static cost model takes it: weft_variant_static_scalar) and, when Weft picks the schedule
- * (WEFT_SCHEDULE=auto) and nothing is forced, another one to profile against it
- * (exec/variant_select.h): the first of weft_variant_alternatives that compiles and differs.
- * Depth-first and vectorized come first: they won on most kernels measured
- * (docs/PERFORMANCE.md). */
-static cl_int choose_variants(cl_kernel kernel, cl_uint work_dim, const size_t local[3],
-                              const struct weft_variant_spec *first, bool forced, bool passing,
-                              struct weft_variant *v, struct weft_variant *alt)
-{
-    memset(alt, 0, sizeof *alt);
-    struct weft_variant_spec scalar_first;
-    if (!forced && scalar_compiled_first(kernel, local, first, &scalar_first) &&
-        weft_kernel_peek_variant(kernel, work_dim, local, first, v) == WEFT_VARIANT_NOT_COMPILED &&
-        weft_kernel_get_variant(kernel, work_dim, local, &scalar_first, v) == CL_SUCCESS) {
-        /* not for a stand-in: queued, it would replace the larger size's compile */
-        if (!passing)
-            weft_compile_ahead(kernel, work_dim, local, first, true);
-        return CL_SUCCESS;   /* the first variant, once ready, is profiled against it as usual */
-    }
-    cl_int err = weft_kernel_get_variant(kernel, work_dim, local, first, v);
-    /* a kernel with sub-groups keeps the variant whose sub-group size clGetKernelSubGroupInfo
-     * reported (the scalar variant's is 1) */
-    if (err != CL_SUCCESS || forced || weft_kernel_uses_sub_groups(kernel))
-        return err;
-    /* a kernel slow to compile runs what is ready; what it lacks is compiled ahead */
-    const bool ahead = weft_compile_ahead_worth(kernel);
-    struct weft_variant_spec scalar;
-    struct weft_variant sv;
-    if (weft_variant_static_scalar(&v->spec, v->vec_row_walks, &scalar) &&
-        get_or_compile_ahead(kernel, work_dim, local, &scalar, ahead, &sv) == CL_SUCCESS) {
-        weft_log(WEFT_LOG_DEBUG, "%s: %u loop(s) walk a row per work-item under lane masks: scalar work-item "
-                 "loops, not profiled against the vectorized code (static cost)", weft_kernel_name(kernel),
-                 v->vec_row_walks);
-        *v = sv;
-    }
-    if (weft_schedule_setting() != WEFT_SCHEDULE_AUTO || weft_profile_setting() == WEFT_PROFILE_OFF)
-        return CL_SUCCESS;
-    /* an alternative compiled ahead for a launch that will not profile it would take the
-     * background thread from the compiles that matter (hashcat's autotune: merged sizes 2 to 8,
-     * a few groups each, then stand-ins for 128) */
-    if (ahead && passing)
-        return CL_SUCCESS;
-    struct weft_variant_spec cand[2];
-    unsigned n = weft_variant_alternatives(&v->spec, v->votes_bfo > 0, v->vec_linearized > 0,
-                                           v->vec_wide_items > 0, cand);
-    for (unsigned i = 0; i < n && !alt->fn; i++) {
-        cl_int aerr = get_or_compile_ahead(kernel, work_dim, local, &cand[i], ahead, alt);
-        /* an "lc" that schedules nothing breadth-first is the first variant again */
-        if (aerr != CL_SUCCESS || (cand[i].schedule != v->spec.schedule && alt->bfo_loops == 0))
-            memset(alt, 0, sizeof *alt);
-        if (aerr == WEFT_VARIANT_NOT_COMPILED)
-            break;   /* profiled once it is ready */
-    }
-    return CL_SUCCESS;   /* without an alternative: the first variant alone */
-}
-
 /* A merged size that runs in place of a larger one not compiled yet fills at least one packet
  * of the widest vectors (16 lanes): below that, the packets run mostly idle lanes (hashcat's
  * MD5 at local size 1 ran 10x slower than at 128 on the 2-core EPYC). */
@@ -355,11 +256,11 @@ static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct
     struct weft_variant v;
     size_t l[3] = {want, g->local[1], g->local[2]};
     cl_int err = weft_kernel_peek_variant(kernel, work_dim, l, &first, &v);
-    if (err != WEFT_VARIANT_NOT_COMPILED || scalar_ready_at(kernel, work_dim, l, &first))
+    if (err != WEFT_VARIANT_NOT_COMPILED || weft_scalar_ready_at(kernel, work_dim, l, &first))
         return want;   /* ready, or its compile failed: the launch reports why */
     for (l[0] = want / 2; l[0] >= g->local[0] && l[0] >= MERGED_READY_MIN; l[0] /= 2) {
         if (weft_kernel_peek_variant(kernel, work_dim, l, &first, &v) == CL_SUCCESS ||
-            scalar_ready_at(kernel, work_dim, l, &first)) {
+            weft_scalar_ready_at(kernel, work_dim, l, &first)) {
             size_t ready = l[0];
             l[0] = want;
             weft_compile_ahead(kernel, work_dim, l, &first, true);
@@ -571,7 +472,8 @@ static unsigned split_regions(const size_t global[3], const size_t offset[3], co
  * packs one argument block for all of them (__local arguments after the largest static
  * area; the scratch of the largest). Sets the launch's fn (part 0's), args, local_mem_size
  * and scratch_size. When parts[0] is the region of full groups (`first_full`) and Weft picks
- * the schedule, *alt may be a breadth-first variant of it to profile against (choose_variants);
+ * the schedule, *alt may be a breadth-first variant of it to profile against
+ * (weft_choose_variants);
  * *key0 and *spec0 are then part 0's cache key and variant. */
 static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim, const size_t enqueued_local[3],
                             struct weft_kernel_args *args, struct weft_launch_part *parts, unsigned nparts,
@@ -604,7 +506,7 @@ static cl_int prepare_parts(cl_kernel kernel, cl_device_id dev, cl_uint work_dim
             if (dfo_only)
                 spec.schedule = WEFT_SCHEDULE_DFO;
             cl_int err = i == 0 && first_full && !dfo_only
-                             ? choose_variants(kernel, work_dim, l, &plain, forced, passing, &v[0], alt)
+                             ? weft_choose_variants(kernel, work_dim, l, &plain, forced, passing, &v[0], alt)
                              : weft_kernel_get_variant(kernel, work_dim, l, &spec, &v[i]);
             if (err != CL_SUCCESS)
                 return err;
@@ -698,6 +600,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
         weft_kernel_args_free(args);
         return err;
     }
+    weft_kernel_note_launch(kernel);   /* its prepared guesses are dropped (variant_choice.h) */
     merge_blind_groups(kernel, work_dim, &g, q->device->compute_units);
     const cl_device_id dev = q->device;
     const bool empty = g.empty;
