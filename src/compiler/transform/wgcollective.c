@@ -27,7 +27,7 @@
  * once, also around a loop. Floating-point reductions add in a fixed order for a given group
  * size (interleaved chains, vectors of 16 lanes from 16 work-items on, then pairwise:
  * build_reduction; the specification leaves the order to the implementation), so every run
- * gives the same answer; scans add in local-id order. A
+ * gives the same answer; floating-point scans add in local-id order. A
  * broadcast id outside the group (undefined behaviour) reads in[0] rather than past the
  * buffer.
  */
@@ -234,26 +234,101 @@ static void build_reduction(LLVMBuilderRef b, struct weft_workfn *wf, const stru
     LLVMBuildStore(b, r, res_slot(b, wf, base, res_off));
 }
 
-/* Scans: in[0..N) becomes its inclusive or exclusive prefixes, in place, in one pass (each
- * prefix depends on the one before: this chain cannot be split like a reduction's). */
+/* A vector of LEADER_LANES copies of the constant `v`. */
+static LLVMValueRef splat_const(LLVMValueRef v)
+{
+    LLVMValueRef e[LEADER_LANES];
+    for (unsigned j = 0; j < LEADER_LANES; j++)
+        e[j] = v;
+    return LLVMConstVector(e, LEADER_LANES);
+}
+
+/* The lanes of `lo` and `hi` (LEADER_LANES each) that `pick` names, shufflevector's way (lane j
+ * of hi is LEADER_LANES + j). */
+static LLVMValueRef lanes_of(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef lo, LLVMValueRef hi,
+                             const unsigned pick[LEADER_LANES])
+{
+    LLVMValueRef m[LEADER_LANES];
+    for (unsigned j = 0; j < LEADER_LANES; j++)
+        m[j] = LLVMConstInt(LLVMInt32TypeInContext(c), pick[j], 0);
+    return LLVMBuildShuffleVector(b, lo, hi, LLVMConstVector(m, LEADER_LANES), "");
+}
+
+/* An integer scan's whole vectors: in[0..body) in vectors of LEADER_LANES elements, each scanned
+ * in log2(LEADER_LANES) steps (lane j folds in lane j - k, for k = 1, 2, 4, 8: the identity
+ * shifted in below), then folded with the carry (the inclusive prefix of the vectors before it,
+ * in every lane); an exclusive scan's vector is the inclusive one moved up a lane, the carry in
+ * lane 0. Returns the carry after in[body - 1] (a scalar). Integer operations give one answer in
+ * any order; the leader's sequential scan took about 256 dependent steps for a group of 256. */
+static LLVMValueRef build_vector_scan(LLVMBuilderRef b, struct weft_workfn *wf, const struct weft_sg_call *sg,
+                                      LLVMTypeRef t, LLVMValueRef base, uint64_t body)
+{
+    LLVMContextRef c = wf->c;
+    LLVMTypeRef vt = LLVMVectorType(t, LEADER_LANES);
+    LLVMValueRef ident = splat_const(weft_subgroup_identity(t, sg));
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    LLVMValueRef i;
+    LLVMBasicBlockRef loop = open_loop(b, wf, entry, 0, &i);
+    LLVMValueRef carry = LLVMBuildPhi(b, vt, "wg.carry");
+    LLVMAddIncoming(carry, &ident, &entry, 1);
+    LLVMValueRef p = in_slot(b, base, t, i);
+    LLVMValueRef v = LLVMBuildLoad2(b, vt, p, "");
+    LLVMSetAlignment(v, (unsigned)LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(wf->m), t));
+    unsigned pick[LEADER_LANES];
+    for (unsigned k = 1; k < LEADER_LANES; k *= 2) {
+        for (unsigned j = 0; j < LEADER_LANES; j++)
+            pick[j] = j < k ? j : LEADER_LANES + j - k;
+        v = combine(b, wf->m, sg, v, lanes_of(b, c, ident, v, pick));
+    }
+    LLVMValueRef incl = combine(b, wf->m, sg, v, carry);
+    LLVMValueRef out = incl;
+    if (sg->kind == WEFT_SG_SCAN_EXCLUSIVE) {
+        for (unsigned j = 0; j < LEADER_LANES; j++)
+            pick[j] = j == 0 ? 0 : LEADER_LANES + j - 1;
+        out = lanes_of(b, c, carry, incl, pick);
+    }
+    LLVMValueRef st = LLVMBuildStore(b, out, p);
+    LLVMSetAlignment(st, (unsigned)LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(wf->m), t));
+    for (unsigned j = 0; j < LEADER_LANES; j++)
+        pick[j] = LEADER_LANES - 1;
+    LLVMValueRef next = lanes_of(b, c, incl, incl, pick);
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+    LLVMAddIncoming(carry, &next, &latch, 1);
+    close_loop(b, wf, loop, i, LEADER_LANES, body);
+    return LLVMBuildExtractElement(b, next, weft_i64(c, 0), "");
+}
+
+/* Scans: in[0..N) becomes its inclusive or exclusive prefixes, in place. Integer scans of at
+ * least LEADER_LANES elements: whole vectors first (build_vector_scan). The rest, and
+ * floating-point scans (which add in local-id order), one element after the other: each
+ * prefix depends on the one before. */
 static void build_scan(LLVMBuilderRef b, struct weft_workfn *wf, const struct weft_sg_call *sg, LLVMTypeRef t,
                        LLVMValueRef base)
 {
     uint64_t n = weft_workfn_local_total(wf);
-    LLVMValueRef first = in_slot(b, base, t, weft_i64(wf->c, 0));
-    LLVMValueRef acc0 = LLVMBuildLoad2(b, t, first, "wg.acc");
     bool exclusive = sg->kind == WEFT_SG_SCAN_EXCLUSIVE;
-    if (exclusive) {
-        /* the exclusive prefix of work-item 0 is the identity; 0 for add (not the -0.0 that
-         * weft_subgroup_identity folds with) */
-        LLVMValueRef e = sg->op == WEFT_SG_OP_ADD ? LLVMConstNull(t) : weft_subgroup_identity(t, sg);
-        LLVMBuildStore(b, e, first);
+    uint64_t start = 1;
+    LLVMValueRef acc0;
+    if (!sg->is_float && n >= LEADER_LANES) {
+        start = n / LEADER_LANES * LEADER_LANES;
+        acc0 = build_vector_scan(b, wf, sg, t, base, start);
+        if (start == n)
+            return;
+    } else {
+        LLVMValueRef first = in_slot(b, base, t, weft_i64(wf->c, 0));
+        acc0 = LLVMBuildLoad2(b, t, first, "wg.acc");
+        if (exclusive) {
+            /* the exclusive prefix of work-item 0 is the identity; 0 for add (not the -0.0 that
+             * weft_subgroup_identity folds with) */
+            LLVMValueRef e = sg->op == WEFT_SG_OP_ADD ? LLVMConstNull(t) : weft_subgroup_identity(t, sg);
+            LLVMBuildStore(b, e, first);
+        }
+        if (n < 2)
+            return;
     }
-    if (n < 2)
-        return;
     LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
     LLVMValueRef i;
-    LLVMBasicBlockRef loop = open_loop(b, wf, entry, 1, &i);
+    LLVMBasicBlockRef loop = open_loop(b, wf, entry, start, &i);
     LLVMValueRef a = LLVMBuildPhi(b, t, "wg.acc");
     LLVMValueRef p = in_slot(b, base, t, i);
     LLVMValueRef a2 = combine(b, wf->m, sg, a, LLVMBuildLoad2(b, t, p, ""));
