@@ -1011,8 +1011,8 @@ static void print_mask(FILE *f, uint64_t mask)
 }
 
 /* The variants a launch of this kernel can get (compiler/variant.h): the one it runs first,
- * the one the runtime may profile against it (runtime/ndrange.c choose_variants), and the
- * names WEFT_VARIANT takes. */
+ * the one the runtime may profile against it (runtime/variant_choice.h weft_choose_variants),
+ * and the names WEFT_VARIANT takes. */
 static void print_variants(FILE *f, const struct weft_explain_kernel *k)
 {
     char name[WEFT_VARIANT_NAME_MAX], other[WEFT_VARIANT_NAME_MAX];

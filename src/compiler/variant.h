@@ -1,7 +1,8 @@
 /* compiler/variant.h — what sets one compiled variant of a kernel apart from another, by name.
  *
  * A kernel is compiled per local size into several variants, and the runtime chooses among
- * them (runtime/ndrange.c, exec/variant_select.h, exec/fuse/fuse.c). Each choice is a field:
+ * them (runtime/variant_choice.c, exec/variant_select.h, exec/fuse/fuse.c). Each choice is a
+ * field:
  *   - schedule: the work-item order around kernel loops (transform/schedule.h): "dfo" (every
  *     work-item runs a loop through), "lc" (Kim's locality-centric schedule: the loops whose
  *     locality votes breadth-first run breadth-first; WEFT_SCHEDULE_AUTO when compiled) or
@@ -52,7 +53,7 @@ bool weft_variant_forced(struct weft_variant_spec *out);
  * every launch: tests and applications may change the environment between launches. */
 bool weft_variant_first(bool wide_ids, struct weft_variant_spec *out);
 
-/* The static cost model (runtime/ndrange.c; weft explain says the same): whether the scalar
+/* The static cost model (runtime/variant_choice.c; weft explain says the same): whether the scalar
  * work-item loops run first instead of `first`'s vectorized code, without measuring, because
  * the vectorizer ran `row_walks` divergent loops that walk a row per work-item under lane masks
  * (transform/schedule.h row_walks: CSR's spmv_csr_scalar, Rodinia's bfs). Each iteration of such
@@ -65,7 +66,7 @@ bool weft_variant_first(bool wide_ids, struct weft_variant_spec *out);
 bool weft_variant_static_scalar(const struct weft_variant_spec *first, unsigned row_walks,
                                 struct weft_variant_spec *out);
 
-/* The variants the runtime may profile against `first` (runtime/ndrange.c; weft explain says the
+/* The variants the runtime may profile against `first` (runtime/variant_choice.c; weft explain says the
  * same), in the order it tries them (it profiles the first that compiles and differs): "lc" when
  * some loop's locality votes breadth-first (kept only if the compiled variant really schedules
  * one), then the scalar work-item loops when the vectorizer ran code under lane masks (their
