@@ -152,8 +152,9 @@ static void *thread_main(void *unused)
         atexit(stop_at_exit);
 
         uint64_t t0 = weft_now_ns();
-        if (j->prepare && weft_kernel_launched(j->kernel)) {
-            /* a launch came first: it compiled, or queued, what it wanted */
+        if (j->prepare && (weft_kernel_launched(j->kernel) || weft_object_refcount(WEFT_OBJ(j->kernel)) == 0)) {
+            /* a launch came first (it compiled, or queued, what it wanted), or the application
+             * released the kernel (nothing will launch it) */
         } else if (j->prepare) {
             j->prepare(j->kernel, j->work_dim, j->local);
         } else {

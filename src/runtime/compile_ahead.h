@@ -41,7 +41,8 @@ typedef void (*weft_prepare_fn)(cl_kernel k, cl_uint work_dim, const size_t loca
 /* Queues the guess that `k` will be launched at `local` (unless one is queued or running, or
  * WEFT_COMPILE_AHEAD_MS=off): `prepare` runs on the background thread after every job a launch
  * asked for, unless a launch of `k` came first (weft_kernel_launched: the launch compiled or
- * queued what it wanted); a guess not started at exit is dropped. */
+ * queued what it wanted) or the application released `k`; a guess not started at exit is
+ * dropped. */
 void weft_compile_prepare(cl_kernel k, cl_uint work_dim, const size_t local[3], weft_prepare_fn prepare);
 
 #endif
