@@ -288,6 +288,22 @@ static void drop_superseded(cl_kernel k, cl_uint work_dim, const size_t local[3]
     }
 }
 
+/* Called with `lock` held: a job for `k` at `local`, which it holds, the thread started; NULL
+ * when there is no memory or no thread. */
+static struct job *new_job(cl_kernel k, cl_uint work_dim, const size_t local[3])
+{
+    struct job *j = calloc(1, sizeof *j);
+    if (!j || !start_thread()) {
+        free(j);
+        return NULL;
+    }
+    weft_object_hold(WEFT_OBJ(k));
+    j->kernel = k;
+    j->work_dim = work_dim;
+    memcpy(j->local, local, sizeof j->local);
+    return j;
+}
+
 void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], const struct weft_variant_spec *spec,
                         bool stand_in)
 {
@@ -298,20 +314,14 @@ void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], co
     if (!skip)
         drop_superseded(k, work_dim, local);
     skip = skip || queued - guesses >= QUEUE_MAX;
-    struct job *j = skip ? NULL : calloc(1, sizeof *j);
-    if (j && start_thread()) {
-        weft_object_hold(WEFT_OBJ(k));
-        j->kernel = k;
-        j->work_dim = work_dim;
-        memcpy(j->local, local, sizeof j->local);
+    struct job *j = skip ? NULL : new_job(k, work_dim, local);
+    if (j) {
         j->spec = *spec;
         j->start_after = weft_now_ns() + (stand_in ? SETTLE_NS : SETTLE_SPARE_NS);
         link_job(j, stand_in);   /* a stand-in ahead of the profiling alternatives */
         pthread_cond_signal(&wake);
         weft_log(WEFT_LOG_DEBUG, "%s: compile for local size %zux%zux%zu queued ahead", weft_kernel_name(k),
                  local[0], local[1], local[2]);
-    } else {
-        free(j);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -324,12 +334,8 @@ void weft_compile_prepare(cl_kernel k, cl_uint work_dim, const size_t local[3], 
     bool skip = stopping || guesses >= GUESSES_MAX || (running && same_job(running, k, work_dim, local, NULL));
     for (struct job *j = head; j && !skip; j = j->next)
         skip = same_job(j, k, work_dim, local, NULL);
-    struct job *j = skip ? NULL : calloc(1, sizeof *j);
-    if (j && start_thread()) {
-        weft_object_hold(WEFT_OBJ(k));
-        j->kernel = k;
-        j->work_dim = work_dim;
-        memcpy(j->local, local, sizeof j->local);
+    struct job *j = skip ? NULL : new_job(k, work_dim, local);
+    if (j) {
         j->prepare = prepare;
         j->cost = weft_kernel_code_size(k);
         j->start_after = weft_now_ns();   /* nothing supersedes a guess but a launch */
@@ -337,8 +343,6 @@ void weft_compile_prepare(cl_kernel k, cl_uint work_dim, const size_t local[3], 
         pthread_cond_signal(&wake);
         weft_log(WEFT_LOG_DEBUG, "%s: variants for local size %zux%zux%zu queued to be prepared", weft_kernel_name(k),
                  local[0], local[1], local[2]);
-    } else {
-        free(j);
     }
     pthread_mutex_unlock(&lock);
 }

@@ -66,22 +66,9 @@ static bool file_has(const char *path, const char *needle, char *after, size_t c
     return found;
 }
 
-/* Whether the log holds `needle` yet. */
-static bool log_has(const char *needle)
-{
-    fflush(stderr);
-    return file_has(log_path, needle, NULL, 0);
-}
-
-/* Waits (up to 5 minutes: the machine may be loaded) until the log holds `needle`. */
 static void wait_for_log(const char *needle)
 {
-    for (int i = 0; i < 3000 && !log_has(needle); i++)
-        usleep(100000);
-    if (!log_has(needle)) {
-        fprintf(stdout, "the log never showed \"%s\"\n", needle);
-        fail();
-    }
+    harness_wait_for_log(log_path, needle);
 }
 
 static void check_scale(cl_kernel k, cl_mem bin, cl_mem bout, const float *in, float *out, size_t global)
@@ -315,13 +302,8 @@ int main(int argc, char **argv)
     setenv("WEFT_COMPILE_AHEAD_MS", "0", 1);
     setenv("WEFT_CACHE_DIR", "off", 1);
     setenv("WEFT_LOG", "debug", 1);   /* debug: every compile, the launches' own included */
-    int fd = mkstemp(log_path);
-    if (fd < 0 || !freopen(log_path, "w", stderr)) {
-        perror("log file");
+    if (harness_log_open(log_path))
         return 1;
-    }
-    close(fd);
-    setvbuf(stderr, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_growing_global),
         cmocka_unit_test(test_alternative_ahead),
@@ -329,15 +311,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_newest_compiled_at_exit),
     };
     int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
-    if (failed) {   /* the log is the test's output then */
-        fflush(stderr);
-        FILE *f = fopen(log_path, "r");
-        char line[512];
-        while (f && fgets(line, sizeof line, f))
-            fputs(line, stdout);
-        if (f)
-            fclose(f);
-    }
-    if (!getenv("KEEP_LOG")) unlink(log_path);
+    harness_log_close(log_path, failed);
     return failed;
 }

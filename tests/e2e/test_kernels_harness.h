@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -131,6 +135,61 @@ static inline uint32_t rng_next(void)
 static inline int close_f(double got, double want, double rel)
 {
     return fabs(got - want) <= rel * fabs(want) + rel;
+}
+
+/* For suites that read what Weft logs (WEFT_LOG): stderr into a new file made from the mkstemp
+ * template `path`, line-buffered; 0 on success. */
+static inline int harness_log_open(char *path)
+{
+    int fd = mkstemp(path);
+    if (fd < 0 || !freopen(path, "w", stderr)) {
+        perror("log file");
+        return -1;
+    }
+    close(fd);
+    setvbuf(stderr, NULL, _IOLBF, 0);
+    return 0;
+}
+
+/* How many lines of the log at `path` hold `needle` (what stderr got so far included). */
+static inline int harness_log_count(const char *path, const char *needle)
+{
+    fflush(stderr);
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int n = 0;
+    while (f && fgets(line, sizeof line, f))
+        n += strstr(line, needle) != NULL;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* Waits (up to 5 minutes: the machine may be loaded) until the log at `path` holds `needle`;
+ * fails the test if it never does. */
+static inline void harness_wait_for_log(const char *path, const char *needle)
+{
+    for (int i = 0; i < 3000 && !harness_log_count(path, needle); i++)
+        usleep(100000);
+    if (!harness_log_count(path, needle)) {
+        fprintf(stdout, "the log never showed \"%s\"\n", needle);
+        fail();
+    }
+}
+
+/* After the suite: when it `failed`, the log is its output; then the file goes (KEEP_LOG=1
+ * keeps it). */
+static inline void harness_log_close(const char *path, int failed)
+{
+    fflush(stderr);
+    FILE *f = failed ? fopen(path, "r") : NULL;
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        fputs(line, stdout);
+    if (f)
+        fclose(f);
+    if (!getenv("KEEP_LOG"))
+        unlink(path);
 }
 
 #endif

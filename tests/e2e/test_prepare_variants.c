@@ -51,29 +51,14 @@ static int group_teardown(void **state)
     return harness_close();
 }
 
-/* How many lines of the log hold `needle`. */
 static int log_count(const char *needle)
 {
-    fflush(stderr);
-    FILE *f = fopen(log_path, "r");
-    char line[512];
-    int n = 0;
-    while (f && fgets(line, sizeof line, f))
-        n += strstr(line, needle) != NULL;
-    if (f)
-        fclose(f);
-    return n;
+    return harness_log_count(log_path, needle);
 }
 
-/* Waits (up to 5 minutes: the machine may be loaded) until the log holds `needle`. */
 static void wait_for_log(const char *needle)
 {
-    for (int i = 0; i < 3000 && !log_count(needle); i++)
-        usleep(100000);
-    if (!log_count(needle)) {
-        fprintf(stdout, "the log never showed \"%s\"\n", needle);
-        fail();
-    }
+    harness_wait_for_log(log_path, needle);
 }
 
 /* Launches `k` (one int buffer of `n` elements) and returns the buffer's contents (malloc'd). */
@@ -88,13 +73,20 @@ static int *run(cl_kernel k, cl_uint dims, const size_t *global, const size_t *l
     return out;
 }
 
+/* What the application asks to choose its local size (the guess's size). */
+static size_t work_group_size(cl_kernel k)
+{
+    size_t wg = 0;
+    assert_int_equal(clGetKernelWorkGroupInfo(k, env.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
+                     CL_SUCCESS);
+    return wg;
+}
+
 static void test_asked_size(void **state)
 {
     (void)state;
     cl_kernel k = kernel_new("asked");
-    size_t wg = 0;
-    assert_int_equal(clGetKernelWorkGroupInfo(k, env.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
-                     CL_SUCCESS);
+    size_t wg = work_group_size(k);
     char line[128];
     snprintf(line, sizeof line, "asked: variants prepared for local size %zux1x1", wg);
     wait_for_log(line);
@@ -144,9 +136,7 @@ static void test_launched_first(void **state)
     int *out = run(k, 1, &global, &local, global);
     for (size_t i = 0; i < global; i++)
         assert_int_equal(out[i], 7);
-    size_t wg = 0;
-    assert_int_equal(clGetKernelWorkGroupInfo(k, env.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
-                     CL_SUCCESS);
+    work_group_size(k);
     assert_int_equal(log_count("early: variants for local size"), 0);
     free(out);
     clReleaseKernel(k);
@@ -156,9 +146,7 @@ static void test_too_large(void **state)
 {
     (void)state;
     cl_kernel k = kernel_new("large");
-    size_t wg = 0;
-    assert_int_equal(clGetKernelWorkGroupInfo(k, env.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
-                     CL_SUCCESS);
+    work_group_size(k);
     assert_int_equal(log_count("large: not prepared for local size"), 1);
     assert_int_equal(log_count("large: variants for local size"), 0);
     clReleaseKernel(k);
@@ -168,13 +156,8 @@ int main(void)
 {
     setenv("WEFT_CACHE_DIR", "off", 1);
     setenv("WEFT_LOG", "debug", 1);   /* debug: every compile and every guess */
-    int fd = mkstemp(log_path);
-    if (fd < 0 || !freopen(log_path, "w", stderr)) {
-        perror("log file");
+    if (harness_log_open(log_path))
         return 1;
-    }
-    close(fd);
-    setvbuf(stderr, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_asked_size),
         cmocka_unit_test(test_required_size),
@@ -182,15 +165,6 @@ int main(void)
         cmocka_unit_test(test_too_large),
     };
     int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
-    if (failed) {   /* the log is the test's output then */
-        fflush(stderr);
-        FILE *f = fopen(log_path, "r");
-        char line[512];
-        while (f && fgets(line, sizeof line, f))
-            fputs(line, stdout);
-        if (f)
-            fclose(f);
-    }
-    unlink(log_path);
+    harness_log_close(log_path, failed);
     return failed;
 }
