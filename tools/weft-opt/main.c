@@ -14,6 +14,7 @@
  * Passes, applied in the order given, each to the selected kernels (every function with
  * !kernel_arg_addr_space metadata or the spir_kernel convention, or the one -kernel= names):
  *   canonicalize-barriers   on the kernel itself
+ *   unroll-barrier-loops    on the kernel itself (trip counts must be constants already)
  *   form-subcfgs, privatize, wg-loops, layout-locals, lower-wg-collectives, lower-workitem,
  *   work-function
  *                           the work-group pipeline up to and including that stage; the
@@ -53,7 +54,7 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
-                    "passes: canonicalize-barriers work-function lower-workitem layout-locals form-subcfgs\n"
+                    "passes: canonicalize-barriers unroll-barrier-loops work-function lower-workitem layout-locals form-subcfgs\n"
                     "        privatize wg-loops wg-function drop-kernels guard-divisions hoist-divisions narrow-ids llvm:<pipeline>\n"
                     "        print-<analysis>\n"
                     "analyses: cfg dominators loops liveness shapes locality locality-precise access\n");
@@ -256,6 +257,11 @@ int main(int argc, char **argv)
         if (strcmp(p, "guard-divisions") == 0) {
             /* what the driver does to the work-group functions before optimizing */
             weft_guard_divisions(m);
+            continue;
+        }
+        if (strcmp(p, "unroll-barrier-loops") == 0) {
+            for (unsigned k = 0; k < nk; k++)
+                fprintf(hs, "; weft: unroll-barrier-loops unrolled %u\n", weft_unroll_barrier_loops(kernels[k]));
             continue;
         }
         if (strcmp(p, "canonicalize-barriers") == 0) {

@@ -13,6 +13,8 @@
  *      wgcollective.c weft_lower_wg_collectives: then each work-group collective function
  *                   (work_group_reduce_add, ...) becomes stores, two barriers and a leader
  *                   working in the first bytes of ctx->scratch.
+ *      barrierloops.c weft_unroll_barrier_loops: then loops around barriers whose trip count
+ *                   the constants now fix (a tree over the local size) are unrolled.
  *   3. barriers.c   weft_canonicalize_barriers: every barrier alone in its block, implicit entry
  *                   and exit barriers, a block of its own for the allocas.
  *   4. locals.c     weft_locals_layout: __local variables (addrspace(3) globals) become offsets in
@@ -156,6 +158,10 @@ bool weft_locals_layout(struct weft_workfn *wf, struct weft_diag *diag);
  * reserves its bytes at the start of ctx->scratch in wf->scratch_size. */
 bool weft_lower_wg_collectives(struct weft_workfn *wf, struct weft_diag *diag);
 /* Works on any function returning void (weft-opt runs it on the kernel itself). */
+/* Unrolls, in `fn`, the innermost loops that hold a barrier and run a number of times known at
+ * compile time (at most 16; barrierloops.c says which), each step a copy of the body; returns
+ * how many loops it unrolled. */
+unsigned weft_unroll_barrier_loops(LLVMValueRef fn);
 bool weft_canonicalize_barriers(LLVMValueRef fn, struct weft_diag *diag);
 /* Needs canonical barriers. Names barrier blocks "barrier<id>" for readable output. */
 bool weft_subcfgs_form(LLVMValueRef fn, struct weft_subcfgs *out, struct weft_diag *diag);

@@ -380,8 +380,11 @@ static bool build_once(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_w
         if (ok)
             ok = weft_workitem_lower(&wf, diag);
     }
-    if (ok && last >= WEFT_WG_STAGE_COLLECTIVES)
+    if (ok && last >= WEFT_WG_STAGE_COLLECTIVES) {
         ok = weft_lower_wg_collectives(&wf, diag);
+        if (ok)
+            weft_unroll_barrier_loops(wf.fn);
+    }
     if (ok && last >= WEFT_WG_STAGE_BARRIERS)
         ok = weft_canonicalize_barriers(wf.fn, diag);
     if (ok && last >= WEFT_WG_STAGE_LOCALS)
