@@ -16,7 +16,8 @@
  * value is `iv op C` (add, sub, mul, shl, lshr, ashr, sdiv, udiv by a constant) and the latch's
  * exit test an integer compare of that value (or of `iv`) with a constant. The trip count is
  * found by running the recurrence (at most MAX_TRIPS iterations, and at most MAX_UNROLLED
- * instructions in all). The loop's blocks become the first copy; the others follow it, each
+ * instructions in all; the header-test form when the header holds nothing but its phis, the
+ * test and the branch). The loop's blocks become the first copy; the others follow it, each
  * entered from the one before; the header phis become the values they take in each copy; values
  * used after the loop are the last copy's.
  */
@@ -31,8 +32,9 @@
 #include "compiler/transform/irutil.h"
 #include "util/vec.h"
 
+/* Small loops only: each copy is code the vectorizer and the backend take in again. */
 #define MAX_TRIPS 16
-#define MAX_UNROLLED 4000
+#define MAX_UNROLLED 1000
 
 static bool block_has_barrier(LLVMBasicBlockRef bb)
 {
@@ -48,13 +50,14 @@ static bool step(LLVMOpcode op, int64_t v, int64_t c, unsigned bits, int64_t *ou
     uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1, u = (uint64_t)v & mask;
     int64_t r;
     switch (op) {
-    case LLVMAdd: r = v + c; break;
-    case LLVMSub: r = v - c; break;
-    case LLVMMul: r = v * c; break;
+    /* unsigned arithmetic: wraps as LLVM's does, where signed overflow would be undefined in C */
+    case LLVMAdd: r = (int64_t)((uint64_t)v + (uint64_t)c); break;
+    case LLVMSub: r = (int64_t)((uint64_t)v - (uint64_t)c); break;
+    case LLVMMul: r = (int64_t)((uint64_t)v * (uint64_t)c); break;
     case LLVMShl: if (c < 0 || c >= (int64_t)bits) return false; r = (int64_t)(u << c); break;
     case LLVMLShr: if (c < 0 || c >= (int64_t)bits) return false; r = (int64_t)(u >> c); break;
     case LLVMAShr: if (c < 0 || c >= (int64_t)bits) return false; r = v >> c; break;
-    case LLVMSDiv: if (c == 0) return false; r = v / c; break;
+    case LLVMSDiv: if (c == 0 || c == -1) return false; r = v / c; break;
     case LLVMUDiv: if (c == 0) return false; r = (int64_t)(u / (uint64_t)c); break;
     default: return false;
     }

@@ -382,8 +382,9 @@ static bool build_once(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_w
     }
     if (ok && last >= WEFT_WG_STAGE_COLLECTIVES) {
         ok = weft_lower_wg_collectives(&wf, diag);
-        if (ok)
-            weft_unroll_barrier_loops(wf.fn);
+        /* unrolled code is the kernel's code from here on, also for the vectorized size bound */
+        if (ok && weft_unroll_barrier_loops(wf.fn))
+            kernel_size = count_instructions(wf.fn);
     }
     if (ok && last >= WEFT_WG_STAGE_BARRIERS)
         ok = weft_canonicalize_barriers(wf.fn, diag);
