@@ -11,26 +11,25 @@
  * looped, 10.6 ms unrolled by hand, 9.8 ms with no tree at all, one thread of the 2-core
  * Sapphire Rapids VM).
  *
- * Unrolled: a loop with a barrier call in it, one latch that is also its only exiting block (the
- * rotated form clang emits), a preheader, and a header phi `iv` with a constant start whose latch
- * value is `iv op C` (add, sub, mul, shl, lshr, ashr, sdiv, udiv by a constant) and the latch's
- * exit test an integer compare of that value (or of `iv`) with a constant. The trip count is
- * found by running the recurrence (at most MAX_TRIPS iterations, and at most MAX_UNROLLED
- * instructions in all; the header-test form when the header holds nothing but its phis, the
- * test and the branch). The loop's blocks become the first copy; the others follow it, each
- * entered from the one before; the header phis become the values they take in each copy; values
- * used after the loop are the last copy's.
+ * Unrolled: an innermost loop with a barrier call in it, one latch, one exiting block (the
+ * latch: the rotated form; or the header, when it holds nothing but its phis, the test and the
+ * branch), a preheader, and a header phi `iv` with a constant start (constants folded through
+ * casts and arithmetic: the lowered local size is a constant its users have not been folded
+ * with) whose latch value is `iv op C` (add, sub, mul, shl, lshr, ashr, sdiv, udiv by a
+ * constant), the exit test an integer compare of `iv` (or, in the latch, of `iv op C`) with a
+ * constant. The trip count is found by running the recurrence: at most MAX_TRIPS, and at most
+ * MAX_UNROLLED instructions in all. The loop's blocks become the first copy; the others follow
+ * it, each entered from the one before; the header phis become the values they take in each
+ * copy; what flows out of the loop is the last copy's.
  */
 #include "compiler/transform/passes.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "compiler/analysis/cfg.h"
 #include "compiler/analysis/dominators.h"
 #include "compiler/analysis/loops.h"
 #include "compiler/transform/irutil.h"
-#include "util/vec.h"
 
 /* Small loops only: each copy is code the vectorizer and the backend take in again. */
 #define MAX_TRIPS 16
