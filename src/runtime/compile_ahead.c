@@ -47,6 +47,12 @@
  * sizes 1 to 8, ran 11 s and held up the compile of size 128 until the benchmark ended). */
 #define SETTLE_NS 200000000ull
 #define SETTLE_SPARE_NS 1000000000ull
+/* A guess waits this long: most applications launch right after they ask, and the launch then
+ * comes first and the guess is dropped (a running guess holds its kernel, and through it the
+ * program, the context and its sub-devices). Not longer: hashcat asks about its markov kernels
+ * well under a second before its timed loop launches them (NTLM's first run read 285-751 MH/s
+ * with a 200 ms wait on the 2-core Sapphire Rapids VM, 839-961 without). */
+#define GUESS_SETTLE_NS 20000000ull
 
 struct job {
     struct job *next;
@@ -326,6 +332,29 @@ void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], co
     pthread_mutex_unlock(&lock);
 }
 
+void weft_compile_drop_guesses(cl_kernel k)
+{
+    struct job *drop = NULL;
+    pthread_mutex_lock(&lock);
+    for (struct job *j = head, *prev = NULL, *n; j; j = n) {
+        n = j->next;
+        if (j->kernel == k && j->prepare) {
+            unlink_job(j, prev);
+            j->next = drop;
+            drop = j;
+        } else {
+            prev = j;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    /* outside the lock: the last hold may destroy the kernel, its program and context */
+    for (struct job *j = drop, *n; j; j = n) {
+        n = j->next;
+        weft_object_unhold(WEFT_OBJ(j->kernel));
+        free(j);
+    }
+}
+
 void weft_compile_prepare(cl_kernel k, cl_uint work_dim, const size_t local[3], weft_prepare_fn prepare)
 {
     if (bound_ms() < 0)
@@ -338,7 +367,7 @@ void weft_compile_prepare(cl_kernel k, cl_uint work_dim, const size_t local[3], 
     if (j) {
         j->prepare = prepare;
         j->cost = weft_kernel_code_size(k);
-        j->start_after = weft_now_ns();   /* nothing supersedes a guess but a launch */
+        j->start_after = weft_now_ns() + GUESS_SETTLE_NS;
         link_job(j, false);
         pthread_cond_signal(&wake);
         weft_log(WEFT_LOG_DEBUG, "%s: variants for local size %zux%zux%zu queued to be prepared", weft_kernel_name(k),

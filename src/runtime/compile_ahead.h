@@ -41,8 +41,13 @@ typedef void (*weft_prepare_fn)(cl_kernel k, cl_uint work_dim, const size_t loca
 /* Queues the guess that `k` will be launched at `local` (unless one is queued or running, or
  * WEFT_COMPILE_AHEAD_MS=off): `prepare` runs on the background thread after every job a launch
  * asked for, unless a launch of `k` came first (weft_kernel_launched: the launch compiled or
- * queued what it wanted) or the application released `k`; a guess not started at exit is
- * dropped. */
+ * queued what it wanted) or the application released `k`; it starts after a short settle (most
+ * applications launch right after they ask). A guess not started at exit is dropped. */
 void weft_compile_prepare(cl_kernel k, cl_uint work_dim, const size_t local[3], weft_prepare_fn prepare);
+
+/* Drops the guesses queued for `k`, and their holds on it (clReleaseKernel, when the
+ * application lets go of it: its program, context and sub-devices go now, not when the guess
+ * would have run). */
+void weft_compile_drop_guesses(cl_kernel k);
 
 #endif

@@ -24,6 +24,7 @@
 #include "compiler/compiler.h"
 #include "compiler/specialize.h"
 #include "exec/pool.h"
+#include "runtime/compile_ahead.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/info.h"
@@ -266,6 +267,8 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
 CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
 {
     WEFT_CHECK(is_kernel(kernel), CL_INVALID_KERNEL, "kernel is not a live kernel");
+    if (weft_object_refcount(WEFT_OBJ(kernel)) == 1)
+        weft_compile_drop_guesses(kernel);   /* the application's last reference goes */
     weft_object_release(WEFT_OBJ(kernel));
     return CL_SUCCESS;
 }
