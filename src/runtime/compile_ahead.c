@@ -115,6 +115,39 @@ static void link_job(struct job *j, bool stand_in)
     guesses += j->prepare != NULL;
 }
 
+/* Called with `lock` held: takes out of the queue, as a list for free_jobs, `k`'s guesses
+ * (`local` NULL) or its jobs at another local size than `local` (superseded: a group-blind
+ * kernel's merged size grows with the global size, hashcat's autotune 2, 4, ..., 128
+ * work-items in a few seconds, and only the size its launches want now is worth a compile). */
+static struct job *take_jobs(cl_kernel k, cl_uint work_dim, const size_t local[3])
+{
+    struct job *taken = NULL;
+    for (struct job *j = head, *prev = NULL, *n; j; j = n) {
+        n = j->next;
+        bool take = j->kernel == k && (local ? j->work_dim != work_dim || memcmp(j->local, local, sizeof j->local)
+                                             : j->prepare != NULL);
+        if (take) {
+            unlink_job(j, prev);
+            j->next = taken;
+            taken = j;
+        } else {
+            prev = j;
+        }
+    }
+    return taken;
+}
+
+/* Outside the lock: the listed jobs' kernels go as they would have gone at the jobs' end (the
+ * last hold may destroy a kernel, its program and its context), and the jobs with them. */
+static void free_jobs(struct job *list)
+{
+    for (struct job *j = list, *n; j; j = n) {
+        n = j->next;
+        weft_object_unhold(WEFT_OBJ(j->kernel));
+        free(j);
+    }
+}
+
 static void stop_at_exit(void);
 
 static void *thread_main(void *unused)
@@ -214,14 +247,7 @@ static void stop_at_exit(void)
         pthread_cond_wait(&done, &lock);
     pthread_mutex_unlock(&lock);
     free(dir);
-    /* the kernels they held go as they would have gone at the jobs' end (an application that
-     * released them had let them go already), outside the lock: their destruction may reach
-     * the program's and the context's */
-    for (struct job *j = drop, *n; j; j = n) {
-        n = j->next;
-        weft_object_unhold(WEFT_OBJ(j->kernel));
-        free(j);
-    }
+    free_jobs(drop);   /* an application that released the kernels had let them go already */
     if (dropped)
         weft_log(WEFT_LOG_INFO, "compile ahead: %u queued compile(s) dropped at exit", dropped);
 }
@@ -276,24 +302,6 @@ bool weft_compile_ahead_worth(cl_kernel k)
     return b == 0 || (b > 0 && weft_kernel_compile_ms(k) >= (uint32_t)b);
 }
 
-/* Called with `lock` held: drops the queued jobs for `k` at another local size. A group-blind
- * kernel's merged size grows with the global size (hashcat's autotune: 2, 4, ..., 128
- * work-items in a few seconds), and only the size its launches want now is worth a compile. */
-static void drop_superseded(cl_kernel k, cl_uint work_dim, const size_t local[3])
-{
-    struct job *prev = NULL;
-    for (struct job *j = head, *n; j; j = n) {
-        n = j->next;
-        if (j->kernel == k && (j->work_dim != work_dim || memcmp(j->local, local, sizeof j->local))) {
-            unlink_job(j, prev);
-            weft_object_unhold(WEFT_OBJ(j->kernel));
-            free(j);
-        } else {
-            prev = j;
-        }
-    }
-}
-
 /* Called with `lock` held: a job for `k` at `local`, which it holds, the thread started; NULL
  * when there is no memory or no thread. */
 static struct job *new_job(cl_kernel k, cl_uint work_dim, const size_t local[3])
@@ -317,8 +325,7 @@ void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], co
     bool skip = stopping || (running && same_job(running, k, work_dim, local, spec));
     for (struct job *j = head; j && !skip; j = j->next)
         skip = same_job(j, k, work_dim, local, spec);
-    if (!skip)
-        drop_superseded(k, work_dim, local);
+    struct job *superseded = skip ? NULL : take_jobs(k, work_dim, local);
     skip = skip || queued - guesses >= QUEUE_MAX;
     struct job *j = skip ? NULL : new_job(k, work_dim, local);
     if (j) {
@@ -330,29 +337,15 @@ void weft_compile_ahead(cl_kernel k, cl_uint work_dim, const size_t local[3], co
                  local[0], local[1], local[2]);
     }
     pthread_mutex_unlock(&lock);
+    free_jobs(superseded);
 }
 
 void weft_compile_drop_guesses(cl_kernel k)
 {
-    struct job *drop = NULL;
     pthread_mutex_lock(&lock);
-    for (struct job *j = head, *prev = NULL, *n; j; j = n) {
-        n = j->next;
-        if (j->kernel == k && j->prepare) {
-            unlink_job(j, prev);
-            j->next = drop;
-            drop = j;
-        } else {
-            prev = j;
-        }
-    }
+    struct job *guessed = take_jobs(k, 0, NULL);
     pthread_mutex_unlock(&lock);
-    /* outside the lock: the last hold may destroy the kernel, its program and context */
-    for (struct job *j = drop, *n; j; j = n) {
-        n = j->next;
-        weft_object_unhold(WEFT_OBJ(j->kernel));
-        free(j);
-    }
+    free_jobs(guessed);
 }
 
 void weft_compile_prepare(cl_kernel k, cl_uint work_dim, const size_t local[3], weft_prepare_fn prepare)

@@ -295,7 +295,8 @@ static void unroll(LLVMValueRef fn, const struct weft_loops *L, int li, const st
             after = clone_copy(fn, b, blocks, nb, sh->header, &copies[k], after);
     }
     /* values used after the loop: with the latch exiting, the last copy's; with the header
-     * exiting, only its phis flow out: their values after the last step */
+     * exiting, only its phis flow out: their values after the last step. Copy 1 names copy 0's
+     * (the loop's own) values through the header phis: its blocks are inside too. */
     const struct copy *out = sh->header_exits ? &copies[trips] : &copies[trips - 1];
     LLVMBasicBlockRef last_exiting = mapped_block(&copies[trips - 1], sh->latch);   /* it goes to the exit */
     for (size_t i = 0; i < nb; i++)

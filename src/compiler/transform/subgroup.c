@@ -160,6 +160,20 @@ bool weft_subgroup_used(LLVMValueRef fn)
     return false;
 }
 
+LLVMValueRef weft_lanes_shift_up(LLVMBuilderRef b, LLVMValueRef v, unsigned group, unsigned k, LLVMValueRef fill)
+{
+    unsigned n = LLVMGetVectorSize(LLVMTypeOf(v));
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v)));
+    LLVMValueRef *idx = malloc(sizeof *idx * n);
+    if (!idx)
+        abort();
+    for (unsigned l = 0; l < n; l++)
+        idx[l] = LLVMConstInt(i32, l % group >= k ? l - k : n + l, 0);
+    LLVMValueRef r = LLVMBuildShuffleVector(b, v, fill, LLVMConstVector(idx, n), "");
+    free(idx);
+    return r;
+}
+
 LLVMValueRef weft_subgroup_identity(LLVMTypeRef t, const struct weft_sg_call *sg)
 {
     if (sg->is_float) {

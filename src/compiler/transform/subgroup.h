@@ -79,6 +79,11 @@ bool weft_subgroup_used(LLVMValueRef fn);
  * value for min, the smallest for max; +-infinity for floating point). */
 LLVMValueRef weft_subgroup_identity(LLVMTypeRef t, const struct weft_sg_call *sg);
 
+/* A Hillis-Steele step's shift: `v` with each lane l replaced by lane l - k of its group of
+ * `group` lanes, the first k lanes of each group by the same lanes of `fill` (a vector of v's
+ * type). Scans of sub-groups (vectorize_lanes.c) and of work-groups (wgcollective.c). */
+LLVMValueRef weft_lanes_shift_up(LLVMBuilderRef b, LLVMValueRef v, unsigned group, unsigned k, LLVMValueRef fill);
+
 /* With sub-groups of one work-item: every collective call in `fn` is replaced by its value
  * for a sub-group of one (reduce/inclusive scan/broadcast: the value itself, exclusive scan:
  * the identity, all/any: the predicate != 0). Returns how many calls were replaced. */

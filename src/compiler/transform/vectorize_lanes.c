@@ -253,20 +253,6 @@ static LLVMValueRef combine_lanes(struct weft_vec_plan *p, const struct weft_sg_
     return weft_vec_call_intrinsic(p, name, &t, 1, args, 2);
 }
 
-/* v with each lane l replaced by lane l - k of its group, or by `fill` for the first k lanes
- * of each group. */
-static LLVMValueRef shift_in_groups(struct weft_vec_plan *p, LLVMValueRef v, unsigned k, LLVMValueRef fill)
-{
-    int *idx = malloc(sizeof(int) * p->P);
-    if (!idx)
-        abort();
-    for (unsigned l = 0; l < p->P; l++)
-        idx[l] = l % p->W >= k ? (int)(l - k) : (int)(p->P + l);
-    LLVMValueRef r = LLVMBuildShuffleVector(p->b, v, fill, weft_vec_shuffle_mask(p, idx, p->P), "");
-    free(idx);
-    return r;
-}
-
 void weft_vec_emit_collective(struct weft_vec_plan *p, struct vinfo *vi, const struct weft_sg_call *sg)
 {
     LLVMValueRef i = vi->v, x = LLVMGetOperand(i, 0);
@@ -306,9 +292,9 @@ void weft_vec_emit_collective(struct weft_vec_plan *p, struct vinfo *vi, const s
         LLVMValueRef id = weft_vec_const_splat(p, weft_subgroup_identity(t, sg));
         r = m ? LLVMBuildSelect(p->b, m, xv, id, "") : xv;
         for (unsigned k = 1; k < p->W; k *= 2)
-            r = combine_lanes(p, sg, r, shift_in_groups(p, r, k, id));
+            r = combine_lanes(p, sg, r, weft_lanes_shift_up(p->b, r, p->W, k, id));
         if (sg->kind == WEFT_SG_SCAN_EXCLUSIVE)
-            r = shift_in_groups(p, r, 1, id);
+            r = weft_lanes_shift_up(p->b, r, p->W, 1, id);
         break;
     }
     case WEFT_SG_BROADCAST: {

@@ -159,6 +159,23 @@ static void close_loop(LLVMBuilderRef b, struct weft_workfn *wf, LLVMBasicBlockR
 #define LEADER_LANES 16
 #define LEADER_VECTORS 4
 
+/* A vector of LEADER_LANES copies of the constant `v`. */
+static LLVMValueRef splat_const(LLVMValueRef v)
+{
+    LLVMValueRef e[LEADER_LANES];
+    for (unsigned j = 0; j < LEADER_LANES; j++)
+        e[j] = v;
+    return LLVMConstVector(e, LEADER_LANES);
+}
+
+/* `access`, a vector load or store of in[] (elements of type t), aligned as in[] is: to its
+ * element only. */
+static LLVMValueRef element_aligned(struct weft_workfn *wf, LLVMTypeRef t, LLVMValueRef access)
+{
+    LLVMSetAlignment(access, (unsigned)LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(wf->m), t));
+    return access;
+}
+
 /* `v` (LEADER_LANES elements) folded pairwise by halves: lane j with lane j + half, from half =
  * LEADER_LANES / 2 down to 1. */
 static LLVMValueRef fold_lanes(LLVMBuilderRef b, LLVMModuleRef m, const struct weft_sg_call *sg, LLVMValueRef v)
@@ -202,20 +219,12 @@ static void build_reduction(LLVMBuilderRef b, struct weft_workfn *wf, const stru
         LLVMValueRef phi[LEADER_CHAINS];
         for (unsigned k = 0; k < chains; k++) {
             phi[k] = LLVMBuildPhi(b, at, "wg.acc");
-            LLVMValueRef start = fold_start(t, sg);
-            if (vec) {
-                LLVMValueRef s[LEADER_LANES];
-                for (unsigned j = 0; j < lanes; j++)
-                    s[j] = start;
-                start = LLVMConstVector(s, lanes);
-            }
+            LLVMValueRef start = vec ? splat_const(fold_start(t, sg)) : fold_start(t, sg);
             LLVMAddIncoming(phi[k], &start, &entry, 1);
         }
         for (unsigned k = 0; k < chains; k++) {
             LLVMValueRef at_k = LLVMBuildAdd(b, i, weft_i64(wf->c, (uint64_t)k * lanes), "");
-            LLVMValueRef ld = LLVMBuildLoad2(b, at, in_slot(b, base, t, at_k), "");
-            if (vec)   /* in[] is aligned to its element only */
-                LLVMSetAlignment(ld, (unsigned)LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(wf->m), t));
+            LLVMValueRef ld = element_aligned(wf, t, LLVMBuildLoad2(b, at, in_slot(b, base, t, at_k), ""));
             acc[k] = combine(b, wf->m, sg, phi[k], ld);
             LLVMAddIncoming(phi[k], &acc[k], &loop, 1);
         }
@@ -232,26 +241,6 @@ static void build_reduction(LLVMBuilderRef b, struct weft_workfn *wf, const stru
         r = r ? combine(b, wf->m, sg, r, v) : v;
     }
     LLVMBuildStore(b, r, res_slot(b, wf, base, res_off));
-}
-
-/* A vector of LEADER_LANES copies of the constant `v`. */
-static LLVMValueRef splat_const(LLVMValueRef v)
-{
-    LLVMValueRef e[LEADER_LANES];
-    for (unsigned j = 0; j < LEADER_LANES; j++)
-        e[j] = v;
-    return LLVMConstVector(e, LEADER_LANES);
-}
-
-/* The lanes of `lo` and `hi` (LEADER_LANES each) that `pick` names, shufflevector's way (lane j
- * of hi is LEADER_LANES + j). */
-static LLVMValueRef lanes_of(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef lo, LLVMValueRef hi,
-                             const unsigned pick[LEADER_LANES])
-{
-    LLVMValueRef m[LEADER_LANES];
-    for (unsigned j = 0; j < LEADER_LANES; j++)
-        m[j] = LLVMConstInt(LLVMInt32TypeInContext(c), pick[j], 0);
-    return LLVMBuildShuffleVector(b, lo, hi, LLVMConstVector(m, LEADER_LANES), "");
 }
 
 /* An integer scan's whole vectors: in[0..body) in vectors of LEADER_LANES elements, each scanned
@@ -272,26 +261,14 @@ static LLVMValueRef build_vector_scan(LLVMBuilderRef b, struct weft_workfn *wf, 
     LLVMValueRef carry = LLVMBuildPhi(b, vt, "wg.carry");
     LLVMAddIncoming(carry, &ident, &entry, 1);
     LLVMValueRef p = in_slot(b, base, t, i);
-    LLVMValueRef v = LLVMBuildLoad2(b, vt, p, "");
-    LLVMSetAlignment(v, (unsigned)LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(wf->m), t));
-    unsigned pick[LEADER_LANES];
-    for (unsigned k = 1; k < LEADER_LANES; k *= 2) {
-        for (unsigned j = 0; j < LEADER_LANES; j++)
-            pick[j] = j < k ? j : LEADER_LANES + j - k;
-        v = combine(b, wf->m, sg, v, lanes_of(b, c, ident, v, pick));
-    }
+    LLVMValueRef v = element_aligned(wf, t, LLVMBuildLoad2(b, vt, p, ""));
+    for (unsigned k = 1; k < LEADER_LANES; k *= 2)
+        v = combine(b, wf->m, sg, v, weft_lanes_shift_up(b, v, LEADER_LANES, k, ident));
     LLVMValueRef incl = combine(b, wf->m, sg, v, carry);
-    LLVMValueRef out = incl;
-    if (sg->kind == WEFT_SG_SCAN_EXCLUSIVE) {
-        for (unsigned j = 0; j < LEADER_LANES; j++)
-            pick[j] = j == 0 ? 0 : LEADER_LANES + j - 1;
-        out = lanes_of(b, c, carry, incl, pick);
-    }
-    LLVMValueRef st = LLVMBuildStore(b, out, p);
-    LLVMSetAlignment(st, (unsigned)LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(wf->m), t));
-    for (unsigned j = 0; j < LEADER_LANES; j++)
-        pick[j] = LEADER_LANES - 1;
-    LLVMValueRef next = lanes_of(b, c, incl, incl, pick);
+    LLVMValueRef out = sg->kind == WEFT_SG_SCAN_EXCLUSIVE ? weft_lanes_shift_up(b, incl, LEADER_LANES, 1, carry) : incl;
+    element_aligned(wf, t, LLVMBuildStore(b, out, p));
+    LLVMValueRef last = splat_const(LLVMConstInt(LLVMInt32TypeInContext(c), LEADER_LANES - 1, 0));
+    LLVMValueRef next = LLVMBuildShuffleVector(b, incl, LLVMGetPoison(vt), last, "");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
     LLVMAddIncoming(carry, &next, &latch, 1);
     close_loop(b, wf, loop, i, LEADER_LANES, body);

@@ -29,13 +29,13 @@
 ; with the carry in lane 0; the next carry is the inclusive vector's lane 15 in every lane.
 ; VEC:             %wg.carry = phi <16 x i32> [ zeroinitializer, %wg.leader{{[0-9]+}} ]
 ; VEC:             [[V:%[0-9]+]] = load <16 x i32>, ptr [[P:%wg.in[0-9]+]], align 4
-; VEC-NEXT:        shufflevector <16 x i32> zeroinitializer, <16 x i32> [[V]], <16 x i32> <i32 0, i32 16, i32 17,
-; VEC:             shufflevector <16 x i32> zeroinitializer, <16 x i32> {{%[0-9]+}}, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 16,
+; VEC-NEXT:        shufflevector <16 x i32> [[V]], <16 x i32> zeroinitializer, <16 x i32> <i32 16, i32 0, i32 1,
+; VEC:             shufflevector <16 x i32> {{%[0-9]+}}, <16 x i32> zeroinitializer, <16 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23, i32 0,
 ; VEC-NEXT:        [[S:%[0-9]+]] = add <16 x i32>
 ; VEC-NEXT:        [[I:%[0-9]+]] = add <16 x i32> [[S]], %wg.carry
-; VEC-NEXT:        [[E:%[0-9]+]] = shufflevector <16 x i32> %wg.carry, <16 x i32> [[I]], <16 x i32> <i32 0, i32 16, i32 17,
+; VEC-NEXT:        [[E:%[0-9]+]] = shufflevector <16 x i32> [[I]], <16 x i32> %wg.carry, <16 x i32> <i32 16, i32 0, i32 1,
 ; VEC-NEXT:        store <16 x i32> [[E]], ptr [[P]], align 4
-; VEC-NEXT:        shufflevector <16 x i32> [[I]], <16 x i32> [[I]], <16 x i32> <i32 15, i32 15,
+; VEC-NEXT:        shufflevector <16 x i32> [[I]], <16 x i32> poison, <16 x i32> <i32 15, i32 15,
 ; VEC:             icmp ult i64 {{%[0-9]+}}, 64
 ; The work-item loops: the sub-CFG between a collective's barriers (the leader) gets no loop
 ; nest; it runs once per group, as work-item 0. The others loop over x and y.
