@@ -1,6 +1,7 @@
 /* bench/b_linalg.c — dense linear algebra: saxpy, column-major sgemv (Kim Fig 6.3), naive and
- * Parboil-tiled sgemm NT (Kim Fig 6.7), Stratton's MatMul. The native references of sgemv and
- * of the three matrix products are OpenBLAS (cblas_sgemv, cblas_sgemm), what a C programmer
+ * PolyBench's row-major gesummv, Parboil-tiled sgemm NT (Kim Fig 6.7), Stratton's MatMul. The
+ * native references of sgemv, gesummv and of the three matrix products are OpenBLAS (cblas_sgemv,
+ * cblas_sgemm), what a C programmer
  * calls for them, with as many threads as OpenMP has; saxpy is one OpenMP loop. */
 #include "runner.h"
 
@@ -101,6 +102,55 @@ static int sgemv_run(struct bench *b, struct bench_cl *c)
     return bench_launch(b, c, 0, 1, &g, &l);
 }
 
+/* ---- gesummv (row-major, PolyBench/GPU) -------------------------------------------------- */
+
+static const float gesummv_alpha = 1.5f, gesummv_beta = 1.2f;
+
+static int gesummv_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? 1024 : s == BENCH_DEFAULT ? 4096 : 8192;
+    b->p[0] = n;
+    b->work = 4.0 * n * n * 1e-9;
+    b->out_count = n;
+    snprintf(b->size_desc, sizeof b->size_desc, "%zux%zu", n, n);
+    bench_fill_float(bench_alloc(b, 0, n * n * 4), n * n, 33, -1, 1);
+    bench_fill_float(bench_alloc(b, 1, n * n * 4), n * n, 34, -1, 1);
+    bench_fill_float(bench_alloc(b, 2, n * 4), n, 35, -1, 1);
+    return 0;
+}
+
+/* y = alpha A x, then y += beta B x */
+static void gesummv_native(struct bench *b, void *out)
+{
+    int n = (int)b->p[0];
+    blas_threads();
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, n, n, gesummv_alpha, b->in[0], n, b->in[2], 1, 0.0f, out, 1);
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, n, n, gesummv_beta, b->in[1], n, b->in[2], 1, 1.0f, out, 1);
+}
+
+static int gesummv_init(struct bench *b, struct bench_cl *c)
+{
+    int n = (int)b->p[0];
+    size_t nn = (size_t)n * n * 4;
+    if (!bench_buffer(b, c, 0, CL_MEM_WRITE_ONLY, (size_t)n * 4, NULL) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_ONLY, nn, b->in[0]) ||
+        !bench_buffer(b, c, 2, CL_MEM_READ_ONLY, nn, b->in[1]) ||
+        !bench_buffer(b, c, 3, CL_MEM_READ_ONLY, (size_t)n * 4, b->in[2]) ||
+        !bench_buffer(b, c, 4, CL_MEM_READ_WRITE, (size_t)n * 4, NULL))
+        return -1;
+    int err = bench_kernel(b, c, 0, "gesummv");
+    return err ? err
+               : bench_args(b, c, 0, 8, BUF(c, 1), BUF(c, 2), BUF(c, 3), BUF(c, 0), BUF(c, 4),
+                            ARG(gesummv_alpha), ARG(gesummv_beta), ARG(n));
+}
+
+/* PolyBench/GPU's 256 work-items per group */
+static int gesummv_run(struct bench *b, struct bench_cl *c)
+{
+    size_t g = b->p[0], l = 256;
+    return bench_launch(b, c, 0, 1, &g, &l);
+}
+
 /* ---- sgemm NT (naive and tiled) -------------------------------------------------------- */
 
 static int sgemm_setup(struct bench *b, enum bench_size s)
@@ -181,6 +231,7 @@ static int matmul_run(struct bench *b, struct bench_cl *c)
 const struct bench_desc bench_linalg[] = {
     {"saxpy", "linalg", BU_GBS, BT_FLOAT, 1e-6, saxpy_setup, saxpy_native, saxpy_init, saxpy_run, read_out},
     {"sgemv", "linalg", BU_GFLOPS, BT_FLOAT, 1e-3, sgemv_setup, sgemv_native, sgemv_init, sgemv_run, read_out},
+    {"gesummv", "linalg", BU_GFLOPS, BT_FLOAT, 1e-3, gesummv_setup, gesummv_native, gesummv_init, gesummv_run, read_out},
     {"sgemm_naive", "linalg", BU_GFLOPS, BT_FLOAT, 1e-3, sgemm_setup, sgemm_native, sgemm_init, sgemm_naive_run, read_out},
     {"sgemm_tiled", "linalg", BU_GFLOPS, BT_FLOAT, 1e-3, sgemm_setup, sgemm_native, sgemm_init, sgemm_tiled_run, read_out},
     {"matmul", "linalg", BU_GFLOPS, BT_FLOAT, 1e-3, sgemm_setup, matmul_native, matmul_init, matmul_run, read_out},

@@ -18,6 +18,23 @@ kernel void sgemv(global const float *A, global const float *x, global float *y,
     y[i] = sum;
 }
 
+/* gesummv (PolyBench/GPU): y = alpha A x + beta B x, row-major A and B (n x n), one work-item
+ * per row. Each work-item walks a row of its own: neighbouring work-items read elements n apart. */
+kernel void gesummv(global const float *A, global const float *B, global const float *x,
+                    global float *y, global float *tmp, float alpha, float beta, int n)
+{
+    int i = get_global_id(0);
+    if (i < n) {
+        float t = 0.0f, s = 0.0f;
+        for (int j = 0; j < n; j++) {
+            t += A[i * n + j] * x[j];
+            s += B[i * n + j] * x[j];
+        }
+        tmp[i] = t;
+        y[i] = alpha * t + beta * s;
+    }
+}
+
 /* Naive sgemm NT (Kim, Fig 6.7): C(m x n) = A(m x k) * B(n x k)^T, all column-major; one
  * work-item per element of C, dimension 0 along the columns of A and C. */
 kernel void sgemm_naive(global const float *A, int lda, global const float *B, int ldb,
