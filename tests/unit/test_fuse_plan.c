@@ -217,7 +217,8 @@ static void test_depth_follows_equation_6(void **state)
     /* a large saving: every stage of the chain */
     weft_fp_choose(&x.c, 8, 256 << 10, 2, 1.0, &K, &tile);
     assert_int_equal(K, 32);
-    assert_true(tile * 8 <= 256 << 10);
+    /* rows of 8 bytes: the tile (and its reach of 32 rows each side) fills half the budget */
+    assert_int_equal(tile, (128 << 10) / 8 - 2 * 32);
     /* equation 6 on an interior tile: dRC(k) = 2(k-1) rows; stop once 2(k-1) >= tile * ratio */
     assert_int_equal(weft_fp_depth(&x.c, 1000, 20.0 / 1000), 10);   /* 2*(11-1) = 20 trips at k = 11 */
     assert_int_equal(weft_fp_depth(&x.c, 1000, 19.5 / 1000), 10);

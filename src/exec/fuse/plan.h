@@ -162,9 +162,9 @@ uint64_t weft_fp_row_bytes(const struct weft_fp_chain *c);
  * over what it costs in cache, minus one (the saving of one fused stage per row). Chooses the
  * depth K <= c->nstages (Zhou's rule: stop adding stages once the extra redundant rows per tile
  * times the in-cache cost reach what the stage saves: dRC(k)/Q >= tile * ratio) and the tile
- * rows: what fits the budget with its halo, but at least 6 reaches of the windows when that
- * stays within 8 budgets (else 3), and at least two tiles per thread. K = 1 means: do not
- * fuse. */
+ * rows: what fits the budget with its halo (half the budget when that still leaves 6 reaches
+ * of the windows), but at least 6 reaches when that stays within 8 budgets (else 3), and at
+ * least two tiles per thread. K = 1 means: do not fuse. */
 void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t budget, unsigned threads,
                     double ratio, unsigned *depth, uint64_t *tile);
 
