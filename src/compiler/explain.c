@@ -36,6 +36,7 @@
 #include "compiler/codegen.h"
 #include "compiler/metadata.h"
 #include "compiler/narrowids.h"
+#include "compiler/scalarize.h"
 #include "compiler/specialize.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
@@ -808,6 +809,8 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
     struct weft_wg_result res = {0};
     if (!out->variant.wide_ids)
         weft_narrow_ids(m);
+    if (wopts.vector_width > 1)
+        weft_scalarize_vector_ops(m, k, wopts.vector_width);   /* as the runtime's variants */
     if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
         weft_wg_result_dispose(&res);
         goto done;

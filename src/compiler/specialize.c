@@ -25,6 +25,7 @@
 #include "compiler/narrowids.h"
 #include "compiler/printf.h"
 #include "compiler/safediv.h"
+#include "compiler/scalarize.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/trace.h"
@@ -234,6 +235,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     if (!spec->wide_ids)
         weft_narrow_ids(m);
     weft_hoist_divisions(k);   /* guarded below, with the work-group function (safediv.h) */
+    if (wopts.vector_width > 1)
+        weft_scalarize_vector_ops(m, k, wopts.vector_width);   /* lanes of components (scalarize.h) */
     struct weft_wg_result res = {0};
     struct weft_diag vdiag;
     weft_diag_init(&vdiag);

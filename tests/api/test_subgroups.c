@@ -24,11 +24,13 @@ static const char *src =
     "__attribute__((reqd_work_group_size(32, 1, 1)))\n"
     "kernel void sg_fixed(global uint *out) { out[get_global_id(0)] = get_num_sub_groups(); }\n"
     /* a varying vector element at a varying index: the vectorizer keeps this kernel scalar,
-     * so its sub-groups are one work-item whatever the local size */
+     * so its sub-groups are one work-item whatever the local size (an int16, which is never
+     * split into components before the vectorizer: compiler/scalarize.h; split, the index
+     * would become selects, which vectorize) */
     "kernel void sg_scalar(global int *out, global const int *in) {\n"
     "  size_t g = get_global_id(0);\n"
-    "  int4 v = vload4(g, in);\n"
-    "  out[g] = v[in[g] & 3] + sub_group_reduce_add(1) * 1000;\n"
+    "  int16 v = vload16(g, in);\n"
+    "  out[g] = v[in[g] & 15] + sub_group_reduce_add(1) * 1000;\n"
     "}\n";
 
 struct env {
@@ -236,8 +238,8 @@ static void test_launch_agrees(void **state)
     /* the scalar kernel reports 1 and runs sub-groups of one */
     size_t l[1] = {64}, g[1] = {64};
     cl_mem out = clCreateBuffer(e->context, CL_MEM_READ_WRITE, 64 * sizeof(cl_int), NULL, &err);
-    int in[64 * 4];
-    for (int i = 0; i < 64 * 4; i++)
+    int in[64 * 16];
+    for (int i = 0; i < 64 * 16; i++)
         in[i] = i;
     cl_mem bin = clCreateBuffer(e->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
     assert_int_equal(clSetKernelArg(e->scalar, 0, sizeof out, &out), CL_SUCCESS);
@@ -246,7 +248,7 @@ static void test_launch_agrees(void **state)
     int o[64];
     assert_int_equal(clEnqueueReadBuffer(e->queue, out, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
     for (int i = 0; i < 64; i++)
-        assert_int_equal(o[i], in[4 * i + (in[i] & 3)] + 1000);
+        assert_int_equal(o[i], in[16 * i + (in[i] & 15)] + 1000);
     clReleaseMemObject(out);
     clReleaseMemObject(bin);
 }

@@ -23,6 +23,8 @@
  *   drop-kernels            deletes every kernel (what the driver does afterwards)
  *   guard-divisions         integer divisions that cannot trap, on the module (safediv.h)
  *   hoist-divisions         each kernel's divisions moved to their operands' definitions (safediv.h)
+ *   scalarize-vector-ops    a work-item's vector arithmetic split into components, on the module,
+ *                           unless a kernel holds a vector of -vectorize's W x 32 bits (scalarize.h)
  *   llvm:<pipeline>         LLVMRunPasses with that pipeline string, on the module
  *   print-<analysis>        analysis/print.h dump of the selected kernels (cfg, dominators,
  *                           loops, liveness, shapes, locality, locality-precise, access);
@@ -48,6 +50,7 @@
 #include "compiler/diag.h"
 #include "compiler/narrowids.h"
 #include "compiler/safediv.h"
+#include "compiler/scalarize.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
 
@@ -55,7 +58,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
                     "passes: canonicalize-barriers unroll-barrier-loops work-function lower-workitem layout-locals form-subcfgs\n"
-                    "        privatize wg-loops wg-function drop-kernels guard-divisions hoist-divisions narrow-ids llvm:<pipeline>\n"
+                    "        privatize wg-loops wg-function drop-kernels guard-divisions hoist-divisions narrow-ids\n"
+                    "        scalarize-vector-ops llvm:<pipeline>\n"
                     "        print-<analysis>\n"
                     "analyses: cfg dominators loops liveness shapes locality locality-precise access\n");
 }
@@ -246,6 +250,22 @@ int main(int argc, char **argv)
         if (strcmp(p, "narrow-ids") == 0) {
             /* what the driver does before building a variant that assumes ids below 2^31 */
             fprintf(hs, "; weft: narrow-ids rewrote %u\n", weft_narrow_ids(m));
+            continue;
+        }
+        if (strcmp(p, "scalarize-vector-ops") == 0) {
+            /* what the driver does before building a vectorized variant, for -vectorize=W (auto:
+             * the target's width; off: 16) lanes */
+            for (unsigned k = 0; k < nk; k++) {
+                unsigned w = 16;
+                if (!strcmp(vectorize, "auto"))
+                    w = weft_vectorize_target_width(kernels[k]);
+                else if (strcmp(vectorize, "off"))
+                    sscanf(vectorize, "%u", &w);
+                size_t len = 0;
+                const char *name = LLVMGetValueName2(kernels[k], &len);
+                fprintf(hs, "; weft: scalarize-vector-ops %.*s: %s\n", (int)len, name,
+                        weft_scalarize_vector_ops(m, kernels[k], w) ? "split" : "kept (a register-wide vector)");
+            }
             continue;
         }
         if (strcmp(p, "hoist-divisions") == 0) {
