@@ -809,8 +809,8 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
     struct weft_wg_result res = {0};
     if (!out->variant.wide_ids)
         weft_narrow_ids(m);
-    if (wopts.vector_width > 1)
-        weft_scalarize_vector_ops(m, k, wopts.vector_width);   /* as the runtime's variants */
+    if (wopts.vector_width > 1)   /* as the runtime's variants */
+        out->scalarized = (int)weft_scalarize_vector_ops(m, k, wopts.vector_width);
     if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
         weft_wg_result_dispose(&res);
         goto done;
@@ -1221,6 +1221,12 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
     print_variants(f, k);
     if (k->nvec) {
         fprintf(f, "  Weft's vectorizer (work-items of dimension x side by side, per sub-CFG):\n");
+        if (k->scalarized == WEFT_SCALARIZE_SPLIT)
+            fprintf(f, "    a work-item's vector arithmetic split into components first: one vector of lanes "
+                       "per component\n");
+        else if (k->scalarized == WEFT_SCALARIZE_KEPT_WIDE)
+            fprintf(f, "    a work-item's vector arithmetic kept whole: its vectors are as wide as a SIMD register "
+                       "(register-wide work-items)\n");
         for (unsigned i = 0; i < k->nvec; i++) {
             const struct weft_vec_report *v = &k->vec[i];
             fprintf(f, "    sub-CFG %u: ", i);

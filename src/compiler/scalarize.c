@@ -17,10 +17,21 @@ static bool wide_vector(LLVMTypeRef t, LLVMTargetDataRef td, unsigned long long 
     return LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMSizeOfTypeInBits(td, t) >= bits;
 }
 
+/* Vector arithmetic: an instruction other than a load or store with a vector among its result
+ * and operands (an extractelement from a loaded vector too). */
+static bool vector_arithmetic(LLVMValueRef in)
+{
+    if (LLVMIsALoadInst(in) || LLVMIsAStoreInst(in))
+        return false;
+    if (LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMVectorTypeKind)
+        return true;
+    return LLVMIsAExtractElementInst(in) != NULL;
+}
+
 /* Whether fn, or a function it calls (directly, through the list `seen` of *n visited), has an
- * instruction or argument of a wide vector type. */
+ * instruction or argument of a wide vector type; *arith when one has vector arithmetic. */
 static bool holds_wide_vector(LLVMValueRef fn, LLVMTargetDataRef td, unsigned long long bits, LLVMValueRef *seen,
-                              unsigned *n)
+                              unsigned *n, bool *arith)
 {
     for (unsigned i = 0; i < *n; i++)
         if (seen[i] == fn)
@@ -35,32 +46,36 @@ static bool holds_wide_vector(LLVMValueRef fn, LLVMTargetDataRef td, unsigned lo
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
             if (wide_vector(LLVMTypeOf(in), td, bits))
                 return true;
+            *arith |= vector_arithmetic(in);
             if (!LLVMIsACallInst(in))
                 continue;
             LLVMValueRef callee = LLVMGetCalledValue(in);
             if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
-                holds_wide_vector(callee, td, bits, seen, n))
+                holds_wide_vector(callee, td, bits, seen, n, arith))
                 return true;
         }
     return false;
 }
 
-bool weft_scalarize_vector_ops(LLVMModuleRef m, LLVMValueRef kernel, unsigned width)
+enum weft_scalarize_result weft_scalarize_vector_ops(LLVMModuleRef m, LLVMValueRef kernel, unsigned width)
 {
     if (width < 2)
-        return false;
+        return WEFT_SCALARIZE_NOTHING;
     LLVMValueRef *seen = malloc(sizeof *seen * SCAN_MAX_FUNCTIONS);
     if (!seen)
-        return false;
+        return WEFT_SCALARIZE_NOTHING;
     unsigned n = 0;
-    bool wide = holds_wide_vector(kernel, LLVMGetModuleDataLayout(m), 32ull * width, seen, &n);
+    bool arith = false;
+    bool wide = holds_wide_vector(kernel, LLVMGetModuleDataLayout(m), 32ull * width, seen, &n, &arith);
     free(seen);
     if (wide)
-        return false;
+        return WEFT_SCALARIZE_KEPT_WIDE;
+    if (!arith)
+        return WEFT_SCALARIZE_NOTHING;
     struct weft_diag diag;
     weft_diag_init(&diag);
     /* the pass fails only on a pipeline string it does not know: then nothing changed */
     bool ok = weft_codegen_run_passes(m, "function(scalarizer)", NULL, &diag);
     weft_diag_free(&diag);
-    return ok;
+    return ok ? WEFT_SCALARIZE_SPLIT : WEFT_SCALARIZE_NOTHING;
 }

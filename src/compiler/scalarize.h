@@ -21,9 +21,14 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 
+enum weft_scalarize_result {
+    WEFT_SCALARIZE_NOTHING = 0,   /* no vector arithmetic in the kernel (or width < 2) */
+    WEFT_SCALARIZE_SPLIT,         /* split */
+    WEFT_SCALARIZE_KEPT_WIDE,     /* kept: a vector of width x 32 bits or more */
+};
+
 /* Splits the vector arithmetic of every function of m (the kernel's callees with it) unless
- * `kernel` or a function it calls holds a vector value of width * 32 bits or more; returns
- * whether it did. */
-bool weft_scalarize_vector_ops(LLVMModuleRef m, LLVMValueRef kernel, unsigned width);
+ * `kernel` or a function it calls holds a vector value of width * 32 bits or more. */
+enum weft_scalarize_result weft_scalarize_vector_ops(LLVMModuleRef m, LLVMValueRef kernel, unsigned width);
 
 #endif

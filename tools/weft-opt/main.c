@@ -263,8 +263,11 @@ int main(int argc, char **argv)
                     sscanf(vectorize, "%u", &w);
                 size_t len = 0;
                 const char *name = LLVMGetValueName2(kernels[k], &len);
+                enum weft_scalarize_result r = weft_scalarize_vector_ops(m, kernels[k], w);
                 fprintf(hs, "; weft: scalarize-vector-ops %.*s: %s\n", (int)len, name,
-                        weft_scalarize_vector_ops(m, kernels[k], w) ? "split" : "kept (a register-wide vector)");
+                        r == WEFT_SCALARIZE_SPLIT       ? "split"
+                        : r == WEFT_SCALARIZE_KEPT_WIDE ? "kept (a register-wide vector)"
+                                                        : "no vector arithmetic");
             }
             continue;
         }

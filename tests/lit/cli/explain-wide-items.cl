@@ -2,15 +2,21 @@
 // kernels built with VECT_SIZE=16: a uint16 of candidates per work-item): the vectorized code
 // runs first and the scalar work-item loops are profiled against it, since side by side each
 // component takes a register of its own. A float4 kernel fills no register of an AVX2 or AVX-512
-// target and is not profiled.
+// target and is not profiled. Before vectorizing, the float4 kernel's arithmetic is split into
+// components (compiler/scalarize.h); the uint16 kernel's is kept whole.
 // RUN: env WEFT_SCHEDULE=auto %weft explain %s --kernel rounds16 --local 64 | FileCheck %s --check-prefix=WIDE
 // RUN: env WEFT_SCHEDULE=auto %weft explain %s --kernel scale4 --local 64 | FileCheck %s --check-prefix=NARROW
 
 // WIDE:      runs first: dfo{{$}}
 // WIDE-NEXT: profiled against it: dfo.scalar (the work-items' own vectors fill a SIMD register: side by side, each component takes a register; WEFT_PROFILE)
 
+// WIDE:      Weft's vectorizer
+// WIDE-NEXT:   a work-item's vector arithmetic kept whole: its vectors are as wide as a SIMD register
+
 // NARROW:      runs first: dfo{{$}}
 // NARROW-NEXT: profiled against it: none: no loop votes breadth-first, no code runs under lane masks and no work-item's own vector fills a register
+// NARROW:      Weft's vectorizer
+// NARROW-NEXT:   a work-item's vector arithmetic split into components first
 
 #define ROTL(x, n) rotate((x), (uint16)(n))
 

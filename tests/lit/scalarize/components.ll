@@ -4,10 +4,11 @@
 ; each component is one vector of the packet's lanes (<16 x float> with 16 lanes), not a
 ; lane-by-lane <48 x float> that needs shuffles to pick the components apart. A kernel holding a
 ; vector of W x 32 bits (@wide: float16, a register-wide work-item) is left as it is, in the
-; same module.
+; same module; one without vector arithmetic (@plain) has nothing to split.
 ; RUN: weft-opt -pass=scalarize-vector-ops -kernel=diff -vectorize=16 %s | FileCheck %s --check-prefix=SPLIT
 ; RUN: weft-opt -pass=scalarize-vector-ops -kernel=wide -vectorize=16 %s | FileCheck %s --check-prefix=WIDE
 ; RUN: weft-opt -pass=scalarize-vector-ops,wg-loops -kernel=diff -local-size=16 -vectorize=16 %s | FileCheck %s --check-prefix=VEC
+; RUN: weft-opt -pass=scalarize-vector-ops -kernel=plain -vectorize=16 %s | FileCheck %s --check-prefix=PLAIN
 
 ; SPLIT:       ; weft: scalarize-vector-ops diff: split
 ; SPLIT-LABEL: define spir_kernel void @diff(
@@ -22,6 +23,8 @@
 ; WIDE:        ; weft: scalarize-vector-ops wide: kept (a register-wide vector)
 ; WIDE-LABEL:  define spir_kernel void @wide(
 ; WIDE:          fmul <16 x float>
+
+; PLAIN:       ; weft: scalarize-vector-ops plain: no vector arithmetic
 
 ; VEC-LABEL:   define internal void @weft_wi_diff(
 ; VEC:           fsub <16 x float>
@@ -63,6 +66,14 @@ entry:
   %w = fmul <16 x float> %v, %v
   %po = getelementptr inbounds <16 x float>, ptr addrspace(1) %out, i64 %gid
   store <16 x float> %w, ptr addrspace(1) %po, align 64
+  ret void
+}
+
+define spir_kernel void @plain(ptr addrspace(1) %out) #0 {
+entry:
+  %gid = call i64 @_Z13get_global_idj(i32 0)
+  %po = getelementptr inbounds float, ptr addrspace(1) %out, i64 %gid
+  store float 1.0, ptr addrspace(1) %po, align 4
   ret void
 }
 
