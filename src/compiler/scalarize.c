@@ -17,8 +17,8 @@ static bool wide_vector(LLVMTypeRef t, LLVMTargetDataRef td, unsigned long long 
     return LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMSizeOfTypeInBits(td, t) >= bits;
 }
 
-/* Vector arithmetic: an instruction other than a load or store with a vector among its result
- * and operands (an extractelement from a loaded vector too). */
+/* Vector arithmetic: an instruction other than a load or store whose result is a vector, or an
+ * extractelement (of a loaded vector too). */
 static bool vector_arithmetic(LLVMValueRef in)
 {
     if (LLVMIsALoadInst(in) || LLVMIsAStoreInst(in))

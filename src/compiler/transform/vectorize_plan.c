@@ -674,7 +674,7 @@ static unsigned reg_units(struct weft_vec_plan *p, LLVMTypeRef t)
     return weft_vec_ncomp(t) * (bits > 32 ? (unsigned)(bits / 32) : 1);
 }
 
-/* Whether `v`, an address or index in loop l, is arithmetic (GEP, add, sub, mul, shifts, casts)
+/* Whether `v`, an address or index in loop l, is arithmetic (GEP, add, sub, mul, shl, casts)
  * over values fixed during the loop and the induction variables of l and the loops around it,
  * never a value loaded or carried in the loop otherwise; *moves when l's own induction variable is
  * one of them (the address steps with the loop). */
@@ -715,13 +715,14 @@ static bool walks_with_loop(struct weft_vec_plan *p, int l, LLVMValueRef v, unsi
     return true;
 }
 
-/* Whether a loop of the sub-CFG walks a row of memory per work-item: a global load or store whose
- * address steps with the loop (walks_with_loop) and is neither the same for every lane nor a few
- * elements from lane to lane, so a gather or scatter of one element per lane each iteration
- * (gesummv's A[i * n + j], one row of A per work-item). Each packet side by side then adds W
- * more rows walked at once, each in a page of its own for long rows, while the loop's chain waits
- * on the gathers rather than on its arithmetic: gesummv at n = 4096 on the 2-core Sapphire Rapids
- * VM, 16 lanes x 8 packets 40 ms a launch, x 2 23 ms, x 1 13-14 ms (scalar work-item loops 17). */
+/* Whether a loop of the sub-CFG walks a row of memory per work-item: a load or store of global
+ * or constant memory whose address steps with the loop (walks_with_loop) and is neither the same
+ * for every lane nor a few elements from lane to lane, so a gather or scatter of one element per
+ * lane each iteration (gesummv's A[i * n + j], one row of A per work-item). Each packet side by
+ * side then adds W more rows walked at once, each in a page of its own for long rows, while the
+ * loop's chain waits on the gathers rather than on its arithmetic: gesummv at n = 4096 on the
+ * 2-core Sapphire Rapids VM, 16 lanes x 8 packets 40 ms a launch, x 2 23 ms, x 1 13-14 ms (scalar
+ * work-item loops 17). */
 static bool walks_rows(struct weft_vec_plan *p)
 {
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
