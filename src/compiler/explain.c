@@ -810,7 +810,7 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
     if (!out->variant.wide_ids)
         weft_narrow_ids(m);
     if (wopts.vector_width > 1)   /* as the runtime's variants */
-        out->scalarized = (int)weft_scalarize_vector_ops(m, k, wopts.vector_width);
+        out->scalarized = weft_scalarize_vector_ops(m, k, wopts.vector_width);
     if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
         weft_wg_result_dispose(&res);
         goto done;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "compiler/compiler.h"
+#include "compiler/scalarize.h"
 #include "compiler/variant.h"
 
 struct weft_explain_subcfg {
@@ -102,8 +103,8 @@ struct weft_explain_kernel {
                                     classes of each loop's accesses (NULL without loops) */
     unsigned nvec;
     struct weft_vec_report *vec; /* [nvec] Weft's own vectorizer, per sub-CFG (NULL when off) */
-    int scalarized;              /* enum weft_scalarize_result: a work-item's vector arithmetic
-                                    before vectorizing (compiler/scalarize.h) */
+    enum weft_scalarize_result scalarized;   /* a work-item's vector arithmetic before
+                                                vectorizing (compiler/scalarize.h) */
     uint64_t scratch_size;       /* bytes of scratch per work-group */
     uint64_t static_local_size;
     unsigned nremarks;

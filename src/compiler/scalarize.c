@@ -2,20 +2,13 @@
  * (compiler/scalarize.h). */
 #include "compiler/scalarize.h"
 
-#include <llvm-c/Target.h>
-#include <stdlib.h>
-
 #include "compiler/codegen.h"
 #include "compiler/diag.h"
+#include "compiler/transform/vectorize.h"
 
 /* The most functions the scan follows from the kernel (a kernel calls a handful after linking;
  * past this many it is taken as having a wide vector, and left alone). */
 #define SCAN_MAX_FUNCTIONS 256
-
-static bool wide_vector(LLVMTypeRef t, LLVMTargetDataRef td, unsigned long long bits)
-{
-    return LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMSizeOfTypeInBits(td, t) >= bits;
-}
 
 /* Vector arithmetic: an instruction other than a load or store whose result is a vector, or an
  * extractelement (of a loaded vector too). */
@@ -29,8 +22,8 @@ static bool vector_arithmetic(LLVMValueRef in)
 }
 
 /* Whether fn, or a function it calls (directly, through the list `seen` of *n visited), has an
- * instruction or argument of a wide vector type; *arith when one has vector arithmetic. */
-static bool holds_wide_vector(LLVMValueRef fn, LLVMTargetDataRef td, unsigned long long bits, LLVMValueRef *seen,
+ * instruction or argument of a register-wide vector type; *arith when one has vector arithmetic. */
+static bool holds_wide_vector(LLVMValueRef fn, LLVMTargetDataRef td, unsigned width, LLVMValueRef *seen,
                               unsigned *n, bool *arith)
 {
     for (unsigned i = 0; i < *n; i++)
@@ -40,18 +33,18 @@ static bool holds_wide_vector(LLVMValueRef fn, LLVMTargetDataRef td, unsigned lo
         return true;
     seen[(*n)++] = fn;
     for (LLVMValueRef a = LLVMGetFirstParam(fn); a; a = LLVMGetNextParam(a))
-        if (wide_vector(LLVMTypeOf(a), td, bits))
+        if (weft_vec_register_wide(td, LLVMTypeOf(a), width))
             return true;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-            if (wide_vector(LLVMTypeOf(in), td, bits))
+            if (weft_vec_register_wide(td, LLVMTypeOf(in), width))
                 return true;
             *arith |= vector_arithmetic(in);
             if (!LLVMIsACallInst(in))
                 continue;
             LLVMValueRef callee = LLVMGetCalledValue(in);
             if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
-                holds_wide_vector(callee, td, bits, seen, n, arith))
+                holds_wide_vector(callee, td, width, seen, n, arith))
                 return true;
         }
     return false;
@@ -61,14 +54,10 @@ enum weft_scalarize_result weft_scalarize_vector_ops(LLVMModuleRef m, LLVMValueR
 {
     if (width < 2)
         return WEFT_SCALARIZE_NOTHING;
-    LLVMValueRef *seen = malloc(sizeof *seen * SCAN_MAX_FUNCTIONS);
-    if (!seen)
-        return WEFT_SCALARIZE_NOTHING;
+    LLVMValueRef seen[SCAN_MAX_FUNCTIONS];
     unsigned n = 0;
     bool arith = false;
-    bool wide = holds_wide_vector(kernel, LLVMGetModuleDataLayout(m), 32ull * width, seen, &n, &arith);
-    free(seen);
-    if (wide)
+    if (holds_wide_vector(kernel, LLVMGetModuleDataLayout(m), width, seen, &n, &arith))
         return WEFT_SCALARIZE_KEPT_WIDE;
     if (!arith)
         return WEFT_SCALARIZE_NOTHING;

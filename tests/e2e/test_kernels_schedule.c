@@ -1,5 +1,6 @@
 /* tests/e2e/test_kernels_schedule.c — work-item schedules end to end (Kim ch. 3-4, 7): kernels
- * whose loops vote breadth-first (column-major sgemv under a guard, sgemm NT, a JDS-like loop
+ * whose loops vote breadth-first (column-major sgemv under a guard, and its row-major form whose
+ * work-items walk rows of their own, sgemm NT, a JDS-like loop
  * with per-work-item trip counts, a uniform counter around a barrier, a private array living
  * around a barrier loop, a loop under a uniform else-if of a divergent branch, uniform loops nested
  * in predicated ones) give the host's results
@@ -22,6 +23,18 @@ static const char *source =
     "  if (i < m) {\n"
     "    float s = 0.0f;\n"
     "    for (int j = 0; j < n; j++) s += A[i + j * m] * x[j];\n"
+    "    y[i] = s;\n"
+    "  }\n"
+    "}\n"
+    /* row-major A (PolyBench's gesummv layout): each work-item walks a row of its own, a gather
+     * per step, and the vectorizer keeps one packet of W lanes (vectorize_plan.c, walks_rows) */
+    "kernel void gemv_rows(global const float *A, global const float *x, global float *y, int m, int n,\n"
+    "                      global int *ran) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (get_local_id(0) == 0) atomic_add(&ran[get_group_id(0)], (int)get_local_size(0));\n"
+    "  if (i < m) {\n"
+    "    float s = 0.0f;\n"
+    "    for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];\n"
     "    y[i] = s;\n"
     "  }\n"
     "}\n"
@@ -193,9 +206,10 @@ static float frand(void)
     return (float)(rng_next() % 2001) / 1000.0f - 1.0f;
 }
 
-static void test_sgemv(void **state)
+/* y = A x with one work-item per row of A (m x n), column-major (`sgemv`) or row-major
+ * (`gemv_rows`), under every setting, at local sizes that do and do not fill vectors. */
+static void check_gemv(const char *kernel, bool row_major)
 {
-    (void)state;
     const int n = 96;
     const size_t locals[] = {16, 64, 7};
     for (size_t li = 0; li < sizeof locals / sizeof locals[0]; li++) {
@@ -212,7 +226,7 @@ static void test_sgemv(void **state)
         for (int i = 0; i < m; i++) {
             float s = 0.0f;
             for (int j = 0; j < n; j++)
-                s = fmaf(A[i + j * m], x[j], s);
+                s = fmaf(A[row_major ? i * n + j : i + j * m], x[j], s);
             want[i] = s;
         }
         cl_mem bA = buf_new(sizeof(float) * (size_t)m * n, A), bx = buf_new(sizeof(float) * n, x);
@@ -224,7 +238,7 @@ static void test_sgemv(void **state)
                 assert_int_equal(clEnqueueFillBuffer(env.queue, bran, &zero, sizeof zero, 0, sizeof(int) * groups, 0,
                                                      NULL, NULL),
                                  CL_SUCCESS);
-                assert_int_equal(launch("sgemv", 1, NULL, &global, &local,
+                assert_int_equal(launch(kernel, 1, NULL, &global, &local,
                                         KARGS(KARG(bA), KARG(bx), KARG(by), KARG(m), KARG(n), KARG(bran))),
                                  CL_SUCCESS);
                 buf_read(by, sizeof(float) * (size_t)m, got);
@@ -254,6 +268,18 @@ static void test_sgemv(void **state)
         free(ran);
     }
     restore_env();
+}
+
+static void test_sgemv(void **state)
+{
+    (void)state;
+    check_gemv("sgemv", false);
+}
+
+static void test_gemv_rows(void **state)
+{
+    (void)state;
+    check_gemv("gemv_rows", true);
 }
 
 static void test_sgemm_nt(void **state)
@@ -628,6 +654,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sgemv),
+        cmocka_unit_test(test_gemv_rows),
         cmocka_unit_test(test_sgemm_nt),
         cmocka_unit_test(test_jds),
         cmocka_unit_test(test_counter_around_barrier),

@@ -24,7 +24,8 @@
  *   guard-divisions         integer divisions that cannot trap, on the module (safediv.h)
  *   hoist-divisions         each kernel's divisions moved to their operands' definitions (safediv.h)
  *   scalarize-vector-ops    a work-item's vector arithmetic split into components, on the module,
- *                           unless a kernel holds a vector of -vectorize's W x 32 bits (scalarize.h)
+ *                           unless a kernel holds a vector of -vectorize's W x 32 bits (scalarize.h;
+ *                           nothing with -vectorize=off)
  *   llvm:<pipeline>         LLVMRunPasses with that pipeline string, on the module
  *   print-<analysis>        analysis/print.h dump of the selected kernels (cfg, dominators,
  *                           loops, liveness, shapes, locality, locality-precise, access);
@@ -62,6 +63,17 @@ static void usage(void)
                     "        scalarize-vector-ops llvm:<pipeline>\n"
                     "        print-<analysis>\n"
                     "analyses: cfg dominators loops liveness shapes locality locality-precise access\n");
+}
+
+/* -vectorize for kernel k: *width and *interleave (0 0 for off); false when malformed. */
+static bool vector_option(const char *vectorize, LLVMValueRef k, unsigned *width, unsigned *interleave)
+{
+    *width = *interleave = 0;
+    if (!strcmp(vectorize, "auto"))
+        *width = weft_vectorize_target_width(k);
+    else if (strcmp(vectorize, "off") && sscanf(vectorize, "%ux%u", width, interleave) < 1)
+        return false;
+    return true;
 }
 
 static bool is_kernel(LLVMValueRef f)
@@ -253,19 +265,20 @@ int main(int argc, char **argv)
             continue;
         }
         if (strcmp(p, "scalarize-vector-ops") == 0) {
-            /* what the driver does before building a vectorized variant, for -vectorize=W (auto:
-             * the target's width; off: 16) lanes */
-            for (unsigned k = 0; k < nk; k++) {
-                unsigned w = 16;
-                if (!strcmp(vectorize, "auto"))
-                    w = weft_vectorize_target_width(kernels[k]);
-                else if (strcmp(vectorize, "off"))
-                    sscanf(vectorize, "%u", &w);
+            /* what the driver does before building a vectorized variant, for -vectorize's W */
+            for (unsigned k = 0; k < nk && ok; k++) {
+                unsigned w, u;
+                if (!vector_option(vectorize, kernels[k], &w, &u)) {
+                    weft_diag_error(&diag, "bad -vectorize '%s' (auto, off, W or WxU)", vectorize);
+                    ok = false;
+                    break;
+                }
                 size_t len = 0;
                 const char *name = LLVMGetValueName2(kernels[k], &len);
                 enum weft_scalarize_result r = weft_scalarize_vector_ops(m, kernels[k], w);
                 fprintf(hs, "; weft: scalarize-vector-ops %.*s: %s\n", (int)len, name,
-                        r == WEFT_SCALARIZE_SPLIT       ? "split"
+                        w < 2                           ? "off (no vectorizer)"
+                        : r == WEFT_SCALARIZE_SPLIT     ? "split"
                         : r == WEFT_SCALARIZE_KEPT_WIDE ? "kept (a register-wide vector)"
                                                         : "no vector arithmetic");
             }
@@ -299,10 +312,7 @@ int main(int argc, char **argv)
             found = true;
             for (unsigned k = 0; k < nk && ok; k++) {
                 struct weft_wg_result r;
-                opts.vector_width = opts.interleave = 0;
-                if (!strcmp(vectorize, "auto"))
-                    opts.vector_width = weft_vectorize_target_width(kernels[k]);
-                else if (strcmp(vectorize, "off") && sscanf(vectorize, "%ux%u", &opts.vector_width, &opts.interleave) < 1) {
+                if (!vector_option(vectorize, kernels[k], &opts.vector_width, &opts.interleave)) {
                     weft_diag_error(&diag, "bad -vectorize '%s' (auto, off, W or WxU)", vectorize);
                     ok = false;
                     break;

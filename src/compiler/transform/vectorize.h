@@ -29,6 +29,7 @@
 #define WEFT_TRANSFORM_VECTORIZE_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
 #include <stdbool.h>
 
 struct weft_workfn;
@@ -67,6 +68,11 @@ struct weft_vec_report {
 /* The lane width W for `fn` from its "target-cpu"/"target-features" attributes: 16 with
  * AVX-512F, 8 with AVX or AVX2, 4 otherwise. */
 unsigned weft_vectorize_target_width(LLVMValueRef fn);
+
+/* Whether a work-item's value of type t is register-wide: a vector of at least `width` lanes of
+ * 32 bits (a uint16 with AVX-512). Side by side, each of its components takes a register of its
+ * own (the report's wide_items); compiler/scalarize.h leaves such kernels' arithmetic whole. */
+bool weft_vec_register_wide(LLVMTargetDataRef td, LLVMTypeRef t, unsigned width);
 
 /* Whether the sub-CFG can be vectorized with `width` lanes (and `interleave` packets side by
  * side; 0: the cost model chooses); `shapes` describes wf->fn as it is (focused on dimension

@@ -839,15 +839,17 @@ static unsigned choose_packet_any(struct weft_vec_plan *p, unsigned requested)
  * 77-98 MH/s vectorized, 206-230 with the scalar work-item loops). The runtime then measures the
  * scalar code against the vectorized one (compiler/variant.h): clpeak's float16 chains are
  * register-wide too, but need the lanes' independent chains to fill the FMA pipes. */
+bool weft_vec_register_wide(LLVMTargetDataRef td, LLVMTypeRef t, unsigned width)
+{
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMSizeOfTypeInBits(td, t) >= 32ull * width;
+}
+
 static bool wide_items(struct weft_vec_plan *p)
 {
-    for (size_t x = 0; x < p->nvi; x++) {
-        LLVMTypeRef t = LLVMTypeOf(p->vi[x].v);
-        if (p->vi[x].kind == K_U || LLVMGetTypeKind(t) != LLVMVectorTypeKind)
-            continue;
-        if (LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(p->m), t) >= 32ull * p->W)
+    for (size_t x = 0; x < p->nvi; x++)
+        if (p->vi[x].kind != K_U &&
+            weft_vec_register_wide(LLVMGetModuleDataLayout(p->m), LLVMTypeOf(p->vi[x].v), p->W))
             return true;
-    }
     return false;
 }
 
