@@ -27,7 +27,7 @@ static const char *source =
     "  }\n"
     "}\n"
     /* row-major A (PolyBench's gesummv layout): each work-item walks a row of its own, a gather
-     * per step, and the vectorizer keeps one packet of W lanes (vectorize_plan.c, walks_rows) */
+     * per step, and the vectorizer keeps one packet of W lanes (vectorize_plan.c, row_streams) */
     "kernel void gemv_rows(global const float *A, global const float *x, global float *y, int m, int n,\n"
     "                      global int *ran) {\n"
     "  int i = get_global_id(0);\n"
@@ -36,6 +36,20 @@ static const char *source =
     "    float s = 0.0f;\n"
     "    for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];\n"
     "    y[i] = s;\n"
+    "  }\n"
+    "}\n"
+    /* a row of each of two matrices per work-item (gesummv): with 16 lanes, one packet of 8 */
+    "kernel void gemv2_rows(global const float *A, global const float *B, global const float *x,\n"
+    "                       global float *y, int m, int n, global int *ran) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (get_local_id(0) == 0) atomic_add(&ran[get_group_id(0)], (int)get_local_size(0));\n"
+    "  if (i < m) {\n"
+    "    float s = 0.0f, t = 0.0f;\n"
+    "    for (int j = 0; j < n; j++) {\n"
+    "      s += A[i * n + j] * x[j];\n"
+    "      t += B[i * n + j] * x[j];\n"
+    "    }\n"
+    "    y[i] = s + t;\n"
     "  }\n"
     "}\n"
     /* sgemm NT, two dimensions */
@@ -208,7 +222,7 @@ static float frand(void)
 
 /* y = A x with one work-item per row of A (m x n), column-major (`sgemv`) or row-major
  * (`gemv_rows`), under every setting, at local sizes that do and do not fill vectors. */
-static void check_gemv(const char *kernel, bool row_major)
+static void check_gemv(const char *kernel, bool row_major, bool two)
 {
     const int n = 96;
     const size_t locals[] = {16, 64, 7};
@@ -216,20 +230,24 @@ static void check_gemv(const char *kernel, bool row_major)
         size_t local = locals[li];
         int m = (int)(local * 40 - 3);   /* 40 groups (profiled), a ragged last one */
         size_t global = round_up((size_t)m, local), groups = global / local;
-        float *A = malloc(sizeof(float) * (size_t)m * n), *x = malloc(sizeof(float) * n);
+        float *A = malloc(sizeof(float) * (size_t)m * n * 2), *x = malloc(sizeof(float) * n);
         float *want = malloc(sizeof(float) * (size_t)m), *got = malloc(sizeof(float) * (size_t)m);
         int *ran = malloc(sizeof(int) * groups);
-        for (int i = 0; i < m * n; i++)
+        for (int i = 0; i < 2 * m * n; i++)   /* A, then gemv2_rows' B */
             A[i] = frand();
         for (int j = 0; j < n; j++)
             x[j] = frand();
+        const float *B = A + (size_t)m * n;
         for (int i = 0; i < m; i++) {
-            float s = 0.0f;
-            for (int j = 0; j < n; j++)
+            float s = 0.0f, t = 0.0f;
+            for (int j = 0; j < n; j++) {
                 s = fmaf(A[row_major ? i * n + j : i + j * m], x[j], s);
-            want[i] = s;
+                t = fmaf(B[i * n + j], x[j], t);
+            }
+            want[i] = two ? s + t : s;
         }
         cl_mem bA = buf_new(sizeof(float) * (size_t)m * n, A), bx = buf_new(sizeof(float) * n, x);
+        cl_mem bB = buf_new(sizeof(float) * (size_t)m * n, B);
         cl_mem by = buf_new(sizeof(float) * (size_t)m, NULL), bran = buf_new(sizeof(int) * groups, NULL);
         for (size_t s = 0; s < NSETTINGS; s++) {
             use_setting(s);
@@ -238,9 +256,11 @@ static void check_gemv(const char *kernel, bool row_major)
                 assert_int_equal(clEnqueueFillBuffer(env.queue, bran, &zero, sizeof zero, 0, sizeof(int) * groups, 0,
                                                      NULL, NULL),
                                  CL_SUCCESS);
-                assert_int_equal(launch(kernel, 1, NULL, &global, &local,
-                                        KARGS(KARG(bA), KARG(bx), KARG(by), KARG(m), KARG(n), KARG(bran))),
-                                 CL_SUCCESS);
+                cl_int err = two ? launch(kernel, 1, NULL, &global, &local,
+                                          KARGS(KARG(bA), KARG(bB), KARG(bx), KARG(by), KARG(m), KARG(n), KARG(bran)))
+                                 : launch(kernel, 1, NULL, &global, &local,
+                                          KARGS(KARG(bA), KARG(bx), KARG(by), KARG(m), KARG(n), KARG(bran)));
+                assert_int_equal(err, CL_SUCCESS);
                 buf_read(by, sizeof(float) * (size_t)m, got);
                 buf_read(bran, sizeof(int) * groups, ran);
                 for (size_t g = 0; g < groups; g++)
@@ -258,6 +278,7 @@ static void check_gemv(const char *kernel, bool row_major)
             }
         }
         clReleaseMemObject(bA);
+        clReleaseMemObject(bB);
         clReleaseMemObject(bx);
         clReleaseMemObject(by);
         clReleaseMemObject(bran);
@@ -273,13 +294,19 @@ static void check_gemv(const char *kernel, bool row_major)
 static void test_sgemv(void **state)
 {
     (void)state;
-    check_gemv("sgemv", false);
+    check_gemv("sgemv", false, false);
 }
 
 static void test_gemv_rows(void **state)
 {
     (void)state;
-    check_gemv("gemv_rows", true);
+    check_gemv("gemv_rows", true, false);
+}
+
+static void test_gemv2_rows(void **state)
+{
+    (void)state;
+    check_gemv("gemv2_rows", true, true);
 }
 
 static void test_sgemm_nt(void **state)
@@ -655,6 +682,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sgemv),
         cmocka_unit_test(test_gemv_rows),
+        cmocka_unit_test(test_gemv2_rows),
         cmocka_unit_test(test_sgemm_nt),
         cmocka_unit_test(test_jds),
         cmocka_unit_test(test_counter_around_barrier),

@@ -715,17 +715,33 @@ static bool walks_with_loop(struct weft_vec_plan *p, int l, LLVMValueRef v, unsi
     return true;
 }
 
-/* Whether a loop of the sub-CFG walks a row of memory per work-item: a load or store of global
- * or constant memory whose address steps with the loop (walks_with_loop) and is neither the same
- * for every lane nor a few elements from lane to lane, so a gather or scatter of one element per
- * lane each iteration (gesummv's A[i * n + j], one row of A per work-item). Each packet side by
- * side then adds W more rows walked at once, each in a page of its own for long rows, while the
- * loop's chain waits on the gathers rather than on its arithmetic: gesummv at n = 4096 on the
- * 2-core Sapphire Rapids VM, 16 lanes x 8 packets 40 ms a launch, x 2 23 ms, x 1 13-14 ms (scalar
- * work-item loops 17). */
-static bool walks_rows(struct weft_vec_plan *p)
+/* The object an address points into: the pointer under its GEPs and casts (a kernel argument,
+ * usually), so that two accesses of one row count as one stream. */
+static LLVMValueRef address_root(LLVMValueRef ptr)
+{
+    for (unsigned depth = 0; depth < 16; depth++) {
+        if (LLVMIsAGetElementPtrInst(ptr) || LLVMIsAAddrSpaceCastInst(ptr) || LLVMIsABitCastInst(ptr))
+            ptr = LLVMGetOperand(ptr, 0);
+        else
+            break;
+    }
+    return ptr;
+}
+
+/* How many rows of memory each work-item walks in a loop of the sub-CFG, 0 for none: the
+ * objects of the loads and stores of global or constant memory whose address steps with the
+ * loop (walks_with_loop) and is neither the same for every lane nor a few elements from lane to
+ * lane, so a gather or scatter of one element per lane each iteration (gesummv's A[i * n + j]
+ * and B[i * n + j], a row of each of A and B per work-item: 2). Each packet side by side adds W
+ * more rows walked at once, each in a page of its own for long rows, while the loop's chain waits
+ * on the gathers rather than on its arithmetic: gesummv at n = 4096 on the 2-core Sapphire Rapids
+ * VM, 16 lanes x 8 packets 40 ms a launch, x 2 23 ms, x 1 13-14 ms (scalar work-item loops 17). */
+static unsigned row_streams(struct weft_vec_plan *p)
 {
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(p->m);
+    struct weft_ptrmap roots;
+    weft_ptrmap_init(&roots);
+    unsigned streams = 0;
     for (size_t x = 0; x < p->nvi; x++) {
         struct vinfo *v = &p->vi[x];
         bool load = LLVMIsALoadInst(v->v) != NULL;
@@ -742,11 +758,22 @@ static bool walks_rows(struct weft_vec_plan *p)
         if (pi->kind == K_A && pi->has_stride && size && stride <= size * WEFT_VEC_STRIDED_MAX)
             continue;   /* a vector access, or a few of them and a shuffle */
         bool moves = false;
-        if (walks_with_loop(p, p->inner[v->block], ptr, 0, &moves) && moves)
-            return true;
+        if (walks_with_loop(p, p->inner[v->block], ptr, 0, &moves) && moves &&
+            weft_ptrmap_put(&roots, address_root(ptr), 1))
+            streams++;
     }
-    return false;
+    weft_ptrmap_free(&roots);
+    return streams;
 }
+
+/* Rows walked at once that a core's hardware prefetcher follows: Intel's L2 streamer keeps 32
+ * streams, one per 4 KiB page (the optimization reference manual), and the loop reads its other
+ * operands (gesummv's x[j]) besides the rows. A packet whose P x rows reach it walks pages the
+ * prefetcher drops: gesummv (2 rows per work-item) on the 2-core Sapphire Rapids VM, 16 lanes
+ * (32 rows) 11.4-13.3 ms a launch, 8 lanes 8.3-10.9, 4 lanes 11.7-11.9; on the 16-core device
+ * machine 16 lanes 2.65-2.72 ms, 8 lanes 1.84-2.05. One row per work-item (16 at 16 lanes) reads
+ * the same at 16 and 8 lanes. */
+#define ROW_STREAMS_MAX 32u
 
 /* Work-items per packet, P. W by default; for a sub-CFG with a loop of its own (a dependent
  * chain per work-item) as many as the register file holds with the loop-carried varying values
@@ -779,8 +806,14 @@ static unsigned choose_packet_any(struct weft_vec_plan *p, unsigned requested)
     for (size_t x = 0; x < p->nvi; x++)
         if (weft_vec_is_serialized(p->vi[x].v))
             return p->W;
-    if (walks_rows(p))
-        return p->W;
+    unsigned rows = row_streams(p);
+    if (rows) {
+        /* one packet, narrower while P x rows reach the prefetcher's streams */
+        unsigned pk = p->W;
+        while (pk > 2 && pk * rows >= ROW_STREAMS_MAX)
+            pk /= 2;
+        return pk < max_p ? pk : max_p;
+    }
     /* registers W lanes of the state a loop keeps take (W lanes of 32 bits fill one): the
      * loop-carried varying values, and the varying values from before the loop that it reads
      * (nbody's own position: live through every iteration) */
