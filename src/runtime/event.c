@@ -24,6 +24,7 @@
 #include "runtime/info.h"
 #include "runtime/log.h"
 #include "runtime/queue.h"
+#include "util/trace.h"
 
 struct weft_event_callback {
     struct weft_event_callback *next;
@@ -139,7 +140,10 @@ cl_event weft_event_new(cl_context ctx, cl_command_queue queue, cl_command_type 
     atomic_init(&ev->status, queue ? CL_QUEUED : CL_SUBMITTED);
     atomic_init(&ev->user_status_set, false);
     atomic_init(&ev->queue_ticket, 0);
-    ev->time_queued = weft_now_ns();
+    /* Times are read by clGetEventProfilingInfo, for commands of a queue with profiling only,
+     * and by WEFT_TRACE: a clock read per status is a tenth of a short launch (2-core VM) */
+    ev->timed = (queue && (queue->properties & CL_QUEUE_PROFILING_ENABLE)) || weft_trace_enabled;
+    ev->time_queued = ev->timed ? weft_now_ns() : 0;
     if (!queue)
         ev->time_submit = ev->time_queued;
     pthread_mutex_init(&ev->lock, NULL);
@@ -156,19 +160,16 @@ cl_event weft_event_new(cl_context ctx, cl_command_queue queue, cl_command_type 
 
 void weft_event_set_status(cl_event ev, cl_int status)
 {
-    weft_event_set_status_at(ev, status, weft_now_ns());
+    weft_event_set_status_at(ev, status, ev->timed ? weft_now_ns() : 0);
 }
 
-void weft_event_set_status_at(cl_event ev, cl_int status, uint64_t now)
+/* Moves ev to `status` and stamps the time, unless it is terminal or `status` is not forward
+ * (error codes are all negative, so "forward" is "numerically smaller"); whether it moved. */
+static bool move_status(cl_event ev, cl_int status, uint64_t now)
 {
-    pthread_mutex_lock(&ev->lock);
     cl_int old = atomic_load_explicit(&ev->status, memory_order_relaxed);
-    /* Only forward moves: a terminal state is final, and e.g. SUBMITTED after RUNNING is a
-     * no-op. Error codes are all negative, so "forward" is "numerically smaller". */
-    if (old <= CL_COMPLETE || status >= old) {
-        pthread_mutex_unlock(&ev->lock);
-        return;
-    }
+    if (old <= CL_COMPLETE || status >= old)
+        return false;
     if (old > CL_SUBMITTED && status <= CL_SUBMITTED)
         ev->time_submit = now;
     if (old > CL_RUNNING && status <= CL_RUNNING)
@@ -176,6 +177,24 @@ void weft_event_set_status_at(cl_event ev, cl_int status, uint64_t now)
     if (status <= CL_COMPLETE)
         ev->time_end = ev->time_complete = now;
     atomic_store_explicit(&ev->status, status, memory_order_release);
+    return true;
+}
+
+void weft_event_set_status_at(cl_event ev, cl_int status, uint64_t now)
+{
+    if (ev->unseen) {
+        /* only the thread that runs the command moves it, and nobody else is told: no lock (it
+         * was three of a short launch's dozen lock round trips) */
+        move_status(ev, status, now);
+        return;
+    }
+    pthread_mutex_lock(&ev->lock);
+    /* Only forward moves: a terminal state is final, and e.g. SUBMITTED after RUNNING is a
+     * no-op. */
+    if (!move_status(ev, status, now)) {
+        pthread_mutex_unlock(&ev->lock);
+        return;
+    }
 
     /* Take out the callbacks that are now due; keep the others registered. */
     struct weft_event_callback *due = NULL, **due_tail = &due;

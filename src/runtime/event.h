@@ -21,6 +21,10 @@ struct _cl_event {
     cl_command_type command_type;
     atomic_int status;
     cl_ulong time_queued, time_submit, time_start, time_end, time_complete;
+    bool timed;                      /* stamps the times: a profiling queue's command, or WEFT_TRACE */
+    bool unseen;                     /* a command's event the application never got (queue.c): no
+                                        callback, listener or waiter can reach it, only its queue's
+                                        atomic reads of status */
     pthread_mutex_t lock;
     pthread_cond_t cond;
     struct weft_event_callback *callbacks;
@@ -42,8 +46,9 @@ struct weft_event_listener {
 
 /* A new event in CL_QUEUED state (user events: CL_SUBMITTED), refs = 1. */
 cl_event weft_event_new(cl_context ctx, cl_command_queue queue, cl_command_type type);
-/* Moves the event to `status` (CL_SUBMITTED/RUNNING/COMPLETE or < 0), stamps the time,
- * wakes waiters and runs the callbacks due. Terminal states are final. */
+/* Moves the event to `status` (CL_SUBMITTED/RUNNING/COMPLETE or < 0), stamps the time (when
+ * someone can read it: ev->timed), wakes waiters and runs the callbacks due. Terminal states are
+ * final. */
 void weft_event_set_status(cl_event ev, cl_int status);
 /* The same with the time stamp given (ns of weft_now_ns): the launches of one fused run all
  * start at the run's start. */

@@ -432,32 +432,36 @@ static unsigned split_regions(const size_t global[3], const size_t offset[3], co
                               struct weft_launch_part parts[MAX_PARTS], bool *first_full)
 {
     unsigned n = 0;
-    uint64_t next = 0;
+    uint64_t next = 0, full[3], left[3];
+    unsigned remainders = 0, fulls = 0;   /* bit d: dimension d has a remainder group, full groups */
+    for (int d = 0; d < 3; d++) {
+        full[d] = global[d] / local[d];
+        left[d] = global[d] - full[d] * local[d];
+        remainders |= (left[d] != 0) << d;
+        fulls |= (full[d] != 0) << d;
+    }
     /* bit d of `rem`: the part is the remainder group in dimension d */
     for (unsigned rem = 0; rem < MAX_PARTS; rem++) {
+        bool exists = (rem & ~remainders) == 0 && (~rem & 7u & ~fulls) == 0;
+        if (!exists)
+            continue;
         struct weft_launch_part part;
         memset(&part, 0, sizeof part);
-        bool exists = true;
         uint64_t count = 1;
         for (int d = 0; d < 3; d++) {
-            uint64_t full = global[d] / local[d], left = global[d] % local[d];
             if (rem >> d & 1) {
-                exists = exists && left != 0;
-                part.local[d] = left;
-                part.group_base[d] = full;
+                part.local[d] = left[d];
+                part.group_base[d] = full[d];
                 part.launch_groups[d] = 1;
             } else {
-                exists = exists && full != 0;
                 part.local[d] = local[d];
                 part.group_base[d] = 0;
-                part.launch_groups[d] = full;
+                part.launch_groups[d] = full[d];
             }
             /* the ids of the first work-item of the part, less group_base * its local size */
             part.global_id_base[d] = offset[d] + part.group_base[d] * (local[d] - part.local[d]);
             count *= part.launch_groups[d];
         }
-        if (!exists)
-            continue;
         if (rem == 0)
             *first_full = true;
         part.first = next;
@@ -677,7 +681,10 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     d->spec = spec0;
     d->alt_spec = alt.spec;
     d->select_key = select_key;
-    snprintf(d->name, sizeof d->name, "%s", empty ? "" : weft_kernel_name(kernel));
+    const char *name = empty ? "" : weft_kernel_name(kernel);
+    size_t name_len = strnlen(name, sizeof d->name - 1);   /* (snprintf's format parse: 2% of a launch) */
+    memcpy(d->name, name, name_len);
+    d->name[name_len] = '\0';
     /* a fused run (exec/fuse/fuse.c) asks the pool for no stack beyond WEFT_POOL_BASE_STACK
      * for the stages it calls: launches whose private arrays may need more than half of that
      * run unfused, on the stack their own launch asks for (exec/pool.h) */

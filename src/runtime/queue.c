@@ -706,10 +706,12 @@ cl_int weft_command_enqueue(struct weft_command *cmd, bool blocking, cl_event *e
     weft_object_hold(WEFT_OBJ(ev));          /* the command's own hold, until it completes */
     if (blocking)
         weft_object_hold(WEFT_OBJ(ev));      /* ours, while we wait */
-    if (event_out)
+    if (event_out) {
         *event_out = ev;                     /* the application gets weft_event_new's reference */
-    else
+    } else {
+        ev->unseen = true;                   /* (before its first move: event.c's fast path) */
         weft_object_release(WEFT_OBJ(ev));   /* nobody outside may name this event */
+    }
 
     /* A wait-list event of another queue may be a launch held back there: it must run. */
     for (cl_uint i = 0; i < cmd->num_deps; i++)
