@@ -36,6 +36,7 @@
 #include "compiler/codegen.h"
 #include "compiler/metadata.h"
 #include "compiler/narrowids.h"
+#include "compiler/prefetch.h"
 #include "compiler/scalarize.h"
 #include "compiler/specialize.h"
 #include "compiler/transform/passes.h"
@@ -809,7 +810,8 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
     struct weft_wg_result res = {0};
     if (!out->variant.wide_ids)
         weft_narrow_ids(m);
-    if (wopts.vector_width > 1)   /* as the runtime's variants */
+    out->prefetches = weft_prefetch_grid_strides(k);   /* as the runtime's variants */
+    if (wopts.vector_width > 1)
         out->scalarized = weft_scalarize_vector_ops(m, k, wopts.vector_width);
     if (!weft_build_wg_function(m, k, &wopts, &res, diag) || !res.fn) {
         weft_wg_result_dispose(&res);
@@ -1219,6 +1221,9 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
                     WEFT_SELECT_GROUPS_PER_THREAD);
     }
     print_variants(f, k);
+    if (k->prefetches)
+        fprintf(f, "  software prefetch: %u load(s) of grid-stride loops, %d iterations ahead (compiler/prefetch.h)\n",
+                k->prefetches, WEFT_PREFETCH_AHEAD);
     if (k->nvec) {
         fprintf(f, "  Weft's vectorizer (work-items of dimension x side by side, per sub-CFG):\n");
         if (k->scalarized == WEFT_SCALARIZE_SPLIT)

@@ -105,6 +105,7 @@ struct weft_explain_kernel {
     struct weft_vec_report *vec; /* [nvec] Weft's own vectorizer, per sub-CFG (NULL when off) */
     enum weft_scalarize_result scalarized;   /* a work-item's vector arithmetic before
                                                 vectorizing (compiler/scalarize.h) */
+    unsigned prefetches;         /* software prefetches of grid-stride loops (prefetch.h) */
     uint64_t scratch_size;       /* bytes of scratch per work-group */
     uint64_t static_local_size;
     unsigned nremarks;

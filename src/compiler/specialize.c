@@ -25,6 +25,7 @@
 #include "compiler/narrowids.h"
 #include "compiler/printf.h"
 #include "compiler/safediv.h"
+#include "compiler/prefetch.h"
 #include "compiler/scalarize.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -235,6 +236,7 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
     if (!spec->wide_ids)
         weft_narrow_ids(m);
     weft_hoist_divisions(k);   /* guarded below, with the work-group function (safediv.h) */
+    weft_prefetch_grid_strides(k);   /* grid-stride loops, for every variant (prefetch.h) */
     if (wopts.vector_width > 1)
         weft_scalarize_vector_ops(m, k, wopts.vector_width);   /* lanes of components (scalarize.h) */
     struct weft_wg_result res = {0};

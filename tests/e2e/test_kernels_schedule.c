@@ -52,6 +52,17 @@ static const char *source =
     "    y[i] = s + t;\n"
     "  }\n"
     "}\n"
+    /* a grid-stride loop (compiler/prefetch.h: a prefetch 8 strides ahead, past the end of the
+     * data for the last iterations) feeding a __local histogram, as the corpus's histogram */
+    "kernel void grid_hist(global const uchar *data, int n, global uint *bins, local uint *lbins) {\n"
+    "  int tid = get_local_id(0), ls = get_local_size(0);\n"
+    "  for (int b = tid; b < 64; b += ls) lbins[b] = 0;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (int i = get_global_id(0); i < n; i += get_global_size(0))\n"
+    "    atomic_inc(&lbins[data[i] & 63]);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (int b = tid; b < 64; b += ls) atomic_add(&bins[b], lbins[b]);\n"
+    "}\n"
     /* sgemm NT, two dimensions */
     "kernel void sgemm_nt(global const float *A, int lda, global const float *B, int ldb,\n"
     "                     global float *C, int ldc, int k) {\n"
@@ -307,6 +318,47 @@ static void test_gemv2_rows(void **state)
 {
     (void)state;
     check_gemv("gemv2_rows", true, true);
+}
+
+/* The grid-stride histogram against the host under every setting, at local sizes that do and do
+ * not fill a packet; n not a multiple of the global size, so the last stride is partial. */
+static void test_grid_hist(void **state)
+{
+    (void)state;
+    const int n = 100003;
+    unsigned char *data = malloc((size_t)n);
+    uint32_t want[64] = {0}, got[64];
+    for (int i = 0; i < n; i++) {
+        data[i] = (unsigned char)(rng_next() & 255);
+        want[data[i] & 63]++;
+    }
+    cl_mem bd = buf_new((size_t)n, data), bb = buf_new(sizeof got, NULL);
+    const size_t locals[] = {16, 64, 7};
+    for (size_t li = 0; li < sizeof locals / sizeof locals[0]; li++) {
+        size_t local = locals[li], global = local * 40;   /* 40 groups: profiled */
+        for (size_t s = 0; s < NSETTINGS; s++) {
+            use_setting(s);
+            for (int rep = 0; rep < 3; rep++) {
+                uint32_t zero = 0;
+                assert_int_equal(clEnqueueFillBuffer(env.queue, bb, &zero, sizeof zero, 0, sizeof got, 0, NULL, NULL),
+                                 CL_SUCCESS);
+                assert_int_equal(launch("grid_hist", 1, NULL, &global, &local,
+                                        KARGS(KARG(bd), KARG(n), KARG(bb), KLOCAL(sizeof got))),
+                                 CL_SUCCESS);
+                buf_read(bb, sizeof got, got);
+                for (int b = 0; b < 64; b++)
+                    if (got[b] != want[b]) {
+                        fprintf(stderr, "%s/%s local %zu: bin %d = %u, want %u\n", settings[s][0], settings[s][1],
+                                local, b, got[b], want[b]);
+                        fail();
+                    }
+            }
+        }
+    }
+    restore_env();
+    clReleaseMemObject(bd);
+    clReleaseMemObject(bb);
+    free(data);
 }
 
 static void test_sgemm_nt(void **state)
@@ -683,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_sgemv),
         cmocka_unit_test(test_gemv_rows),
         cmocka_unit_test(test_gemv2_rows),
+        cmocka_unit_test(test_grid_hist),
         cmocka_unit_test(test_sgemm_nt),
         cmocka_unit_test(test_jds),
         cmocka_unit_test(test_counter_around_barrier),

@@ -26,6 +26,7 @@
  *   scalarize-vector-ops    a work-item's vector arithmetic split into components, on the module,
  *                           unless a kernel holds a vector of -vectorize's W x 32 bits (scalarize.h;
  *                           nothing with -vectorize=off)
+ *   prefetch-grid-strides   software prefetches for each kernel's grid-stride loops (prefetch.h)
  *   llvm:<pipeline>         LLVMRunPasses with that pipeline string, on the module
  *   print-<analysis>        analysis/print.h dump of the selected kernels (cfg, dominators,
  *                           loops, liveness, shapes, locality, locality-precise, access);
@@ -51,6 +52,7 @@
 #include "compiler/diag.h"
 #include "compiler/narrowids.h"
 #include "compiler/safediv.h"
+#include "compiler/prefetch.h"
 #include "compiler/scalarize.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
@@ -60,7 +62,7 @@ static void usage(void)
     fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
                     "passes: canonicalize-barriers unroll-barrier-loops work-function lower-workitem layout-locals form-subcfgs\n"
                     "        privatize wg-loops wg-function drop-kernels guard-divisions hoist-divisions narrow-ids\n"
-                    "        scalarize-vector-ops llvm:<pipeline>\n"
+                    "        scalarize-vector-ops prefetch-grid-strides llvm:<pipeline>\n"
                     "        print-<analysis>\n"
                     "analyses: cfg dominators loops liveness shapes locality locality-precise access\n");
 }
@@ -281,6 +283,16 @@ int main(int argc, char **argv)
                         : r == WEFT_SCALARIZE_SPLIT     ? "split"
                         : r == WEFT_SCALARIZE_KEPT_WIDE ? "kept (a register-wide vector)"
                                                         : "no vector arithmetic");
+            }
+            continue;
+        }
+        if (strcmp(p, "prefetch-grid-strides") == 0) {
+            /* what the driver does to a kernel before building any variant */
+            for (unsigned k = 0; k < nk; k++) {
+                size_t len = 0;
+                const char *name = LLVMGetValueName2(kernels[k], &len);
+                fprintf(hs, "; weft: prefetch-grid-strides %.*s: %u\n", (int)len, name,
+                        weft_prefetch_grid_strides(kernels[k]));
             }
             continue;
         }

@@ -136,6 +136,7 @@ bool weft_vec_scalar_type(LLVMTypeRef t);
 unsigned weft_vec_ncomp(LLVMTypeRef t);
 LLVMTypeRef weft_vec_vtype(struct weft_vec_plan *p, LLVMTypeRef t);
 bool weft_vec_droppable_call(LLVMValueRef call);
+bool weft_vec_is_prefetch(LLVMValueRef call);
 const struct lanewise *weft_vec_lanewise_of(LLVMValueRef call);
 struct vinfo *weft_vec_info(struct weft_vec_plan *p, LLVMValueRef v);
 struct priv *weft_vec_priv_of(struct weft_vec_plan *p, LLVMValueRef v);

@@ -100,6 +100,12 @@ static const char *callee_name(LLVMValueRef call)
 
 static bool name_starts(const char *s, const char *prefix) { return s && strncmp(s, prefix, strlen(prefix)) == 0; }
 
+/* llvm.prefetch (compiler/prefetch.h): a hint, one per packet or none (vectorize_values.c). */
+bool weft_vec_is_prefetch(LLVMValueRef call)
+{
+    return name_starts(callee_name(call), "llvm.prefetch");
+}
+
 /* Intrinsics that mean nothing to a packet (their effect is on one work-item's bookkeeping). */
 bool weft_vec_droppable_call(LLVMValueRef call)
 {
@@ -181,7 +187,8 @@ bool weft_vec_is_serialized(LLVMValueRef i)
     if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i))
         return LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic;
     if (LLVMIsACallInst(i))
-        return !weft_vec_droppable_call(i) && weft_wi_call_kind(i) == WEFT_WI_NONE && !weft_vec_lanewise_of(i) &&
+        return !weft_vec_droppable_call(i) && !weft_vec_is_prefetch(i) && weft_wi_call_kind(i) == WEFT_WI_NONE &&
+               !weft_vec_lanewise_of(i) &&
                !weft_subgroup_is_collective(weft_subgroup_call(i).kind);
     return false;
 }

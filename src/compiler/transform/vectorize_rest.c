@@ -30,7 +30,8 @@
 /* A call whose only effect is its result. */
 static bool pure_call(LLVMValueRef call)
 {
-    if (weft_vec_droppable_call(call) || weft_vec_lanewise_of(call) || weft_wi_call_kind(call) != WEFT_WI_NONE)
+    if (weft_vec_droppable_call(call) || weft_vec_is_prefetch(call) || weft_vec_lanewise_of(call) ||
+        weft_wi_call_kind(call) != WEFT_WI_NONE)
         return !weft_wi_is_barrier_kind(weft_wi_call_kind(call));
     LLVMValueRef f = LLVMGetCalledValue(call);
     if (!f || !LLVMIsAFunction(f))

@@ -528,6 +528,35 @@ static void emit_local_id(struct weft_vec_plan *p, struct vinfo *vi)
     weft_vec_define(p, vi, iv ? LLVMBuildIntCast2(p->b, iv, t, 0, "") : LLVMConstInt(t, 0, 0), NULL);
 }
 
+/* A prefetch (compiler/prefetch.h) for the packet: lanes a few bytes apart share their lines, so
+ * lane 0's address and, when the packet spans a line, the last lane's; one address, once. Any
+ * other address, the first and the last lane's (a grid-stride loop's counter is a varying value
+ * whose lanes are consecutive, which the loads find out per packet: vectorize_memory.c). */
+static void emit_prefetch(struct weft_vec_plan *p, struct vinfo *vi)
+{
+    LLVMValueRef call = vi->v, ptr = LLVMGetOperand(call, 0);
+    vi->epoch = p->epoch;
+    struct vinfo *pi = weft_vec_info(p, ptr);
+    int kind = weft_vec_kind_of(p, ptr);
+    LLVMValueRef at[2] = {NULL, NULL};
+    if (kind == K_U) {
+        at[0] = weft_vec_get_scal(p, ptr);
+    } else if (kind == K_A && pi && pi->has_stride && pi->stride >= -64 && pi->stride <= 64) {
+        at[0] = weft_vec_get_scal(p, ptr);
+        int64_t span = pi->stride * (int64_t)(p->P - 1);
+        LLVMValueRef off = LLVMConstInt(p->i64, (uint64_t)span, 1);
+        if (span >= 64 || span <= -64)
+            at[1] = LLVMBuildGEP2(p->b, LLVMInt8TypeInContext(p->c), at[0], &off, 1, "pf.last");
+    } else {
+        at[0] = weft_vec_lane_of(p, ptr, 0);
+        at[1] = p->P > 1 ? weft_vec_lane_of(p, ptr, p->P - 1) : NULL;
+    }
+    for (int k = 0; k < 2 && at[k]; k++) {
+        LLVMValueRef args[] = {at[k], LLVMGetOperand(call, 1), LLVMGetOperand(call, 2), LLVMGetOperand(call, 3)};
+        LLVMBuildCall2(p->b, LLVMGetCalledFunctionType(call), LLVMGetCalledValue(call), args, 4, "");
+    }
+}
+
 void weft_vec_emit_inst(struct weft_vec_plan *p, struct vinfo *vi)
 {
     LLVMValueRef i = vi->v;
@@ -544,6 +573,10 @@ void weft_vec_emit_inst(struct weft_vec_plan *p, struct vinfo *vi)
     struct weft_sg_call sg = weft_subgroup_call(i);
     if (weft_subgroup_is_collective(sg.kind)) {
         weft_vec_emit_collective(p, vi, &sg);
+        return;
+    }
+    if (LLVMIsACallInst(i) && weft_vec_is_prefetch(i)) {
+        emit_prefetch(p, vi);
         return;
     }
     if (weft_vec_is_serialized(i)) {
