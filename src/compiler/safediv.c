@@ -65,15 +65,11 @@ static LLVMValueRef umax_one(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef d)
     return LLVMBuildCall2(b, LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, &t, 1), f, args, 2, "div.nz");
 }
 
-static void guard(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef div)
+LLVMValueRef weft_safe_divisor(LLVMModuleRef m, LLVMBuilderRef b, bool is_signed, LLVMValueRef a, LLVMValueRef d)
 {
-    LLVMOpcode op = LLVMGetInstructionOpcode(div);
-    bool is_signed = op == LLVMSDiv || op == LLVMSRem;
-    LLVMValueRef a = LLVMGetOperand(div, 0), d = LLVMGetOperand(div, 1);
     LLVMTypeRef t = LLVMTypeOf(d);
     LLVMTypeRef et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
     unsigned bits = LLVMGetIntTypeWidth(et);
-    LLVMPositionBuilderBefore(b, div);
     LLVMValueRef safe;
     if (LLVMIsConstant(d)) {
         /* a constant with a zero lane: the builder folds the select into the divisor */
@@ -97,9 +93,17 @@ static void guard(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef div)
         LLVMValueRef ovf = LLVMBuildAnd(b, is_min, is_m1, "div.ovf");
         safe = LLVMBuildSelect(b, ovf, splat(t, 1, false), safe, "");
     }
-    LLVMSetOperand(div, 1, safe);
     if (LLVMIsAInstruction(safe))
         LLVMSetValueName2(safe, "div.safe", 8);
+    return safe;
+}
+
+static void guard(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef div)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(div);
+    LLVMPositionBuilderBefore(b, div);
+    LLVMSetOperand(div, 1, weft_safe_divisor(m, b, op == LLVMSDiv || op == LLVMSRem, LLVMGetOperand(div, 0),
+                                             LLVMGetOperand(div, 1)));
 }
 
 /* Whether instruction y comes after instruction x, both dominating one point: in one block, by

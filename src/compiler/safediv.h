@@ -17,6 +17,15 @@
 #define WEFT_COMPILER_SAFEDIV_H
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
+
+/* The divisor of a division a / d (or a % d) that cannot trap, built at b's position: d with 1
+ * in its lanes of 0 (and, `is_signed`, where a is the minimum and d is -1). For a constant d the
+ * builder folds it into a constant: what the vectorizer needs for a division it builds from
+ * constant lanes (a hoisted `20 % lid` in a group of one packet: lid = <0, 1, ...>), which the
+ * builder would otherwise fold, lane 0's undefined behaviour and all, into poison before
+ * weft_guard_divisions sees an instruction. */
+LLVMValueRef weft_safe_divisor(LLVMModuleRef m, LLVMBuilderRef b, bool is_signed, LLVMValueRef a, LLVMValueRef d);
 
 /* Guards every division of every function of m, each moved up first; returns how many. */
 unsigned weft_guard_divisions(LLVMModuleRef m);

@@ -122,6 +122,16 @@ static const char *source =
     "  if (lid % 7u == 1u) v ^= lid != 0u ? p / lid : 9u;\n"
     "  out[3u * g] = r; out[3u * g + 1u] = q; out[3u * g + 2u] = v;\n"
     "}\n"
+    /* 8b. The same with constant dividends: in a group of one packet the local ids are
+     * constant lanes <0, 1, ...>, and the hoisted division folded, zero lane and all, into
+     * poison: every lane read 0 (tools/fuzz seed 2384; vectorize_values.c, safediv.h). */
+    "kernel void const_div_by_lid(global uint *out) {\n"
+    "  uint lid = (uint)get_local_id(0), g = (uint)get_global_id(0);\n"
+    "  int s = (int)lid - 3;\n"
+    "  out[3u * g] = lid != 0u ? 20u % lid : 5u;\n"
+    "  out[3u * g + 1u] = lid != 0u ? 100u / lid : 6u;\n"
+    "  out[3u * g + 2u] = (uint)(s != 0 ? -77 / s : 4);\n"
+    "}\n"
     /* 9. A uniform remainder (group id % n) in a divergent block between barriers: LLVM's
      * loop vectorizer, on the scalar work-item loop, computed it under lane 0's predicate only
      * (tools/fuzz class A). */
@@ -498,6 +508,28 @@ static void test_division_guarded_by_local_id(void **state)
     }
 }
 
+static void test_constant_division_by_local_id(void **state)
+{
+    (void)state;
+    static const size_t locals[] = {12, 16, 7, 5, 40};
+    for (size_t t = 0; t < ARRAY_LEN(locals); t++) {
+        size_t L = locals[t], G = L * 3;
+        cl_mem bo = buf_poisoned(G * 3 * 4);
+        assert_int_equal(launch_bounded("const_div_by_lid", &G, &L, KARGS(KARG(bo))), CL_SUCCESS);
+        uint32_t *out = (uint32_t *)ints_read(bo, G * 3);
+        for (size_t g = 0; g < G; g++) {
+            uint32_t lid = (uint32_t)(g % L);
+            int32_t s = (int32_t)lid - 3;
+            uint32_t r = lid ? 20u % lid : 5u, q = lid ? 100u / lid : 6u, d = (uint32_t)(s ? -77 / s : 4);
+            if (out[3 * g] != r || out[3 * g + 1] != q || out[3 * g + 2] != d)
+                fail_msg("const_div_by_lid: local %zu, item %zu: %u %u %u, want %u %u %u", L, g, out[3 * g],
+                         out[3 * g + 1], out[3 * g + 2], r, q, d);
+        }
+        free(out);
+        clReleaseMemObject(bo);
+    }
+}
+
 static void test_guarded_remainder_to_local_in_tail_packet(void **state)
 {
     (void)state;
@@ -739,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_kernel_past_the_size_bound),
         cmocka_unit_test(test_private_table_copies_keep_alignment),
         cmocka_unit_test(test_division_guarded_by_local_id),
+        cmocka_unit_test(test_constant_division_by_local_id),
         cmocka_unit_test(test_guarded_remainder_to_local_in_tail_packet),
         cmocka_unit_test(test_uniform_remainder_in_divergent_branch),
         cmocka_unit_test(test_private_store_then_load),

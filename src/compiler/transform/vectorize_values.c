@@ -18,6 +18,7 @@
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/subgroup.h"
+#include "compiler/safediv.h"
 #include "compiler/transform/vectorize_internal.h"
 
 LLVMValueRef weft_vec_call_intrinsic(struct weft_vec_plan *p, const char *name, LLVMTypeRef *types, size_t ntypes,
@@ -365,20 +366,15 @@ static LLVMValueRef vector_clone(struct weft_vec_plan *p, LLVMValueRef i)
     case LLVMUDiv: case LLVMSDiv: case LLVMFDiv: case LLVMURem: case LLVMSRem: case LLVMFRem:
     case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: {
         LLVMValueRef a = weft_vec_get_vec(p, LLVMGetOperand(i, 0)), c = weft_vec_get_vec(p, LLVMGetOperand(i, 1));
-        if (is_division(op) && p->mask && weft_vec_kind_of(p, LLVMGetOperand(i, 1)) != K_U) {
-            /* inactive lanes may hold anything: never let them divide by zero */
-            LLVMTypeRef et = LLVMTypeOf(LLVMGetOperand(i, 1));
-            if (LLVMGetTypeKind(et) == LLVMVectorTypeKind)
-                et = LLVMGetElementType(et);
-            LLVMValueRef *ones = malloc(sizeof *ones * LLVMGetVectorSize(LLVMTypeOf(c)));
-            if (!ones)
-                abort();
-            for (unsigned k = 0; k < LLVMGetVectorSize(LLVMTypeOf(c)); k++)
-                ones[k] = LLVMConstInt(et, 1, 0);
-            LLVMValueRef one = LLVMConstVector(ones, LLVMGetVectorSize(LLVMTypeOf(c)));
-            free(ones);
-            c = LLVMBuildSelect(b, weft_vec_mask_like(p, p->mask, LLVMTypeOf(c)), c, one, "");
-        }
+        if (is_division(op) && (weft_vec_kind_of(p, LLVMGetOperand(i, 1)) != K_U || LLVMIsConstant(c)))
+            /* Lanes of a varying divisor may be 0 where the division was hoisted above its guard
+             * (safediv.h), and inactive lanes may hold anything: the divisor is made safe here,
+             * before LLVM sees the division. Not a select against the mask: InstSimplify threads
+             * a division over a select's arms, and a constant arm with a zero lane (one packet's
+             * local ids <0, 1, ...>) made every lane's result poison (`lid ? 20 % lid : 5`, tools/
+             * fuzz seed 2384). A constant divisor folds at once (and would fold, zero lane and
+             * all, into poison with the division). */
+            c = weft_safe_divisor(p->m, b, op == LLVMSDiv || op == LLVMSRem, a, c);
         r = LLVMBuildBinOp(b, op, a, c, "");
         break;
     }
