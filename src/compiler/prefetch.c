@@ -110,11 +110,20 @@ static bool induction_of(struct walk *w, LLVMValueRef phi, unsigned depth, struc
     return true;
 }
 
+/* t's coefficient times f; unknown past 64 bits */
+static void scale(struct term *t, int64_t f)
+{
+    if (t->known && __builtin_mul_overflow(t->coef, f, &t->coef))
+        t->known = false;
+}
+
 /* a + sign * b */
 static struct term combine(struct term a, struct term b, int sign)
 {
     struct term r = {a.moves || b.moves, (!a.moves || a.known) && (!b.moves || b.known), 0};
-    r.coef = (a.moves ? a.coef : 0) + sign * (b.moves ? b.coef : 0);
+    int64_t x = a.moves ? a.coef : 0, y = b.moves ? b.coef : 0;
+    if (sign < 0 ? __builtin_sub_overflow(x, y, &r.coef) : __builtin_add_overflow(x, y, &r.coef))
+        r.known = false;
     return r;
 }
 
@@ -145,7 +154,7 @@ static bool gep_term(struct walk *w, LLVMValueRef gep, unsigned depth, struct te
             return false;
         if (!it.moves)
             continue;
-        it.coef *= (int64_t)LLVMABISizeOfType(w->td, stepped);
+        scale(&it, (int64_t)LLVMABISizeOfType(w->td, stepped));
         *t = combine(*t, it, 1);
     }
     return true;
@@ -209,7 +218,7 @@ static bool term_of(struct walk *w, LLVMValueRef v, unsigned depth, struct term 
         if (!LLVMIsAConstantInt(other) || (shl && (c < 0 || c > 32)))
             t->known = false;   /* times a runtime value (a row length) */
         else
-            t->coef = shl ? m.coef * ((int64_t)1 << c) : m.coef * c;
+            scale(t, shl ? (int64_t)1 << c : c);
         return true;
     }
     default:
@@ -238,16 +247,6 @@ static bool repeats_in(const struct weft_loops *loops, int outer, LLVMValueRef i
         if (!repeats_in(loops, outer, iv, LLVMGetOperand(v, (unsigned)i), depth + 1))
             return false;
     return true;
-}
-
-/* The object an address points into: under its GEPs and casts. */
-static LLVMValueRef address_root(LLVMValueRef ptr)
-{
-    for (unsigned d = 0; d < TERM_DEPTH && (LLVMIsAGetElementPtrInst(ptr) || LLVMIsAAddrSpaceCastInst(ptr) ||
-                                            LLVMIsABitCastInst(ptr));
-         d++)
-        ptr = LLVMGetOperand(ptr, 0);
-    return ptr;
 }
 
 struct cloner {
@@ -344,7 +343,7 @@ unsigned weft_prefetch_grid_strides(LLVMValueRef fn)
             int outer = loops->loops[l].parent;
             if (outer >= 0 && repeats_in(loops, outer, w.iv, ptr, 0))
                 continue;   /* read again from the cache by the enclosing loop */
-            LLVMValueRef root = address_root(ptr);
+            LLVMValueRef root = weft_pointer_object(ptr);
             bool seen = false;
             for (unsigned k = 0; k < n; k++)
                 seen |= picks[k].loop == l && roots[k] == root;

@@ -176,6 +176,15 @@ bool weft_call_memory_effects(LLVMValueRef call, LLVMValueRef callee, uint64_t *
     return true;
 }
 
+LLVMValueRef weft_pointer_object(LLVMValueRef p)
+{
+    for (int guard = 0; guard < 64 && (LLVMIsAGetElementPtrInst(p) || LLVMIsAAddrSpaceCastInst(p) ||
+                                       LLVMIsABitCastInst(p));
+         guard++)
+        p = LLVMGetOperand(p, 0);
+    return p;
+}
+
 unsigned weft_pointer_space(LLVMValueRef p)
 {
     unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));

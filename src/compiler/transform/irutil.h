@@ -73,6 +73,9 @@ bool weft_call_memory_effects(LLVMValueRef call, LLVMValueRef callee, uint64_t *
  * makes of a named pointer passed to a function taking an unqualified pointer, once inlined).
  * A generic pointer of unknown origin stays 4. */
 unsigned weft_pointer_space(LLVMValueRef p);
+/* The object a pointer points into: p under its GEPs, bitcasts and address-space casts (a kernel
+ * argument, usually), so that two accesses of one array name the same object. */
+LLVMValueRef weft_pointer_object(LLVMValueRef p);
 
 /* A constant i64. */
 LLVMValueRef weft_i64(LLVMContextRef c, uint64_t v);

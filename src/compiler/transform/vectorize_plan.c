@@ -722,19 +722,6 @@ static bool walks_with_loop(struct weft_vec_plan *p, int l, LLVMValueRef v, unsi
     return true;
 }
 
-/* The object an address points into: the pointer under its GEPs and casts (a kernel argument,
- * usually), so that two accesses of one row count as one stream. */
-static LLVMValueRef address_root(LLVMValueRef ptr)
-{
-    for (unsigned depth = 0; depth < 16; depth++) {
-        if (LLVMIsAGetElementPtrInst(ptr) || LLVMIsAAddrSpaceCastInst(ptr) || LLVMIsABitCastInst(ptr))
-            ptr = LLVMGetOperand(ptr, 0);
-        else
-            break;
-    }
-    return ptr;
-}
-
 /* How many rows of memory each work-item walks in a loop of the sub-CFG, 0 for none: the
  * objects of the loads and stores of global or constant memory whose address steps with the
  * loop (walks_with_loop) and is neither the same for every lane nor a few elements from lane to
@@ -766,7 +753,7 @@ static unsigned row_streams(struct weft_vec_plan *p)
             continue;   /* a vector access, or a few of them and a shuffle */
         bool moves = false;
         if (walks_with_loop(p, p->inner[v->block], ptr, 0, &moves) && moves &&
-            weft_ptrmap_put(&roots, address_root(ptr), 1))
+            weft_ptrmap_put(&roots, weft_pointer_object(ptr), 1))
             streams++;
     }
     weft_ptrmap_free(&roots);
