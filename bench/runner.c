@@ -466,6 +466,30 @@ static int check_run(struct bench *b, struct bench_cl *c, void *out, const void 
     return 0;
 }
 
+/* A run after the first: the events of the one before released and the inputs restored
+ * (untimed), then the launches and clFinish timed (*enq: the enqueue calls, *wall: up to
+ * clFinish's return), then the output read back and compared (untimed, check_run's `run`). The
+ * run's events stay for device_time. */
+static int run_again(struct bench *b, struct bench_cl *c, void *out, const void *ref, int run, struct result *r,
+                     double *enq, double *wall)
+{
+    for (int j = 0; j < c->nev; j++)
+        clReleaseEvent(c->ev[j]);
+    c->nev = 0;
+    int err = restore_inputs(b, c);
+    if (err != 0)
+        return err;
+    double s = now();
+    if ((err = b->d->cl_run(b, c)) != 0)
+        return err;
+    *enq = now() - s;
+    cl_int cerr = clFinish(c->q);
+    if (cerr != CL_SUCCESS)
+        return bench_failf(b, cerr, "clFinish failed: %d", cerr);
+    *wall = now() - s;
+    return check_run(b, c, out, ref, run, r);
+}
+
 static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, int repeat,
                    const void *ref)
 {
@@ -524,56 +548,25 @@ static void run_cl(struct bench *b, struct bench_cl *c, const char *platform, in
      * and on the 16-core device machine the launches after it took 3x, 2x, 1.4x the steady time
      * (reduction: 1.6, 1.1, 0.75, 0.6 ms, then 0.55), so one warm-up timed the platform while
      * its cores woke up, and the native side after its 50 ms */
-    double w0 = now();
-    for (int i = 1; i < 10 && r.verified && now() - w0 < 0.05; i++) {
-        if ((err = restore_inputs(b, c)) != 0 || (err = d->cl_run(b, c)) != 0)
+    double w0 = now(), ignored;
+    for (int i = 1; i < 10 && r.verified && now() - w0 < 0.05; i++)
+        if ((err = run_again(b, c, out, ref, 0, &r, &ignored, &ignored)) != 0)
             goto fail;
-        if ((cerr = clFinish(c->q)) != CL_SUCCESS) {
-            err = bench_failf(b, cerr, "clFinish failed: %d", cerr);
-            goto fail;
-        }
-        for (int j = 0; j < c->nev; j++)
-            clReleaseEvent(c->ev[j]);
-        c->nev = 0;
-        if ((err = check_run(b, c, out, ref, 0, &r)) != 0)
-            goto fail;
-    }
     if (!r.verified)
         goto done;
     double *t = calloc((size_t)repeat, sizeof *t), *dv = calloc((size_t)repeat, sizeof *dv),
            *enq = calloc((size_t)repeat, sizeof *enq);
     r.have_dev = 1;
     for (int i = 0; i < repeat && r.verified; i++) {
-        for (int j = 0; j < c->nev; j++)
-            clReleaseEvent(c->ev[j]);
-        c->nev = 0;
-        /* untimed: the inputs a run may have changed, as they were before the warm-up */
-        if ((err = restore_inputs(b, c)) != 0) {
+        if ((err = run_again(b, c, out, ref, i + 1, &r, &enq[i], &t[i])) != 0) {
             free(t);
             free(dv);
             free(enq);
             goto fail;
         }
-        double s = now();
-        if ((err = d->cl_run(b, c)) == 0)
-            enq[i] = now() - s;
-        if (err != 0 || (err = clFinish(c->q)) != 0) {
-            free(t);
-            free(dv);
-            free(enq);
-            goto fail;
-        }
-        t[i] = now() - s;
         dv[i] = device_time(c);
         if (dv[i] < 0)
             r.have_dev = 0;
-        /* untimed: this run's output, read back and compared like the warm-up's */
-        if ((err = check_run(b, c, out, ref, i + 1, &r)) != 0) {
-            free(t);
-            free(dv);
-            free(enq);
-            goto fail;
-        }
     }
     if (!r.verified) {
         free(t);

@@ -143,28 +143,39 @@ static void demote_kernels(LLVMModuleRef m)
             LLVMSetFunctionCallConv(f, LLVMCCallConv);
 }
 
-bool weft_vectorize_off(void)
+static bool setting_off(const char *s)
 {
-    const char *e = getenv("WEFT_VECTORIZE");
-    return e && (!strcmp(e, "off") || !strcmp(e, "0") || !strcmp(e, "1"));
+    return s && (!strcmp(s, "off") || !strcmp(s, "0") || !strcmp(s, "1"));
 }
 
-/* WEFT_VECTORIZE=auto (default) | off | <W> | <W>x<U>: lanes per packet W (auto: the target's
- * SIMD width for 32-bit lanes) and packets side by side U (default: the cost model's choice). */
-void weft_vector_setting(LLVMValueRef kernel, unsigned *width, unsigned *interleave)
+bool weft_vectorize_off(void)
 {
-    const char *e = getenv("WEFT_VECTORIZE");
+    return setting_off(getenv("WEFT_VECTORIZE"));
+}
+
+bool weft_vector_parse(const char *s, LLVMValueRef kernel, unsigned *width, unsigned *interleave)
+{
     *width = 0;
     *interleave = 0;
-    if (weft_vectorize_off())
-        return;
+    if (setting_off(s))
+        return true;
     unsigned w = 0, u = 0;
-    if (e && *e && strcmp(e, "auto") && sscanf(e, "%ux%u", &w, &u) >= 1 && w >= 2 && w <= 64 && !(w & (w - 1))) {
+    if (s && *s && strcmp(s, "auto")) {
+        if (sscanf(s, "%ux%u", &w, &u) < 1 || w < 2 || w > 64 || (w & (w - 1)))
+            return false;
         *width = w;
         *interleave = u <= 16 ? u : 16;
-        return;
+        return true;
     }
     *width = kernel ? weft_vectorize_target_width(kernel) : 0;
+    return true;
+}
+
+/* WEFT_VECTORIZE (weft_vector_parse); a value it cannot read is auto. */
+void weft_vector_setting(LLVMValueRef kernel, unsigned *width, unsigned *interleave)
+{
+    if (!weft_vector_parse(getenv("WEFT_VECTORIZE"), kernel, width, interleave))
+        weft_vector_parse("auto", kernel, width, interleave);
 }
 
 static const char *vector_setting_key(void)

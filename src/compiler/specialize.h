@@ -33,6 +33,11 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
 
 /* WEFT_VECTORIZE=off (or 0, 1): scalar work-item loops only. */
 bool weft_vectorize_off(void);
+/* A vectorizer setting `s` for `kernel`: auto (NULL, "" or "auto": the target's SIMD width for
+ * 32-bit lanes), off ("off", "0", "1": width 0) or W[xU] (lanes per packet W, a power of two
+ * from 2 to 64, and packets side by side U, at most 16; 0: the cost model's choice); false when
+ * `s` is none of them. WEFT_VECTORIZE and weft-opt's -vectorize read the same way. */
+bool weft_vector_parse(const char *s, LLVMValueRef kernel, unsigned *width, unsigned *interleave);
 /* The vectorizer setting for `kernel` (WEFT_VECTORIZE; see README): width 0 when off. */
 void weft_vector_setting(LLVMValueRef kernel, unsigned *width, unsigned *interleave);
 

@@ -54,6 +54,7 @@
 #include "compiler/safediv.h"
 #include "compiler/prefetch.h"
 #include "compiler/scalarize.h"
+#include "compiler/specialize.h"
 #include "compiler/transform/passes.h"
 #include "compiler/transform/wgfunction.h"
 
@@ -65,17 +66,6 @@ static void usage(void)
                     "        scalarize-vector-ops prefetch-grid-strides llvm:<pipeline>\n"
                     "        print-<analysis>\n"
                     "analyses: cfg dominators loops liveness shapes locality locality-precise access\n");
-}
-
-/* -vectorize for kernel k: *width and *interleave (0 0 for off); false when malformed. */
-static bool vector_option(const char *vectorize, LLVMValueRef k, unsigned *width, unsigned *interleave)
-{
-    *width = *interleave = 0;
-    if (!strcmp(vectorize, "auto"))
-        *width = weft_vectorize_target_width(k);
-    else if (strcmp(vectorize, "off") && sscanf(vectorize, "%ux%u", width, interleave) < 1)
-        return false;
-    return true;
 }
 
 static bool is_kernel(LLVMValueRef f)
@@ -270,7 +260,7 @@ int main(int argc, char **argv)
             /* what the driver does before building a vectorized variant, for -vectorize's W */
             for (unsigned k = 0; k < nk && ok; k++) {
                 unsigned w, u;
-                if (!vector_option(vectorize, kernels[k], &w, &u)) {
+                if (!weft_vector_parse(vectorize, kernels[k], &w, &u)) {
                     weft_diag_error(&diag, "bad -vectorize '%s' (auto, off, W or WxU)", vectorize);
                     ok = false;
                     break;
@@ -324,7 +314,7 @@ int main(int argc, char **argv)
             found = true;
             for (unsigned k = 0; k < nk && ok; k++) {
                 struct weft_wg_result r;
-                if (!vector_option(vectorize, kernels[k], &opts.vector_width, &opts.interleave)) {
+                if (!weft_vector_parse(vectorize, kernels[k], &opts.vector_width, &opts.interleave)) {
                     weft_diag_error(&diag, "bad -vectorize '%s' (auto, off, W or WxU)", vectorize);
                     ok = false;
                     break;
