@@ -15,7 +15,7 @@
  *   weft-bench-runner --list [--filter S]
  *   weft-bench-runner --platforms
  *   weft-bench-runner --platform NAME | --native  [--filter S] [--size small|default|large]
- *                     [--repeat N] [--timeout SECONDS] [--quiet] [--threads N,N,...]
+ *                     [--repeat N] [--timeout SECONDS] [--quiet] [--threads N,N,... [--rounds R]]
  *   weft-bench-runner --peak [--size ...]
  */
 #define _GNU_SOURCE
@@ -882,7 +882,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: weft-bench-runner (--list | --platforms | --peak | --native | --platform NAME)\n"
                     "         [--filter S] [--size small|default|large] [--repeat N] [--timeout S] [--quiet]\n"
-                    "         [--threads N,N,...]  (--native or --platform: once per thread count)\n");
+                    "         [--threads N,N,... [--rounds R]]  (--native or --platform: once per thread\n"
+                    "         count, the list R times over, each count's fastest round kept)\n");
 }
 
 static int matches(const char *name, const char *filter)
@@ -904,7 +905,7 @@ static int matches(const char *name, const char *filter)
 int main(int argc, char **argv)
 {
     const char *platform = NULL, *filter = NULL, *threads = NULL;
-    int native = 0, list = 0, peak = 0, platforms = 0, repeat = 5, timeout = 300, quiet = 0;
+    int native = 0, list = 0, peak = 0, platforms = 0, repeat = 5, timeout = 300, quiet = 0, rounds = 1;
     enum bench_size size = BENCH_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -927,6 +928,8 @@ int main(int argc, char **argv)
             threads = argv[++i];
         else if (!strcmp(a, "--repeat") && v)
             repeat = atoi(argv[++i]);
+        else if (!strcmp(a, "--rounds") && v)
+            rounds = atoi(argv[++i]);
         else if (!strcmp(a, "--timeout") && v)
             timeout = atoi(argv[++i]);
         else if (!strcmp(a, "--size") && v) {
@@ -983,7 +986,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (threads)
-        return bench_scaling(argc, argv, threads);
+        return bench_scaling(argc, argv, threads, rounds);
 
     struct bench_cl c = {0};
     char pname[256] = "native";

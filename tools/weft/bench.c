@@ -438,20 +438,24 @@ static void print_table(FILE *f, const struct run *run, const char *size)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: weft bench [--filter S[,S...]] [--repeat N] [--size small|default|large]\n"
-               "                  [--json FILE] [--plot FILE.png] [--timeout SECONDS] [--threads N,N...]\n"
+               "                  [--json FILE] [--plot FILE.png] [--timeout SECONDS]\n"
+               "                  [--threads N,N... [--rounds R]]\n"
                "Runs the bench/ corpus on this build's Weft, every other CPU OpenCL platform and\n"
                "natively (C/OpenMP); prints medians, throughput, %% of peak and Weft's speedups.\n"
                "--threads 1,2,4,...: instead, Weft and native at each thread count, with each side's\n"
-               "speedup over the first count (WEFT_NUM_THREADS; OMP_NUM_THREADS, OpenBLAS's too).\n");
+               "speedup over the first count (WEFT_NUM_THREADS; OMP_NUM_THREADS, OpenBLAS's too);\n"
+               "--rounds R: the count list R times over, each count's fastest round kept.\n");
 }
 
 /* Runs benchmark `bench` on `platform` ("native": the C/OpenMP reference) in a runner process of
  * its own and fills its cell; returns the runner's result line, or, for a runner that died
  * without one, a line saying so (malloc'd). */
 /* The runner's command line for one benchmark (`exact`: "=name") on `platform` ("native" for
- * the references), at every count of `threads` when not NULL (the runner's --threads). */
+ * the references), at every count of `threads` when not NULL (the runner's --threads), the list
+ * `rounds` times over. */
 static void runner_args(char *args[20], const char *runner, const char *platform, const char *exact,
-                        const char *size, const char *repeat, const char *timeout, const char *threads)
+                        const char *size, const char *repeat, const char *timeout, const char *threads,
+                        const char *rounds)
 {
     int n = 0;
     args[n++] = (char *)runner;
@@ -464,6 +468,8 @@ static void runner_args(char *args[20], const char *runner, const char *platform
     if (threads) {
         args[n++] = "--threads";
         args[n++] = (char *)threads;
+        args[n++] = "--rounds";
+        args[n++] = (char *)rounds;
     }
     char *rest[] = {"--filter", (char *)exact, "--size", (char *)size, "--repeat", (char *)repeat,
                     "--timeout", (char *)timeout, "--quiet", NULL};
@@ -478,7 +484,7 @@ static char *run_cell(const char *runner, const char *platform, const char *benc
     char exact[80];
     snprintf(exact, sizeof exact, "=%s", bench);
     char *args[20];
-    runner_args(args, runner, platform, exact, size, repeat, timeout, NULL);
+    runner_args(args, runner, platform, exact, size, repeat, timeout, NULL, NULL);
     int st;
     char *out = capture(args, &st);
     char *line = out ? strstr(out, "{\"bench\"") : NULL;
@@ -507,13 +513,13 @@ static char *run_cell(const char *runner, const char *platform, const char *benc
  * OPENBLAS_NUM_THREADS set: the pool and OpenMP size themselves once, as in an application). A
  * count the runner gave no result for gets a cell that says so. */
 static void run_side(const char *runner, const char *side, const char *bench, const char *list,
-                     const char *size, const char *repeat, const char *timeout, const int *counts, int nc,
-                     struct cell *cells)
+                     const char *rounds, const char *size, const char *repeat, const char *timeout,
+                     const int *counts, int nc, struct cell *cells)
 {
     char exact[80];
     snprintf(exact, sizeof exact, "=%s", bench);
     char *args[20];
-    runner_args(args, runner, side, exact, size, repeat, timeout, list);
+    runner_args(args, runner, side, exact, size, repeat, timeout, list, rounds);
     int st;
     char *out = capture(args, &st);
     memset(cells, 0, (size_t)nc * sizeof *cells);
@@ -537,8 +543,8 @@ static void run_side(const char *runner, const char *side, const char *bench, co
  * list `threads` (the runner's --threads, run_side), with each side's speedup over its own time
  * at the first count: whether Weft gains from cores what a native OpenMP program gains, not
  * which is faster (the main table says that). Returns 1 when a run failed. */
-static int scaling(const char *runner, const char *threads, const struct run *run, const char *size,
-                   const char *repeat, const char *timeout)
+static int scaling(const char *runner, const char *threads, const char *rounds, const struct run *run,
+                   const char *size, const char *repeat, const char *timeout)
 {
     enum { MAX_COUNTS = 16 };
     int counts[MAX_COUNTS], nc = 0;
@@ -555,14 +561,16 @@ static int scaling(const char *runner, const char *threads, const struct run *ru
         return 2;
     }
     static const char *const sides[2] = {"Weft", "native"};
-    printf("thread scaling, size %s: medians; speedup = the side's time at %d thread(s) / its time at N\n\n",
-           size, counts[0]);
+    printf("thread scaling, size %s: medians (each count's fastest of %s round(s)); speedup = the side's "
+           "time at %d thread(s) / its time at N\n\n",
+           size, rounds, counts[0]);
     printf("%-18s %7s %12s %12s %9s %9s\n", "benchmark", "threads", "Weft", "native", "Weft x", "native x");
     int rc = 0;
     for (int b = 0; b < run->nbench; b++) {
         struct cell cells[2][MAX_COUNTS];
         for (int side = 0; side < 2; side++) {
-            run_side(runner, sides[side], run->bench[b], clean, size, repeat, timeout, counts, nc, cells[side]);
+            run_side(runner, sides[side], run->bench[b], clean, rounds, size, repeat, timeout, counts, nc,
+                     cells[side]);
             for (int c = 0; c < nc; c++)
                 rc |= !good(&cells[side][c]);
         }
@@ -644,7 +652,7 @@ static int write_json(const struct run *run, const char *path, const char *size)
 int weft_cli_bench(int argc, char **argv)
 {
     const char *filter = "", *size = "default", *json = NULL, *plot = NULL, *repeat = "5",
-               *timeout = "300", *threads = NULL;
+               *timeout = "300", *threads = NULL, *rounds = "1";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -665,6 +673,8 @@ int weft_cli_bench(int argc, char **argv)
             plot = argv[++i];
         else if (!strcmp(a, "--threads") && v)
             threads = argv[++i];
+        else if (!strcmp(a, "--rounds") && v && atoi(v) > 0)
+            rounds = argv[++i];
         else {
             fprintf(stderr, "weft bench: bad option '%s'\n", a);
             usage(stderr);
@@ -725,7 +735,7 @@ int weft_cli_bench(int argc, char **argv)
     }
 
     if (threads) {
-        int rc = scaling(runner, threads, &run, size, repeat, timeout);
+        int rc = scaling(runner, threads, rounds, &run, size, repeat, timeout);
         remove_vendor_dir(vdir);
         return rc;
     }
