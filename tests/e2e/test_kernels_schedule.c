@@ -52,6 +52,16 @@ static const char *source =
     "    y[i] = s + t;\n"
     "  }\n"
     "}\n"
+    /* rows of integers and of doubles per work-item: row groups of other element types */
+    "kernel void rows_mixed(global const int *IA, global const double *DA, global long *ys,\n"
+    "                       global double *yd, int m, int n) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (i < m) {\n"
+    "    long s = 0; double d = 0.0;\n"
+    "    for (int j = 0; j < n; j++) { s += (long)IA[i * n + j] * (j + 1); d += DA[i * n + j]; }\n"
+    "    ys[i] = s; yd[i] = d;\n"
+    "  }\n"
+    "}\n"
     /* a grid-stride loop (compiler/prefetch.h: a prefetch 8 strides ahead, past the end of the
      * data for the last iterations) feeding a __local histogram, as the corpus's histogram */
     "kernel void grid_hist(global const uchar *data, int n, global uint *bins, local uint *lbins) {\n"
@@ -232,13 +242,16 @@ static float frand(void)
 }
 
 /* y = A x with one work-item per row of A (m x n), column-major (`sgemv`) or row-major
- * (`gemv_rows`), under every setting, at local sizes that do and do not fill vectors. */
+ * (`gemv_rows`), under every setting, at local sizes that do and do not fill vectors. Row
+ * lengths: a multiple of the row loops' unrolling (rowunroll.c), one with a remainder, and one
+ * shorter than a single unrolled step. */
 static void check_gemv(const char *kernel, bool row_major, bool two)
 {
-    const int n = 96;
+    const int ns[] = {96, 101, 5};
     const size_t locals[] = {16, 64, 7};
-    for (size_t li = 0; li < sizeof locals / sizeof locals[0]; li++) {
-        size_t local = locals[li];
+    for (size_t ci = 0; ci < 3 * 3; ci++) {
+        const int n = ns[ci / 3];
+        size_t local = locals[ci % 3];
         int m = (int)(local * 40 - 3);   /* 40 groups (profiled), a ragged last one */
         size_t global = round_up((size_t)m, local), groups = global / local;
         float *A = malloc(sizeof(float) * (size_t)m * n * 2), *x = malloc(sizeof(float) * n);
@@ -282,8 +295,8 @@ static void check_gemv(const char *kernel, bool row_major, bool two)
                     }
                 for (int i = 0; i < m; i++)
                     if (!close_f(got[i], want[i], 1e-4)) {
-                        fprintf(stderr, "%s/%s local %zu: y[%d] = %g, want %g\n", settings[s][0], settings[s][1],
-                                local, i, got[i], want[i]);
+                        fprintf(stderr, "%s/%s local %zu n %d: y[%d] = %g, want %g\n", settings[s][0],
+                                settings[s][1], local, n, i, got[i], want[i]);
                         fail();
                     }
             }
@@ -318,6 +331,67 @@ static void test_gemv2_rows(void **state)
 {
     (void)state;
     check_gemv("gemv2_rows", true, true);
+}
+
+/* Integer and double rows (the row groups' other element types) against the host, exactly:
+ * each work-item's sums in its own order. */
+static void test_rows_mixed(void **state)
+{
+    (void)state;
+    const int ns[] = {37, 8, 3};
+    const size_t locals[] = {16, 7};
+    for (size_t ci = 0; ci < 3 * 2; ci++) {
+        const int n = ns[ci / 2];
+        size_t local = locals[ci % 2];
+        int m = (int)(local * 20 - 1);
+        size_t global = round_up((size_t)m, local);
+        int *IA = malloc(sizeof(int) * (size_t)m * n);
+        double *DA = malloc(sizeof(double) * (size_t)m * n), *wd = malloc(sizeof(double) * m), *gd = malloc(sizeof(double) * m);
+        long long *ws = malloc(sizeof(long long) * m), *gs = malloc(sizeof(long long) * m);
+        for (int k = 0; k < m * n; k++) {
+            IA[k] = (int)(rng_next() % 20001) - 10000;
+            DA[k] = (double)frand() * 1e3;
+        }
+        for (int i = 0; i < m; i++) {
+            long long sum = 0;
+            double d = 0.0;
+            for (int j = 0; j < n; j++) {
+                sum += (long long)IA[i * n + j] * (j + 1);
+                d += DA[i * n + j];
+            }
+            ws[i] = sum;
+            wd[i] = d;
+        }
+        cl_mem bi = buf_new(sizeof(int) * (size_t)m * n, IA), bd = buf_new(sizeof(double) * (size_t)m * n, DA);
+        cl_mem bs = buf_new(sizeof(long long) * m, NULL), bo = buf_new(sizeof(double) * m, NULL);
+        for (size_t s = 0; s < NSETTINGS; s++) {
+            use_setting(s);
+            for (int rep = 0; rep < 3; rep++) {
+                assert_int_equal(launch("rows_mixed", 1, NULL, &global, &local,
+                                        KARGS(KARG(bi), KARG(bd), KARG(bs), KARG(bo), KARG(m), KARG(n))),
+                                 CL_SUCCESS);
+                buf_read(bs, sizeof(long long) * m, gs);
+                buf_read(bo, sizeof(double) * m, gd);
+                for (int i = 0; i < m; i++)
+                    if (gs[i] != ws[i] || gd[i] != wd[i]) {
+                        fprintf(stderr, "%s/%s local %zu n %d: row %d = %lld %.17g, want %lld %.17g\n", settings[s][0],
+                                settings[s][1], local, n, i, gs[i], gd[i], ws[i], wd[i]);
+                        fail();
+                    }
+            }
+        }
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bd);
+        clReleaseMemObject(bs);
+        clReleaseMemObject(bo);
+        free(IA);
+        free(DA);
+        free(wd);
+        free(gd);
+        free(ws);
+        free(gs);
+    }
+    restore_env();
 }
 
 /* The grid-stride histogram against the host under every setting, at local sizes that do and do
@@ -735,6 +809,7 @@ int main(void)
         cmocka_unit_test(test_sgemv),
         cmocka_unit_test(test_gemv_rows),
         cmocka_unit_test(test_gemv2_rows),
+        cmocka_unit_test(test_rows_mixed),
         cmocka_unit_test(test_grid_hist),
         cmocka_unit_test(test_sgemm_nt),
         cmocka_unit_test(test_jds),

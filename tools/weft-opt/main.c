@@ -15,6 +15,7 @@
  * !kernel_arg_addr_space metadata or the spir_kernel convention, or the one -kernel= names):
  *   canonicalize-barriers   on the kernel itself
  *   unroll-barrier-loops    on the kernel itself (trip counts must be constants already)
+ *   unroll-row-walks        on the kernel itself (loops in which each work-item reads a row)
  *   form-subcfgs, privatize, wg-loops, layout-locals, lower-wg-collectives, lower-workitem,
  *   work-function
  *                           the work-group pipeline up to and including that stage; the
@@ -61,7 +62,7 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
-                    "passes: canonicalize-barriers unroll-barrier-loops work-function lower-workitem layout-locals form-subcfgs\n"
+                    "passes: canonicalize-barriers unroll-barrier-loops unroll-row-walks work-function lower-workitem layout-locals form-subcfgs\n"
                     "        privatize wg-loops wg-function drop-kernels guard-divisions hoist-divisions narrow-ids\n"
                     "        scalarize-vector-ops prefetch-grid-strides llvm:<pipeline>\n"
                     "        print-<analysis>\n"
@@ -94,10 +95,11 @@ static void print_vec_report(FILE *f, const char *kn, size_t n, unsigned s, cons
         fprintf(f, "scalar (%s)\n", v->reason);
         return;
     }
-    fprintf(f, "width %u interleave %u%s%s%s vector_mem=%u scalar_mem=%u gathers=%u serialized=%u masked_blocks=%u choices=%u\n",
+    fprintf(f, "width %u interleave %u%s%s%s vector_mem=%u scalar_mem=%u gathers=%u serialized=%u masked_blocks=%u choices=%u"
+               " row_groups=%u\n",
             v->width, v->interleave, v->linearized ? " linearized" : "", v->tail ? " tail" : "",
             v->wide_items ? " wide_items" : "", v->vector_mem,
-            v->scalar_mem, v->gathers, v->serialized, v->masked_blocks, v->choices);
+            v->scalar_mem, v->gathers, v->serialized, v->masked_blocks, v->choices, v->row_groups);
 }
 
 /* "; weft-schedule: k loop for.cond: bfo 3 dfo 0 neutral 1 -> BFO predicated" */
@@ -300,6 +302,11 @@ int main(int argc, char **argv)
         if (strcmp(p, "unroll-barrier-loops") == 0) {
             for (unsigned k = 0; k < nk; k++)
                 fprintf(hs, "; weft: unroll-barrier-loops unrolled %u\n", weft_unroll_barrier_loops(kernels[k]));
+            continue;
+        }
+        if (strcmp(p, "unroll-row-walks") == 0) {
+            for (unsigned k = 0; k < nk; k++)
+                fprintf(hs, "; weft: unroll-row-walks unrolled %u\n", weft_unroll_row_walks(kernels[k], WEFT_ROW_UNROLL));
             continue;
         }
         if (strcmp(p, "canonicalize-barriers") == 0) {

@@ -15,6 +15,8 @@
  *                   working in the first bytes of ctx->scratch.
  *      barrierloops.c weft_unroll_barrier_loops: then loops around barriers whose trip count
  *                   the constants now fix (a tree over the local size) are unrolled.
+ *      rowunroll.c  weft_unroll_row_walks: then, for a vectorized variant, counted loops in
+ *                   which each work-item walks a row of its own are unrolled by 8.
  *   3. barriers.c   weft_canonicalize_barriers: every barrier alone in its block, implicit entry
  *                   and exit barriers, a block of its own for the allocas.
  *   4. locals.c     weft_locals_layout: __local variables (addrspace(3) globals) become offsets in
@@ -162,6 +164,10 @@ bool weft_lower_wg_collectives(struct weft_workfn *wf, struct weft_diag *diag);
  * compile time (at most 16; barrierloops.c says which), each step a copy of the body; returns
  * how many loops it unrolled. */
 unsigned weft_unroll_barrier_loops(LLVMValueRef fn);
+/* Unrolls, in `fn`, by `count`, the innermost counted loops in which each work-item reads a row
+ * of its own (rowunroll.c says which), for the vectorizer's row groups; returns how many. */
+#define WEFT_ROW_UNROLL 8
+unsigned weft_unroll_row_walks(LLVMValueRef fn, unsigned count);
 bool weft_canonicalize_barriers(LLVMValueRef fn, struct weft_diag *diag);
 /* Needs canonical barriers. Names barrier blocks "barrier<id>" for readable output. */
 bool weft_subcfgs_form(LLVMValueRef fn, struct weft_subcfgs *out, struct weft_diag *diag);

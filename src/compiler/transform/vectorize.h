@@ -51,6 +51,8 @@ struct weft_vec_report {
     unsigned probed;         /* ... of them, loads through a loop counter that run as one vector
                                 load when a packet's addresses turn out consecutive */
     unsigned choices;        /* loads from one of two contiguous places: two masked loads, a blend */
+    unsigned row_groups;     /* groups of loads along each lane's own row, read as one vector per
+                                lane and transposed (full unmasked packets; vectorize_rows.c) */
     unsigned serialized;     /* operations run lane by lane (atomics, calls) */
     unsigned masked_blocks;  /* blocks run under a lane mask (linearized) */
     bool fast_path;          /* linearized, and full packets run unmasked while their lanes agree */

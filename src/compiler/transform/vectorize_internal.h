@@ -106,8 +106,18 @@ struct weft_vec_plan {
     int8_t *final_guard;
     LLVMValueRef rest_idle;
     bool serial_loops;         /* serialized operations run in a loop over the lanes */
+    /* row groups (vectorize_rows.c): consecutive loads of each lane's own row */
+    struct vrowgroup *rows;
+    size_t nrows;
+    struct weft_ptrmap rowidx; /* load -> group * 16 + its place + 1 */
     bool failed;
 };
+
+/* vectorize_rows.c: finds the plan's row groups (after the packet size is chosen), frees them,
+ * and emits a load of one from the group's transposed rows (false: emit it otherwise). */
+void weft_vec_find_row_groups(struct weft_vec_plan *p, struct weft_vec_report *report);
+void weft_vec_free_row_groups(struct weft_vec_plan *p);
+bool weft_vec_emit_row_load(struct weft_vec_plan *p, struct vinfo *vi);
 
 /* Lane copies of serialized operations a sub-CFG may unroll (serialize): beyond, lane loops. */
 enum { SERIAL_UNROLL_MAX = 128 };

@@ -477,6 +477,8 @@ void weft_vec_emit_load(struct weft_vec_plan *p, struct vinfo *vi)
         weft_vec_define(p, vi, weft_vec_scalar_clone(p, i), NULL);
         return;
     }
+    if (weft_vec_emit_row_load(p, vi))
+        return;
     if (unit_stride(p, ptr, t)) {
         p->rep->vector_mem++;
         weft_vec_define(p, vi, NULL, vector_load(p, weft_vec_get_scal(p, ptr), vt, align, p->mask));

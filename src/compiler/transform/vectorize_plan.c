@@ -956,6 +956,7 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
     report->linearized = p->linear;
     report->wide_items = wide_items(p);
     report->tail = wf->local_size[0] % p->P != 0;
+    weft_vec_find_row_groups(p, report);
     return p;
 }
 
@@ -981,5 +982,6 @@ void weft_vectorize_plan_free(struct weft_vec_plan *p)
     free(p->position);
     weft_ptrmap_free(&p->iidx);
     weft_ptrmap_free(&p->pidx);
+    weft_vec_free_row_groups(p);
     free(p);
 }

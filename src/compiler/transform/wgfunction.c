@@ -385,6 +385,8 @@ static bool build_once(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_w
         /* unrolled code is the kernel's code from here on, also for the vectorized size bound */
         if (ok && weft_unroll_barrier_loops(wf.fn))
             kernel_size = count_instructions(wf.fn);
+        if (ok && opts->vector_width > 1 && weft_unroll_row_walks(wf.fn, WEFT_ROW_UNROLL))
+            kernel_size = count_instructions(wf.fn);
     }
     if (ok && last >= WEFT_WG_STAGE_BARRIERS)
         ok = weft_canonicalize_barriers(wf.fn, diag);
