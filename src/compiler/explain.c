@@ -1274,8 +1274,8 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
                         v->probed, v->probed == 1 ? "s" : "");
             if (v->row_groups)
                 fprintf(f, "      %u row group%s: consecutive loads along each work-item's own row (a loop unrolled "
-                           "by %d), read as one vector per lane and transposed in full unmasked packets (counted "
-                           "above as gathers, as a masked packet runs them)\n",
+                           "by %d), read as one vector per lane and transposed in full unmasked packets; a masked "
+                           "packet gathers them\n",
                         v->row_groups, v->row_groups == 1 ? "" : "s", WEFT_ROW_UNROLL);
         }
     }

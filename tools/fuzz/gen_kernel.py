@@ -41,7 +41,12 @@ work-item loops, privatization across barriers, wide ids) can get wrong:
     as_uint with NaN canonicalized or through convert_uint_sat. Division and sqrt (2.5 and 3 ulp
     in OpenCL) and min/max of signed zeros are never used, so outputs compare bit for bit;
   - 2-D NDRanges (a quarter of the kernels), a global offset sometimes (also past 2^31 and past
-    2^32, where variants need wide ids), reqd_work_group_size sometimes.
+    2^32, where variants need wide ids), reqd_work_group_size sometimes;
+  - after the body, none to two loops in which each work-item reads a row of `in` of its own
+    (int indices, rows of 1 to 40 elements, lengths the same for all or per work-item, sometimes
+    under a condition on data or ids), which Weft unrolls and vectorizes as row groups; drawn
+    from a second generator, so that everything before them is what earlier versions of this
+    file generated for the same seed.
 
 NDRanges have at least 32 work-groups (Weft profiles variants from 16 groups); local sizes
 range over 1..256, many not multiples of 8 or 16 (7, 13, 33, 100, ...).
@@ -569,6 +574,42 @@ class Gen:
         else:
             self.emit("%s = %s - %s * %s;" % (f, f, g, cv))
 
+    def row_walks(self):
+        """Loops in which each work-item reads a row of `in` of its own (`in[rb + j]`, int
+        indices: compiler/transform/rowunroll.c unrolls them and the vectorizer reads the rows
+        whole, vectorize_rows.c), of a length the work-items share or not, in uniform or
+        divergent control flow. Drawn from a second generator seeded from the seed, after the
+        rest of the body: the statements before them are what earlier versions generated."""
+        r = random.Random(self.seed * 7919 + 17)
+        for k in range(r.choice([0, 1, 1, 2])):
+            c = r.randint(1, min(40, self.n_in))
+            rows = self.n_in // c
+            base, acc, other = (r.choice(self.vars) for _ in range(3))
+            guard = r.random() < 0.3
+            if guard:
+                self.emit("if ((%s %% %du) != %du) {" % (r.choice(self.vars + ["lid", "gid"]), r.randint(2, 5), r.randint(0, 1)))
+                self.ind += 1
+            self.emit("{")
+            self.ind += 1
+            self.emit("int rb%d = (int)((%s %% %du) * %du);" % (k, base, rows, c))
+            if r.random() < 0.5:
+                length = "%d" % c
+            else:
+                self.emit("int rl%d = (int)(%s %% %du);" % (k, r.choice(self.vars), c + 1))
+                length = "rl%d" % k
+            self.emit("for (int rj = 0; rj < %s; rj++) {" % length)
+            self.ind += 1
+            self.emit("%s = %s * 0x01000193u ^ in[rb%d + rj];" % (acc, acc, k))
+            if r.random() < 0.5:
+                self.emit("%s += in[rb%d + rj] >> (rj & 3);" % (other, k))
+            self.ind -= 1
+            self.emit("}")
+            self.ind -= 1
+            self.emit("}")
+            if guard:
+                self.ind -= 1
+                self.emit("}")
+
     def switch_stmt(self):
         r = self.r
         self.emit("switch (%s & 3u) {" % self.expr(1))
@@ -621,6 +662,7 @@ class Gen:
         body_start = len(self.lines)
         while self.budget > 0:
             self.stmt()
+        self.row_walks()
         # results
         terms = list(self.vars)
         for name, n in self.arrays:
