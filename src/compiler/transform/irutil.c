@@ -176,6 +176,21 @@ bool weft_call_memory_effects(LLVMValueRef call, LLVMValueRef callee, uint64_t *
     return true;
 }
 
+bool weft_call_is_pure(LLVMValueRef call)
+{
+    static unsigned convergent_kind;
+    if (!convergent_kind)
+        convergent_kind = LLVMGetEnumAttributeKindForName("convergent", 10);
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    if (!callee || !LLVMIsAFunction(callee))
+        return false;
+    uint64_t effects = 0;
+    if (!weft_call_memory_effects(call, callee, &effects) || effects != 0)
+        return false;
+    return !LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, convergent_kind) &&
+           !LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, convergent_kind);
+}
+
 LLVMValueRef weft_pointer_object(LLVMValueRef p)
 {
     for (int guard = 0; guard < 64 && (LLVMIsAGetElementPtrInst(p) || LLVMIsAAddrSpaceCastInst(p) ||

@@ -66,6 +66,10 @@ LLVMValueRef weft_get_void_fn(LLVMModuleRef m, const char *name);
  * two bits per location, argmem (bits 0-1), inaccessiblemem (2-3), other (4-5). False when
  * neither says anything (the call may touch any memory). */
 bool weft_call_memory_effects(LLVMValueRef call, LLVMValueRef callee, uint64_t *effects);
+/* Whether a call may be duplicated, moved past memory accesses or run more often: it touches no
+ * memory (memory(none): llvm.fmuladd, readnone builtins) and is not convergent (barriers and
+ * sub-group functions stay where they are). */
+bool weft_call_is_pure(LLVMValueRef call);
 
 /* The OpenCL address space a pointer addresses (fake address-space map: 0 private, 1 global,
  * 2 constant, 3 local, 4 generic): its own, except that a generic pointer computed only by

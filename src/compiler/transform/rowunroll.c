@@ -13,8 +13,8 @@
  * Unrolled: an innermost loop of two blocks, as the frontend leaves a counted loop: a header
  * holding its phis, `icmp slt|ult j, n` on an induction phi `j` that steps by one (n defined
  * outside the loop) and the branch, then a body that is the only latch. The body holds no
- * barrier, atomic, volatile access or call (but side-effect-free intrinsics: fmuladd, fma,
- * min, max, fabs), at most MAX_BODY instructions, and its values are used only in the loop.
+ * barrier, atomic, volatile access or call (but calls that touch no memory and are not
+ * convergent: fmuladd, readnone builtins), at most MAX_BODY instructions, and its values are used only in the loop.
  * It must read a row: a load of __global or __constant memory whose address moves by its
  * element size per step of `j` (analysis/linear.h) and is not the same for the work-items nor
  * a few elements apart between neighbours (analysis/shape.h).
@@ -40,19 +40,6 @@
 /* Lanes whose rows are within this many elements of each other share lines: no transposition. */
 #define NEAR_ROWS 4
 
-static bool allowed_call(LLVMValueRef call)
-{
-    LLVMValueRef f = LLVMGetCalledValue(call);
-    size_t n = 0;
-    const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : "";
-    static const char *const ok[] = {"llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.minnum.", "llvm.maxnum.",
-                                     "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax."};
-    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-        if (!strncmp(name, ok[i], strlen(ok[i])))
-            return true;
-    return false;
-}
-
 static bool in_loop(LLVMValueRef v, LLVMBasicBlockRef h, LLVMBasicBlockRef b)
 {
     if (!LLVMIsAInstruction(v))
@@ -64,7 +51,6 @@ static bool in_loop(LLVMValueRef v, LLVMBasicBlockRef h, LLVMBasicBlockRef b)
 struct walk {
     LLVMBasicBlockRef pre, header, body, exit;
     LLVMValueRef cmp, j, n;
-    bool unsigned_cmp;
 };
 
 /* Whether loop li is one this pass unrolls; fills *w. */
@@ -86,14 +72,13 @@ static bool loop_shape(const struct weft_loops *L, int li, struct walk *w)
     LLVMValueRef i = LLVMGetFirstInstruction(w->header);
     while (i && LLVMIsAPHINode(i))
         i = LLVMGetNextInstruction(i);
-    if (!term || !LLVMIsConditional(term) || i != LLVMGetCondition(term) || LLVMGetNextInstruction(i) != term ||
+    if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term) || i != LLVMGetCondition(term) || LLVMGetNextInstruction(i) != term ||
         !LLVMIsAICmpInst(i) || LLVMGetSuccessor(term, 0) != w->body)
         return false;
     w->cmp = i;
     LLVMIntPredicate pred = LLVMGetICmpPredicate(i);
     if (pred != LLVMIntSLT && pred != LLVMIntULT)
         return false;
-    w->unsigned_cmp = pred == LLVMIntULT;
     w->j = LLVMGetOperand(i, 0);
     w->n = LLVMGetOperand(i, 1);
     struct weft_induction ind;
@@ -125,10 +110,10 @@ static bool loop_shape(const struct weft_loops *L, int li, struct walk *w)
             return false;
         if ((LLVMIsALoadInst(x) || LLVMIsAStoreInst(x)) && (LLVMGetVolatile(x) || LLVMGetOrdering(x) != LLVMAtomicOrderingNotAtomic))
             return false;
-        if (LLVMIsACallInst(x) && !allowed_call(x))
+        if (LLVMIsACallInst(x) && !weft_call_is_pure(x))
             return false;
         if (x == LLVMGetBasicBlockTerminator(w->body))
-            return LLVMGetNumSuccessors(x) == 1 && !LLVMIsConditional(x) && LLVMGetSuccessor(x, 0) == w->header;
+            return LLVMIsABranchInst(x) && !LLVMIsConditional(x) && LLVMGetSuccessor(x, 0) == w->header;
         for (LLVMUseRef u = LLVMGetFirstUse(x); u; u = LLVMGetNextUse(u)) {
             LLVMValueRef user = LLVMGetUser(u);
             if (!in_loop(user, w->header, w->body) || (LLVMGetInstructionParent(user) == w->header && !LLVMIsAPHINode(user)))

@@ -18,10 +18,14 @@
 #include <string.h>
 
 #include "compiler/analysis/linear.h"
+#include "compiler/transform/irutil.h"
 #include "compiler/transform/vectorize_internal.h"
 
 #define GROUP_MIN 4
 #define GROUP_MAX 16
+/* How far past its first load a group is looked for: 8 copies of a body of at most 64
+ * instructions (rowunroll.c), and a bound on the search in long blocks without stores. */
+#define GROUP_SPAN 600
 
 struct vrowgroup {
     LLVMValueRef load[GROUP_MAX];
@@ -61,17 +65,7 @@ static bool may_write(LLVMValueRef x)
         return true;
     if (LLVMIsALoadInst(x))
         return LLVMGetVolatile(x) || LLVMGetOrdering(x) != LLVMAtomicOrderingNotAtomic;
-    if (!LLVMIsACallInst(x))
-        return false;
-    LLVMValueRef f = LLVMGetCalledValue(x);
-    size_t n = 0;
-    const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : "";
-    static const char *const pure[] = {"llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.minnum.", "llvm.maxnum.",
-                                       "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax."};
-    for (size_t k = 0; k < sizeof pure / sizeof pure[0]; k++)
-        if (!strncmp(name, pure[k], strlen(pure[k])))
-            return false;
-    return true;
+    return LLVMIsACallInst(x) && !weft_call_is_pure(x);
 }
 
 void weft_vec_find_row_groups(struct weft_vec_plan *p, struct weft_vec_report *report)
@@ -85,7 +79,9 @@ void weft_vec_find_row_groups(struct weft_vec_plan *p, struct weft_vec_report *r
             LLVMTypeRef t = LLVMTypeOf(i);
             int64_t size = (int64_t)LLVMABISizeOfType(td, t);
             struct vrowgroup g = {.load = {i}, .n = 1};
-            for (LLVMValueRef x = LLVMGetNextInstruction(i); x && g.n < GROUP_MAX && !may_write(x); x = LLVMGetNextInstruction(x)) {
+            unsigned span = 0;
+            for (LLVMValueRef x = LLVMGetNextInstruction(i); x && g.n < GROUP_MAX && span < GROUP_SPAN && !may_write(x);
+                 x = LLVMGetNextInstruction(x), span++) {
                 int64_t d;
                 if (LLVMTypeOf(x) == t && !weft_ptrmap_get_or(&p->rowidx, x, 0) && row_load(p, x, td) &&
                     weft_linear_distance(td, LLVMGetOperand(i, 0), LLVMGetOperand(x, 0), &d) && d == (int64_t)g.n * size)
