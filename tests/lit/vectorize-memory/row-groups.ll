@@ -2,8 +2,10 @@
 ; its own, unrolled by 8 (rowunroll.c), has 8 loads of a row at consecutive addresses per copy;
 ; in a full unmasked packet they become one 8-element load per lane and a transposition:
 ;   - @two_rows (gesummv: a row of A and one of B): two groups; with 8 lanes, 8 loads of
-;     <8 x float> per group and 3 rounds of 4 pairs of interleaving shuffles (8x8);
-;     with 4 lanes (4 < 8: each row split in two 4x4 squares) the same groups;
+;     <8 x float> per group and the 8x8 transposition x86 does in 256-bit registers (unpack and
+;     shuffle within 128-bit halves, then exchange halves: 3 rounds of 8 shuffles);
+;     with 4 lanes (4 < 8: each row split in two 4x4 squares, transposed by interleaving
+;     whole vectors: rows.lo/rows.hi) the same groups;
 ;   - @one_row (one row per work-item: a packet of 16 with 16 lanes, more lanes than elements:
 ;     two 8x8 squares, each column joined from the two halves);
 ;   - @stored_between: a store between the copies' loads ends each group before it has 4
@@ -16,9 +18,11 @@
 ; P8-DAG: ; weft-vec: stored_between subcfg 0: width 8 {{.*}} row_groups=0
 ; P8-LABEL: define internal void @weft_wi_two_rows(
 ; P8-COUNT-8:  %rows.row{{[0-9]*}} = load <8 x float>, ptr addrspace(1) %{{.*}}, align 4
-; P8-COUNT-12: %rows.lo{{[0-9]*}} = shufflevector <8 x float>
+; P8-COUNT-8:  %rows.unpack{{[0-9]*}} = shufflevector <8 x float>
+; P8-COUNT-8:  %rows.shuf{{[0-9]*}} = shufflevector <8 x float>
+; P8-COUNT-8:  %rows.halves{{[0-9]*}} = shufflevector <8 x float>
 ; P8-COUNT-8:  %rows.row{{[0-9]*}} = load <8 x float>, ptr addrspace(1) %{{.*}}, align 4
-; P8-COUNT-12: %rows.lo{{[0-9]*}} = shufflevector <8 x float>
+; P8-COUNT-8:  %rows.unpack{{[0-9]*}} = shufflevector <8 x float>
 ; P8-LABEL: define internal void @weft_wi_one_row(
 ; P8-LABEL: define internal void @weft_wi_stored_between(
 ; P8-NOT: rows.row
@@ -26,8 +30,8 @@
 ; P16-DAG: ; weft-vec: one_row subcfg 0: width 16 interleave 1 {{.*}} row_groups=1
 ; P16-LABEL: define internal void @weft_wi_one_row(
 ; P16-COUNT-16: %rows.row{{[0-9]*}} = load <8 x float>
-; P16-COUNT-24: %rows.lo{{[0-9]*}} = shufflevector <8 x float>
-; P16-COUNT-8:  shufflevector <8 x float> %rows.{{lo|hi}}{{[0-9]*}}, <8 x float> %rows.{{lo|hi}}{{[0-9]*}}, <16 x i32> <i32 0, i32 1, {{.*}}, i32 15>
+; P16-COUNT-16: %rows.halves{{[0-9]*}} = shufflevector <8 x float>
+; P16-COUNT-8:  shufflevector <8 x float> %rows.halves{{[0-9]*}}, <8 x float> %rows.halves{{[0-9]*}}, <16 x i32> <i32 0, i32 1, {{.*}}, i32 15>
 
 ; P4-DAG: ; weft-vec: two_rows subcfg 0: width 4 {{.*}} row_groups=2
 ; P4-LABEL: define internal void @weft_wi_two_rows(
