@@ -7,8 +7,9 @@
  * elements from P rows. A group of G such loads (G a power of two from 4 to 16, found in one
  * block with nothing that may write memory between the first and the last) is read instead as
  * one G-element load per lane, from the lane's address of the first load, and the P x G block is
- * transposed (log2 steps of interleaving shuffles per T x T square, T = min(P, G)): column k is
- * the packet's vector of load k. Every lane reads only elements its own loads read. Only in full
+ * transposed square by square (T x T, T = min(P, G): 8 x 8 of 32-bit elements in x86's form,
+ * other squares by log2 T rounds of interleaves), the squares' columns joined: column k is the
+ * packet's vector of load k. Every lane reads only elements its own loads read. Only in full
  * packets that run unmasked (the structured copy, and the fast path of a linearized one); under a
  * mask each load is emitted as before. The first load of the group emits the block; the others
  * take their column while the block's emission that made it lasts (its epoch).
