@@ -62,6 +62,18 @@ static const char *source =
     "    ys[i] = s; yd[i] = d;\n"
     "  }\n"
     "}\n"
+    /* straight-line reads of a work-item's own 16 and 4 consecutive elements: row groups of 16
+     * and of 4 loads (vectorize_rows.c), without a loop */
+    "kernel void rows_straight(global const float *A, global const int *B, global float *y,\n"
+    "                          global int *z, int m) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (i < m) {\n"
+    "    int r = i * 16, q = i * 4;\n"
+    "    y[i] = ((((A[r] - A[r + 1]) * A[r + 2] + A[r + 3]) * A[r + 4] - A[r + 5]) * A[r + 6] + A[r + 7])\n"
+    "           * A[r + 8] - A[r + 9] * A[r + 10] + A[r + 11] * A[r + 12] - A[r + 13] + A[r + 14] * A[r + 15];\n"
+    "    z[i] = ((B[q] * 3 + B[q + 1]) * 5 - B[q + 2]) * 7 + B[q + 3];\n"
+    "  }\n"
+    "}\n"
     /* a grid-stride loop (compiler/prefetch.h: a prefetch 8 strides ahead, past the end of the
      * data for the last iterations) feeding a __local histogram, as the corpus's histogram */
     "kernel void grid_hist(global const uchar *data, int n, global uint *bins, local uint *lbins) {\n"
@@ -390,6 +402,61 @@ static void test_rows_mixed(void **state)
         free(gd);
         free(ws);
         free(gs);
+    }
+    restore_env();
+}
+
+/* Row groups of 16 and 4 loads in straight-line code against the host: the integers exactly,
+ * the floats within a tolerance (the kernel's products may be contracted). */
+static void test_rows_straight(void **state)
+{
+    (void)state;
+    const size_t locals[] = {16, 8, 7};
+    for (size_t li = 0; li < 3; li++) {
+        size_t local = locals[li];
+        int m = (int)(local * 20 - 3);
+        size_t global = round_up((size_t)m, local);
+        float *A = malloc(sizeof(float) * (size_t)m * 16), *want = malloc(sizeof(float) * m), *got = malloc(sizeof(float) * m);
+        int *B = malloc(sizeof(int) * (size_t)m * 4), *wz = malloc(sizeof(int) * m), *gz = malloc(sizeof(int) * m);
+        for (int k = 0; k < m * 16; k++)
+            A[k] = frand();
+        for (int k = 0; k < m * 4; k++)
+            B[k] = (int)(rng_next() % 2001) - 1000;
+        for (int i = 0; i < m; i++) {
+            const float *a = A + i * 16;
+            const int *b = B + i * 4;
+            want[i] = ((((a[0] - a[1]) * a[2] + a[3]) * a[4] - a[5]) * a[6] + a[7]) * a[8] - a[9] * a[10] +
+                      a[11] * a[12] - a[13] + a[14] * a[15];
+            wz[i] = ((b[0] * 3 + b[1]) * 5 - b[2]) * 7 + b[3];
+        }
+        cl_mem bA = buf_new(sizeof(float) * (size_t)m * 16, A), bB = buf_new(sizeof(int) * (size_t)m * 4, B);
+        cl_mem by = buf_new(sizeof(float) * m, NULL), bz = buf_new(sizeof(int) * m, NULL);
+        for (size_t s = 0; s < NSETTINGS; s++) {
+            use_setting(s);
+            for (int rep = 0; rep < 3; rep++) {
+                assert_int_equal(launch("rows_straight", 1, NULL, &global, &local,
+                                        KARGS(KARG(bA), KARG(bB), KARG(by), KARG(bz), KARG(m))),
+                                 CL_SUCCESS);
+                buf_read(by, sizeof(float) * m, got);
+                buf_read(bz, sizeof(int) * m, gz);
+                for (int i = 0; i < m; i++)
+                    if (!close_f(got[i], want[i], 1e-4) || gz[i] != wz[i]) {
+                        fprintf(stderr, "%s/%s local %zu: row %d = %g %d, want %g %d\n", settings[s][0],
+                                settings[s][1], local, i, got[i], gz[i], want[i], wz[i]);
+                        fail();
+                    }
+            }
+        }
+        clReleaseMemObject(bA);
+        clReleaseMemObject(bB);
+        clReleaseMemObject(by);
+        clReleaseMemObject(bz);
+        free(A);
+        free(want);
+        free(got);
+        free(B);
+        free(wz);
+        free(gz);
     }
     restore_env();
 }
@@ -810,6 +877,7 @@ int main(void)
         cmocka_unit_test(test_gemv_rows),
         cmocka_unit_test(test_gemv2_rows),
         cmocka_unit_test(test_rows_mixed),
+        cmocka_unit_test(test_rows_straight),
         cmocka_unit_test(test_grid_hist),
         cmocka_unit_test(test_sgemm_nt),
         cmocka_unit_test(test_jds),

@@ -49,7 +49,7 @@ static bool in_loop(LLVMValueRef v, LLVMBasicBlockRef h, LLVMBasicBlockRef b)
 }
 
 struct walk {
-    LLVMBasicBlockRef pre, header, body, exit;
+    LLVMBasicBlockRef pre, header, body;
     LLVMValueRef cmp, j, n;
 };
 
@@ -66,7 +66,6 @@ static bool loop_shape(const struct weft_loops *L, int li, struct walk *w)
     const struct weft_cfg *cfg = L->cfg;
     w->header = cfg->blocks[lp->header];
     w->body = cfg->blocks[lp->latches[0]];
-    w->exit = cfg->blocks[lp->exits[0]];
     /* the header: phis, one compare, the branch on it to the body (true) or the exit */
     LLVMValueRef term = LLVMGetBasicBlockTerminator(w->header);
     LLVMValueRef i = LLVMGetFirstInstruction(w->header);
@@ -201,17 +200,22 @@ static void unroll(const struct walk *w, unsigned count)
     unsigned nphi = 0;
     for (LLVMValueRef phi = LLVMGetFirstInstruction(w->header); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi))
         nphi++;
-    LLVMValueRef *orig = calloc(nphi + 1, sizeof *orig), *uphi = calloc(nphi + 1, sizeof *uphi);
-    if (!orig || !uphi)
+    /* each phi's value from the body (latch), and the unrolled loop's copy of the phi */
+    LLVMValueRef *orig = calloc(nphi + 1, sizeof *orig), *latch = calloc(nphi + 1, sizeof *latch);
+    LLVMValueRef *uphi = calloc(nphi + 1, sizeof *uphi), *next = calloc(nphi + 1, sizeof *next);
+    if (!orig || !latch || !uphi || !next)
         abort();
     unsigned k = 0;
     for (LLVMValueRef phi = LLVMGetFirstInstruction(w->header); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi), k++) {
         orig[k] = phi;
         uphi[k] = LLVMBuildPhi(b, LLVMTypeOf(phi), "rows.phi");
         LLVMValueRef from_pre = NULL;
-        for (unsigned i = 0; i < LLVMCountIncoming(phi); i++)
+        for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
             if (LLVMGetIncomingBlock(phi, i) == w->pre)
                 from_pre = LLVMGetIncomingValue(phi, i);
+            if (LLVMGetIncomingBlock(phi, i) == w->body)
+                latch[k] = LLVMGetIncomingValue(phi, i);
+        }
         LLVMBasicBlockRef pre = w->pre;
         LLVMAddIncoming(uphi[k], &from_pre, &pre, 1);
         weft_vmap_put(&map, phi, uphi[k]);
@@ -225,9 +229,6 @@ static void unroll(const struct walk *w, unsigned count)
     /* the copies */
     LLVMPositionBuilderAtEnd(b, ub);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(w->body);
-    LLVMValueRef *next = calloc(nphi + 1, sizeof *next);
-    if (!next)
-        abort();
     for (unsigned copy = 0; copy < count; copy++) {
         for (LLVMValueRef x = LLVMGetFirstInstruction(w->body); x && x != term; x = LLVMGetNextInstruction(x)) {
             LLVMValueRef cl = LLVMInstructionClone(x);
@@ -236,13 +237,8 @@ static void unroll(const struct walk *w, unsigned count)
             LLVMInsertIntoBuilder(b, cl);
             weft_vmap_put(&map, x, cl);
         }
-        for (k = 0; k < nphi; k++) {
-            LLVMValueRef from_body = NULL;
-            for (unsigned i = 0; i < LLVMCountIncoming(orig[k]); i++)
-                if (LLVMGetIncomingBlock(orig[k], i) == w->body)
-                    from_body = LLVMGetIncomingValue(orig[k], i);
-            next[k] = mapped(&map, from_body);
-        }
+        for (k = 0; k < nphi; k++)
+            next[k] = mapped(&map, latch[k]);
         for (k = 0; k < nphi; k++)
             weft_vmap_put(&map, orig[k], next[k]);
     }
@@ -264,6 +260,7 @@ static void unroll(const struct walk *w, unsigned count)
     LLVMDisposeBuilder(b);
     weft_vmap_free(&map);
     free(orig);
+    free(latch);
     free(uphi);
     free(next);
 }
@@ -281,12 +278,15 @@ unsigned weft_unroll_row_walks(LLVMValueRef fn, unsigned count)
         struct weft_cfg *cfg = weft_cfg_build(fn);
         struct weft_domtree *dom = cfg ? weft_dom_compute(cfg) : NULL;
         struct weft_loops *L = dom ? weft_loops_compute(cfg, dom) : NULL;
-        struct weft_shapes *sh = L ? weft_shapes_compute(fn, NULL) : NULL;
+        struct weft_shapes *sh = NULL;   /* computed once a loop has the shape: most kernels have none */
         struct walk w = {0};
         bool found = false;
-        for (size_t li = 0; sh && !L->irreducible && li < L->count && !found; li++) {
-            if (loop_shape(L, (int)li, &w) && !weft_ptrmap_get_or(&seen, w.header, 0) && reads_row(fn, &w, sh))
-                found = true;
+        for (size_t li = 0; L && !L->irreducible && li < L->count && !found; li++) {
+            if (!loop_shape(L, (int)li, &w) || weft_ptrmap_get_or(&seen, w.header, 0))
+                continue;
+            if (!sh)
+                sh = weft_shapes_compute(fn, NULL);
+            found = sh && reads_row(fn, &w, sh);
         }
         if (sh)
             weft_shapes_free(sh);
