@@ -1084,7 +1084,8 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
     if (k->group_blind)
         fprintf(f, "  work-groups: the kernel cannot tell them apart (no local id or size, group id, barrier or "
                 "__local memory): unless it asks for a work-group size, launches run neighbouring groups as "
-                "one, up to %u work-items of dimension 0\n", WEFT_BLIND_GROUP_X);
+                "one, up to %u work-items of dimension 0, and split few long groups into smaller ones for "
+                "the threads\n", WEFT_BLIND_GROUP_X);
 
     if (k->uses_sub_groups)
         fprintf(f, "  sub-groups: %u work-item%s each (%s)\n", k->sub_group_width, k->sub_group_width == 1 ? "" : "s",

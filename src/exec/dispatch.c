@@ -123,9 +123,9 @@ int weft_dispatch_run(struct weft_launch_desc *p)
     struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
     p->launch.ctx.printf_buf = pb;
     p->launch.name = p->name;   /* WEFT_TRACE's slices of its chunks */
-    /* timed once for whoever needs it: fusion's per-row cost, the runtime's one-group bound,
+    /* timed once for whoever needs it: fusion's per-row cost, the runtime's bounds (p->timed),
      * WEFT_REPORT */
-    uint64_t t0 = p->fusable || p->launch.total_groups == 1 || weft_report_enabled ? weft_now_ns() : 0;
+    uint64_t t0 = p->fusable || p->timed || weft_report_enabled ? weft_now_ns() : 0;
     bool profiled = false;
     if (p->alt && p->nparts == 1)
         verify_pair(p, &p->launch);
@@ -136,7 +136,7 @@ int weft_dispatch_run(struct weft_launch_desc *p)
     if (weft_report_enabled && rc == 0)
         report(p, t1 - t0);
     /* not from a launch that profiled two variants: its time includes the slower one's slices */
-    p->run_ns = t0 && rc == 0 && !profiled && (p->fusable || p->launch.total_groups == 1) ? t1 - t0 : 0;
+    p->run_ns = t0 && rc == 0 && !profiled && (p->fusable || p->timed) ? t1 - t0 : 0;
     /* the per-row cost of this kernel unfused: what fusing it into a chain would save */
     if (p->fusable && p->run_ns)
         weft_fuse_note_unfused(p, p->run_ns);

@@ -85,6 +85,9 @@ struct weft_launch_desc {
     bool uses_printf;                      /* the run gives ctx.printf_buf a buffer */
     bool fusable;                          /* may join a fused chain (exec/fuse/fuse.h): its
                                               unfused runs are timed for fusion's costs */
+    bool timed;                            /* the runtime wants run_ns (a launch of at most one
+                                              work-group per thread: runtime/ndrange.c's
+                                              bounds for one group and for splitting groups) */
     /* the argument values: the packed block is launch.args */
     const struct weft_launch_buffer *bufs; /* every memory object of the arguments, in order */
     unsigned nbufs;
@@ -104,7 +107,7 @@ struct weft_launch_desc {
     weft_wg_fn alt;                        /* another schedule of parts[0] to profile, or NULL */
     struct weft_variant_spec spec, alt_spec;   /* parts[0]'s variant and alt's (the log) */
     uint64_t select_key;                   /* the decision's key (exec/variant_select.h) */
-    uint64_t run_ns;                       /* set by weft_dispatch_run for a fusable or one-group
+    uint64_t run_ns;                       /* set by weft_dispatch_run for a fusable or timed
                                               launch that ran one variant: how long it took
                                               (fusion's costs, runtime/ndrange.c's bound); else 0 */
 };

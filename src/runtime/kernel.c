@@ -53,6 +53,9 @@ struct _cl_kernel {
     struct arg_value *args;
     atomic_uint_fast64_t one_group_ns;     /* one-group launches' run time, a moving average
                                               (weft_kernel_note_one_group_run); 0: none yet */
+    atomic_uint_fast64_t item_ps;          /* picoseconds per work-item of launches with at most
+                                              a work-group per thread, a moving average
+                                              (weft_kernel_note_few_groups_run); 0: none yet */
     atomic_bool launched;                  /* weft_kernel_note_launch */
     /* clSetKernelExecInfo (runtime/svm.c), guarded by lock: CL_KERNEL_EXEC_INFO_SVM_PTRS, and
      * whether CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM was set to CL_TRUE explicitly (its
@@ -648,6 +651,22 @@ void weft_kernel_note_one_group_run(cl_kernel k, uint64_t ns)
 uint64_t weft_kernel_one_group_run_ns(cl_kernel k)
 {
     return atomic_load_explicit(&k->one_group_ns, memory_order_relaxed);
+}
+
+void weft_kernel_note_few_groups_run(cl_kernel k, uint64_t ns, uint64_t group_items)
+{
+    if (!group_items)
+        return;
+    uint64_t ps = ns >= UINT64_MAX / 1000 ? UINT64_MAX / group_items : ns * 1000 / group_items;
+    /* averaged as one_group_ns is, for the same reasons */
+    uint64_t old = atomic_load_explicit(&k->item_ps, memory_order_relaxed);
+    uint64_t avg = old ? old - old / 4 + ps / 4 : ps;
+    atomic_store_explicit(&k->item_ps, avg ? avg : 1, memory_order_relaxed);
+}
+
+uint64_t weft_kernel_item_ps(cl_kernel k)
+{
+    return atomic_load_explicit(&k->item_ps, memory_order_relaxed);
 }
 
 void weft_kernel_note_launch(cl_kernel k)

@@ -67,6 +67,12 @@ bool weft_kernel_group_blind(cl_kernel k);
  * (0: none ran yet); ndrange.c lets such launches run on the enqueueing thread when it is short. */
 void weft_kernel_note_one_group_run(cl_kernel k, uint64_t ns);
 uint64_t weft_kernel_one_group_run_ns(cl_kernel k);
+/* How long the kernel takes per work-item on one thread, in picoseconds: a moving average over
+ * its last launches of at most one work-group per pool thread (each group ran on a thread of
+ * its own, so a launch took about as long as one group: `ns` for `group_items` work-items);
+ * 0 while none ran. ndrange.c splits the work-groups of such launches when they are long. */
+void weft_kernel_note_few_groups_run(cl_kernel k, uint64_t ns, uint64_t group_items);
+uint64_t weft_kernel_item_ps(cl_kernel k);
 /* The kernel calls sub-group built-ins: its launches never switch variants at run time
  * (the sub-group size must stay what clGetKernelSubGroupInfo reported). */
 bool weft_kernel_uses_sub_groups(cl_kernel k);

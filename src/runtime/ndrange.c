@@ -27,6 +27,9 @@
  *     the SIMD width along dimension 0), or a power of two with a remainder group (the same
  *     full-group variant then serves every global size, and full groups fill whole vectors).
  *     Either way small enough that every pool thread gets several groups.
+ *   - A kernel that cannot tell its work-groups apart (group-blind, weft_kernel_group_blind)
+ *     runs at a local size of the runtime's choosing in dimension 0: many small groups merged
+ *     (merge_blind_groups), few long ones split (split_blind_groups, runtime/group_split.h).
  *   - Enqueue builds the launch's description once (exec/launch.h: the metadata, the argument
  *     block and the memory objects it names, the parts and their variants; unused dimensions:
  *     size 1, offset 0) in the command's payload; at run time the command hands it to the
@@ -49,6 +52,7 @@
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
+#include "runtime/group_split.h"
 #include "runtime/kernel.h"
 #include "runtime/log.h"
 #include "runtime/program.h"
@@ -85,8 +89,13 @@ static cl_int run_ndrange(struct weft_command *cmd)
                           "could not allocate %zu bytes of local memory, %zu of scratch and a stack of %zu "
                           "per worker", p->desc.launch.local_mem_size, p->desc.launch.scratch_size,
                           WEFT_POOL_BASE_STACK + p->desc.launch.stack_size);
-    if (p->desc.launch.total_groups == 1 && p->desc.run_ns)
-        weft_kernel_note_one_group_run(p->desc.kernel, p->desc.run_ns);
+    if (p->desc.timed && p->desc.run_ns) {
+        const struct weft_launch_part *full = &p->desc.parts[0];
+        if (p->desc.launch.total_groups == 1)
+            weft_kernel_note_one_group_run(p->desc.kernel, p->desc.run_ns);
+        weft_kernel_note_few_groups_run(p->desc.kernel, p->desc.run_ns,
+                                        full->local[0] * full->local[1] * full->local[2]);
+    }
     return CL_SUCCESS;
 }
 
@@ -224,8 +233,9 @@ static void choose_local_size_nonuniform(cl_uint work_dim, const size_t global[3
 struct geometry {
     bool empty;                        /* global size NULL or 0 in a used dimension */
     size_t global[3], offset[3], local[3];   /* unused dimensions: 1, 0, 1 */
-    bool stand_in;                     /* local[0] is a merged size that runs in place of a larger
-                                          one being compiled ahead (merged_size_ready) */
+    bool stand_in;                     /* local[0] runs in place of a merged or split size
+                                          being compiled ahead (merged_size_ready,
+                                          split_blind_groups) */
 };
 
 /* Like WEFT_CHECK, but names the entry point (the checks live in this helper). */
@@ -245,7 +255,8 @@ struct geometry {
  * of at least MERGED_READY_MIN, whose first variant is ready (hashcat's autotune grows the
  * global size launch after launch, and with it the merged size: each new one compiled inside
  * its timing, 3-8 s for MD5 on the 2-core EPYC), with `want` compiled ahead. When none is
- * ready, `want`: the launch compiles it. */
+ * ready, `want`: the launch compiles it. A split size `want` (smaller than the enqueued one)
+ * that is not ready is compiled ahead, and the enqueued size runs. */
 static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct geometry *g, size_t want)
 {
     uint64_t gs[3], off[3];
@@ -258,6 +269,11 @@ static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct
     cl_int err = weft_kernel_peek_variant(kernel, work_dim, l, &first, &v);
     if (err != WEFT_VARIANT_NOT_COMPILED || weft_scalar_ready_at(kernel, work_dim, l, &first))
         return want;   /* ready, or its compile failed: the launch reports why */
+    if (want < g->local[0]) {
+        /* a split size (split_blind_groups): the enqueued one stands in */
+        weft_compile_ahead(kernel, work_dim, l, &first, true);
+        return g->local[0];
+    }
     for (l[0] = want / 2; l[0] >= g->local[0] && l[0] >= MERGED_READY_MIN; l[0] /= 2) {
         if (weft_kernel_peek_variant(kernel, work_dim, l, &first, &v) == CL_SUCCESS ||
             weft_scalar_ready_at(kernel, work_dim, l, &first)) {
@@ -328,6 +344,31 @@ static void merge_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geomet
         l0 = merged_size_ready(kernel, work_dim, g, want);
         g->stand_in = l0 != want;
     }
+    g->local[0] = l0;
+}
+
+/* Runs the work-groups of a group-blind launch of few, long groups as smaller ones
+ * (runtime/group_split.h says when and why). For a kernel slow to compile the enqueued size
+ * runs until the split one is compiled ahead. */
+static void split_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geometry *g, unsigned threads)
+{
+    if (g->empty || threads < 2 || !weft_kernel_group_blind(kernel))
+        return;
+    const size_t l = g->local[0], lanes = g->local[1] * g->local[2];
+    uint64_t rest = 1;   /* groups in dimensions 1 and 2 */
+    for (int d = 1; d < 3; d++)
+        rest *= g->global[d] / g->local[d] + (g->global[d] % g->local[d] != 0);
+    size_t l0 = weft_split_local0(g->global[0], l, lanes, rest, threads, weft_kernel_item_ps(kernel));
+    if (l0 == l)
+        return;
+    const size_t want = l0;
+    if (weft_compile_ahead_worth(kernel)) {
+        l0 = merged_size_ready(kernel, work_dim, g, want);
+        g->stand_in = l0 != want;
+    }
+    weft_log(WEFT_LOG_DEBUG, "kernel '%s': %llu work-group(s) of %zu work-items for %u threads: split to %zu work-items%s",
+             weft_kernel_name(kernel), (unsigned long long)((g->global[0] / l + (g->global[0] % l != 0)) * rest),
+             l * lanes, threads, want * lanes, l0 != want ? " once compiled (ahead)" : "");
     g->local[0] = l0;
 }
 
@@ -606,6 +647,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     }
     weft_kernel_note_launch(kernel);   /* its prepared guesses are dropped (variant_choice.h) */
     merge_blind_groups(kernel, work_dim, &g, q->device->compute_units);
+    split_blind_groups(kernel, work_dim, &g, q->device->compute_units);
     const cl_device_id dev = q->device;
     const bool empty = g.empty;
     const size_t *global = g.global, *local = g.local, *offset = g.offset;
@@ -696,6 +738,7 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     }
     if (d->fusable)
         cmd->flags |= WEFT_COMMAND_FUSABLE;
+    d->timed = !empty && launch.total_groups <= q->device->compute_units;
     /* one short group: no other thread needs to see it (the queue decides whether it is idle).
      * Not a kernel on shared virtual memory: it may wait, through SVM atomics, for the very host
      * thread that would be running it */

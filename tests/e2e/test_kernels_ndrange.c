@@ -5,7 +5,8 @@
  * reqd_work_group_size honoured when the runtime picks the local size; clEnqueueTask; a
  * kernel launched twice with different sizes (variants per local size); a kernel that cannot
  * tell its work-groups apart (the runtime runs neighbouring groups as one) still runs every
- * work-item exactly once, at its global id, with offsets and in two dimensions. */
+ * work-item exactly once, at its global id, with offsets and in two dimensions, and so do
+ * its few long groups split into more (CTest also runs this file with WEFT_NUM_THREADS=16). */
 #include "test_kernels_harness.h"
 
 enum { REC = 16 }; /* values recorded per work-item */
@@ -40,6 +41,13 @@ static const char *source =
     "  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);\n"
     "  size_t f = y * get_global_size(0) + x;\n"
     "  out[f] = (uint)(get_global_id(0) * 3 + get_global_id(1) * 100000);\n"
+    "  atomic_inc(&hits[f]);\n"
+    "}\n"
+    "kernel void blind_long(global uint *out, global uint *hits, uint n) {\n"
+    "  size_t f = get_global_id(0) - get_global_offset(0);\n"
+    "  uint h = (uint)get_global_id(0);\n"
+    "  for (uint k = 0; k < n; k++) h = h * 1664525u + 1013904223u + k;\n"
+    "  out[f] = h;\n"
     "  atomic_inc(&hits[f]);\n"
     "}\n"
     "kernel void sighted(global uint *out) {\n"
@@ -207,6 +215,9 @@ static void test_group_blind_kernel(void **state)
         {1, {8192, 1}, {8, 1}, {0, 0}},   /* merged up to 256 work-items per group */
         {1, {4096, 1}, {64, 1}, {5, 0}},
         {1, {1000, 1}, {8, 1}, {3, 0}},   /* 1000 = 8 x 125: merged only while it divides */
+        {1, {1024, 1}, {256, 1}, {0, 0}},  /* 4 groups: split on 2 threads or more */
+        {1, {4096, 1}, {256, 1}, {9, 0}},  /* 16 groups: split on 8 threads or more */
+        {2, {512, 4}, {256, 1}, {0, 3}},   /* 2 x 4 groups */
         {1, {777, 1}, {7, 1}, {0, 0}},
         {2, {2048, 3}, {16, 1}, {1, 2}},
         {2, {512, 64}, {4, 4}, {0, 7}},
@@ -257,6 +268,50 @@ static void test_group_blind_kernel(void **state)
     clReleaseKernel(k);
 }
 
+/* Few, long work-groups of a group-blind kernel: the first launches are timed, later ones split
+ * into more groups once the kernel is known to be slow (runtime/group_split.h); every work-item
+ * runs once, with its own global id, whatever the split. */
+static void test_group_blind_split(void **state)
+{
+    (void)state;
+    static const struct { size_t global, local, offset; } cases[] = {
+        {256, 256, 0},     /* one group */
+        {1024, 256, 7},    /* 4 groups */
+        {96, 96, 0},       /* splits once (96 -> 48) */
+        {240, 48, 1},      /* 5 groups of a size that does not halve */
+    };
+    const cl_uint n = 20000;
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, "blind_long", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t g = cases[c].global;
+        cl_uint *out = malloc(g * sizeof *out), *hits = calloc(g, sizeof *hits);
+        cl_mem bo = buf_poisoned(g * sizeof *out), bh = buf_new(g * sizeof *hits, hits);
+        assert_int_equal(clSetKernelArg(k, 0, sizeof bo, &bo), CL_SUCCESS);
+        assert_int_equal(clSetKernelArg(k, 1, sizeof bh, &bh), CL_SUCCESS);
+        assert_int_equal(clSetKernelArg(k, 2, sizeof n, &n), CL_SUCCESS);
+        for (int launch = 0; launch < 3; launch++)
+            assert_int_equal(clEnqueueNDRangeKernel(env.queue, k, 1, &cases[c].offset, &g, &cases[c].local, 0,
+                                                    NULL, NULL),
+                             CL_SUCCESS);
+        buf_read(bo, g * sizeof *out, out);
+        buf_read(bh, g * sizeof *hits, hits);
+        for (size_t f = 0; f < g; f++) {
+            cl_uint h = (cl_uint)(f + cases[c].offset);
+            for (cl_uint i = 0; i < n; i++)
+                h = h * 1664525u + 1013904223u + i;
+            if (hits[f] != 3 || out[f] != h)
+                fail_msg("case %zu item %zu: ran %u times in 3 launches, wrote %u, want %u", c, f, hits[f], out[f], h);
+        }
+        free(out);
+        free(hits);
+        clReleaseMemObject(bo);
+        clReleaseMemObject(bh);
+    }
+    clReleaseKernel(k);
+}
+
 /* `int i = get_global_id(0)` wraps past 2^31 - 1, and so does i + k: variants assume ids below
  * 2^31 - 2^24 and fold (long)(i + k) into id + k (compiler/narrowids.h) only for launches whose
  * ids stay there; launches past it get the variant that keeps the wrap. */
@@ -304,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_reqd_work_group_size_with_null_local),
         cmocka_unit_test(test_enqueue_task),
         cmocka_unit_test(test_group_blind_kernel),
+        cmocka_unit_test(test_group_blind_split),
         cmocka_unit_test(test_int_ids_wrap_past_2_31),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,7 +5,7 @@
 // RUN: %weft explain %s | FileCheck %s
 
 // CHECK-LABEL: kernel blind
-// CHECK-NEXT:    work-groups: the kernel cannot tell them apart
+// CHECK-NEXT:    work-groups: the kernel cannot tell them apart{{.*}}as one, up to 256 work-items of dimension 0, and split few long groups into smaller ones for the threads
 // CHECK-LABEL: kernel by_local_id
 // CHECK-NOT:     work-groups:
 // CHECK-LABEL: kernel by_group_id
