@@ -296,6 +296,11 @@ static long bound_ms(void)
     return b;
 }
 
+bool weft_compile_ahead_on(void)
+{
+    return bound_ms() >= 0;
+}
+
 bool weft_compile_ahead_worth(cl_kernel k)
 {
     long b = bound_ms();

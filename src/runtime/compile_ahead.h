@@ -26,6 +26,8 @@
  * the launch that wants them: its longest compile so far reached the bound. A kernel none of
  * whose variants is compiled yet is not (its first launch must compile one anyway). */
 bool weft_compile_ahead_worth(cl_kernel k);
+/* Whether anything is compiled ahead at all (not WEFT_COMPILE_AHEAD_MS=off). */
+bool weft_compile_ahead_on(void);
 
 /* Queues the compile of `spec` for `local` (unless it is queued or compiling already, or the
  * queue is full), in place of the kernel's queued compiles for other local sizes; the job holds

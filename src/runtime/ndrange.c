@@ -234,7 +234,7 @@ struct geometry {
     bool empty;                        /* global size NULL or 0 in a used dimension */
     size_t global[3], offset[3], local[3];   /* unused dimensions: 1, 0, 1 */
     bool stand_in;                     /* local[0] runs in place of a merged or split size
-                                          being compiled ahead (merged_size_ready,
+                                          being compiled ahead (regrouped_size_ready,
                                           split_blind_groups) */
 };
 
@@ -255,9 +255,13 @@ struct geometry {
  * of at least MERGED_READY_MIN, whose first variant is ready (hashcat's autotune grows the
  * global size launch after launch, and with it the merged size: each new one compiled inside
  * its timing, 3-8 s for MD5 on the 2-core EPYC), with `want` compiled ahead. When none is
- * ready, `want`: the launch compiles it. A split size `want` (smaller than the enqueued one)
- * that is not ready is compiled ahead, and the enqueued size runs. */
-static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct geometry *g, size_t want)
+ * ready, `want`: the launch compiles it. For a split size `want` (smaller than the enqueued
+ * one, split_blind_groups; any kernel) that is not ready while the enqueued size's variant is,
+ * the enqueued size runs and `want` is compiled ahead: a launch at a size the application
+ * showed beforehand compiles nothing (runtime/variant_choice.h prepares it; hashcat times such
+ * launches). Without compiles ahead (WEFT_COMPILE_AHEAD_MS=off), or with nothing ready at
+ * either size, `want`: the launch compiles one anyway. */
+static size_t regrouped_size_ready(cl_kernel kernel, cl_uint work_dim, const struct geometry *g, size_t want)
 {
     uint64_t gs[3], off[3];
     for (int d = 0; d < 3; d++)
@@ -270,7 +274,12 @@ static size_t merged_size_ready(cl_kernel kernel, cl_uint work_dim, const struct
     if (err != WEFT_VARIANT_NOT_COMPILED || weft_scalar_ready_at(kernel, work_dim, l, &first))
         return want;   /* ready, or its compile failed: the launch reports why */
     if (want < g->local[0]) {
-        /* a split size (split_blind_groups): the enqueued one stands in */
+        /* a split size (split_blind_groups): the enqueued one stands in when it is ready */
+        size_t e[3] = {g->local[0], g->local[1], g->local[2]};
+        if (!weft_compile_ahead_on() ||
+            (weft_kernel_peek_variant(kernel, work_dim, e, &first, &v) != CL_SUCCESS &&
+             !weft_scalar_ready_at(kernel, work_dim, e, &first)))
+            return want;
         weft_compile_ahead(kernel, work_dim, l, &first, true);
         return g->local[0];
     }
@@ -341,15 +350,16 @@ static void merge_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geomet
     l0 = merged_size_paying(g, rest, threads, info.max_work_group_size, l0, slow);
     if (l0 != g->local[0] && slow) {
         size_t want = l0;
-        l0 = merged_size_ready(kernel, work_dim, g, want);
+        l0 = regrouped_size_ready(kernel, work_dim, g, want);
         g->stand_in = l0 != want;
     }
     g->local[0] = l0;
 }
 
 /* Runs the work-groups of a group-blind launch of few, long groups as smaller ones
- * (runtime/group_split.h says when and why). For a kernel slow to compile the enqueued size
- * runs until the split one is compiled ahead. */
+ * (runtime/group_split.h says when and why). While the split size is not compiled and the
+ * enqueued one is, the enqueued size runs and the split one is compiled ahead
+ * (regrouped_size_ready). */
 static void split_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geometry *g, unsigned threads)
 {
     if (g->empty || threads < 2 || !weft_kernel_group_blind(kernel))
@@ -362,10 +372,8 @@ static void split_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geomet
     if (l0 == l)
         return;
     const size_t want = l0;
-    if (weft_compile_ahead_worth(kernel)) {
-        l0 = merged_size_ready(kernel, work_dim, g, want);
-        g->stand_in = l0 != want;
-    }
+    l0 = regrouped_size_ready(kernel, work_dim, g, want);
+    g->stand_in = l0 != want;
     weft_log(WEFT_LOG_DEBUG, "kernel '%s': %llu work-group(s) of %zu work-items for %u threads: split to %zu work-items%s",
              weft_kernel_name(kernel), (unsigned long long)((g->global[0] / l + (g->global[0] % l != 0)) * rest),
              l * lanes, threads, want * lanes, l0 != want ? " once compiled (ahead)" : "");
