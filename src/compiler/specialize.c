@@ -23,6 +23,7 @@
 #include "compiler/globals.h"
 #include "compiler/metadata.h"
 #include "compiler/narrowids.h"
+#include "compiler/narrowmasks.h"
 #include "compiler/printf.h"
 #include "compiler/safediv.h"
 #include "compiler/prefetch.h"
@@ -322,6 +323,8 @@ cl_int weft_specialize(const struct weft_bitcode *exe, const char *kernel, const
                                                 : "globaldce,default<O3>",
                                  tm, diag))
         goto done;
+    if (!opt_disable)
+        weft_narrow_masked_memops(m);
     weft_dump_module(m, tag, "optimized");
     if (!weft_codegen_emit_object(tm, m, &out->object, diag))
         goto done;

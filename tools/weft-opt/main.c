@@ -28,6 +28,8 @@
  *                           unless a kernel holds a vector of -vectorize's W x 32 bits (scalarize.h;
  *                           nothing with -vectorize=off)
  *   prefetch-grid-strides   software prefetches for each kernel's grid-stride loops (prefetch.h)
+ *   narrow-masked-memops    masked loads and stores of a constant run of lanes as plain ones, on the
+ *                           module (narrowmasks.h: what the driver does after optimizing)
  *   llvm:<pipeline>         LLVMRunPasses with that pipeline string, on the module
  *   print-<analysis>        analysis/print.h dump of the selected kernels (cfg, dominators,
  *                           loops, liveness, shapes, locality, locality-precise, access);
@@ -52,6 +54,7 @@
 #include "compiler/analysis/print.h"
 #include "compiler/diag.h"
 #include "compiler/narrowids.h"
+#include "compiler/narrowmasks.h"
 #include "compiler/safediv.h"
 #include "compiler/prefetch.h"
 #include "compiler/scalarize.h"
@@ -64,7 +67,7 @@ static void usage(void)
     fprintf(stderr, "usage: weft-opt -pass=NAME[,NAME...] [-local-size=X,Y,Z] [-kernel=NAME] in.ll|in.bc\n"
                     "passes: canonicalize-barriers unroll-barrier-loops unroll-row-walks work-function lower-workitem layout-locals form-subcfgs\n"
                     "        privatize wg-loops wg-function drop-kernels guard-divisions hoist-divisions narrow-ids\n"
-                    "        scalarize-vector-ops prefetch-grid-strides llvm:<pipeline>\n"
+                    "        scalarize-vector-ops prefetch-grid-strides narrow-masked-memops llvm:<pipeline>\n"
                     "        print-<analysis>\n"
                     "analyses: cfg dominators loops liveness shapes locality locality-precise access\n");
 }
@@ -286,6 +289,10 @@ int main(int argc, char **argv)
                 fprintf(hs, "; weft: prefetch-grid-strides %.*s: %u\n", (int)len, name,
                         weft_prefetch_grid_strides(kernels[k]));
             }
+            continue;
+        }
+        if (strcmp(p, "narrow-masked-memops") == 0) {
+            fprintf(hs, "; weft: narrow-masked-memops %u\n", weft_narrow_masked_memops(m));
             continue;
         }
         if (strcmp(p, "hoist-divisions") == 0) {
