@@ -1,7 +1,8 @@
 /* tests/unit/test_fuse_plan.c — the overlapped-tiling geometry of exec/fuse/plan.c: Zhou's
  * redundant work for a 1-D 3-point ping-pong chain with clamped boundaries (seed-notes 003-004,
  * criterion 5: K*N + (Q-1)*K*(K-1) rows), the symbolic tiles of criterion 4, owned ranges that
- * partition the buffers, 2-D row halos, the layout checks, the depth rule of equation 6, and
+ * partition the buffers, 2-D row halos, the layout checks, the depth rule of equation 6, when
+ * two levels are worth trying, and
  * reads whose address chooses (clamped neighbours: min/max and selects) planned by their
  * interval footprints, and the bytes a row touches. */
 #include <setjmp.h>
@@ -226,6 +227,32 @@ static void test_depth_follows_equation_6(void **state)
     assert_int_equal(weft_fp_depth(&x.c, 1000, 1.0 / 1000), 1);
 }
 
+/* Two levels are worth measuring only where the one-level plan leaves work they could save: a
+ * depth below the chain's stages, or 3 % of its rows or more redone. */
+static void test_two_levels_only_where_one_level_redoes_work(void **state)
+{
+    (void)state;
+    struct chain1d x;
+    char why[128];
+    make_chain1d(&x, 1 << 20, 32, 1);
+    assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+    unsigned K;
+    uint64_t tile;
+    /* the plan weft_fp_choose makes: all 32 stages, tiles of 16320 rows redoing 2 x 31 rows each
+     * stage boundary, about 0.2 %: nothing left for two levels */
+    weft_fp_choose(&x.c, 8, 256 << 10, 2, 1.0, &K, &tile);
+    assert_int_equal(K, 32);
+    assert_false(weft_fp_two_levels_may_pay(&x.c, K, tile));
+    /* tiles of 2048 rows redo (K - 1) / 2048 = 1.5 %; of 1024, 3.0 %; of 512, 6 % */
+    assert_false(weft_fp_two_levels_may_pay(&x.c, 32, 2048));
+    assert_true(weft_fp_two_levels_may_pay(&x.c, 32, 1024));
+    assert_true(weft_fp_two_levels_may_pay(&x.c, 32, 512));
+    /* a depth below the chain's: the stages beyond it are left */
+    assert_true(weft_fp_two_levels_may_pay(&x.c, 16, tile));
+    /* one tile: nothing redone */
+    assert_false(weft_fp_two_levels_may_pay(&x.c, 32, 1 << 20));
+}
+
 /* The 1-D chain with its neighbours clamped: a[max(i-1, 0)], a[i], a[min(i+1, n-1)] (HotSpot's
  * borders) as choosing reads. Clamping is exact, so regions and redundant work are those of
  * the affine chain; a write whose address chooses is refused. */
@@ -333,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_margins_bound_the_neighbours_windows),
         cmocka_unit_test(test_2d_rows_and_layout_checks),
         cmocka_unit_test(test_depth_follows_equation_6),
+        cmocka_unit_test(test_two_levels_only_where_one_level_redoes_work),
         cmocka_unit_test(test_clamped_reads_plan_like_affine_ones),
         cmocka_unit_test(test_row_bytes_count_a_read_buffer_once),
     };

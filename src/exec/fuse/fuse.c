@@ -468,6 +468,28 @@ static bool other_form_measured(const struct weft_cost_key *key)
     return weft_cost_get(WEFT_COST_USEFUL, &other, WEFT_FUSE_FUSED_SAMPLES) > 0;
 }
 
+/* Whether the one-level plan of f's chain leaves work that two levels could save
+ * (weft_fp_two_levels_may_pay), planned as the one-level run would be: with its measured
+ * t_s/t_c - 1 when it has one (`unfused`: the chain's unfused cost per row, 0 or below while
+ * not all measured), else an earlier process's, else WEFT_FUSE_FIRST_RATIO. */
+static bool one_level_leaves_work(const struct weft_fusion *f, double unfused, const struct weft_cost_prior *prior)
+{
+    const struct weft_cost_key one = weft_cost_key_in_form(&f->key, WEFT_FUSE_FORM_ONE_LEVEL);
+    const double fused = weft_cost_get(WEFT_COST_FUSED, &one, WEFT_FUSE_FUSED_SAMPLES);
+    const double ratio = unfused > 0 && fused > 0 ? unfused / fused - 1.0
+                         : prior && prior->form == WEFT_FUSE_FORM_ONE_LEVEL ? prior->ratio
+                                                                          : WEFT_FUSE_FIRST_RATIO;
+    unsigned K;
+    uint64_t tile;
+    weft_fp_choose(&f->chain, weft_fp_row_bytes(&f->chain), weft_fuse_tile_budget(), weft_pool_concurrency(), ratio,
+                   &K, &tile);
+    if (weft_fp_two_levels_may_pay(&f->chain, K, tile))
+        return true;
+    weft_log(WEFT_LOG_DEBUG, "fuse: %s: two levels not tried: one level fuses all %u stages, redoing %.1f%% of its rows",
+             f->st[0].s.name, K, 100.0 * ((double)weft_fp_rows_run(&f->chain, K, tile) / ((double)K * weft_fp_rows(&f->chain)) - 1.0));
+    return false;
+}
+
 /* Where a chain's decision is kept on disk (fuse/cost.h): its first two kernels by content, its
  * NDRange and local size, and what decides its costs on this machine (threads, the two-level
  * form's teams, this build of Weft). `arg`: the chain's first two stages. */
@@ -550,7 +572,7 @@ struct weft_fusion *weft_fuse_prepare(const struct weft_launch_desc *const *laun
     /* two levels (fuse/hot.c) only for row tiles: forced by WEFT_FUSE_LEVELS / WEFT_FUSE_DOMAINS,
      * else tried where threads share a last-level cache and kept where measured faster */
     unsigned teams = forced_cols ? 0 : weft_fuse_teams();
-    const unsigned candidate_teams = forced_cols || teams ? 0 : weft_fuse_team_candidate();
+    unsigned candidate_teams = forced_cols || teams ? 0 : weft_fuse_team_candidate();
     f->key.form = teams ? WEFT_FUSE_FORM_TWO_LEVELS : WEFT_FUSE_FORM_ONE_LEVEL;
     unsigned K;
     uint64_t tile;
@@ -572,6 +594,10 @@ struct weft_fusion *weft_fuse_prepare(const struct weft_launch_desc *const *laun
                 goto no;
             }
             unfused = u == 0 ? -1.0 : unfused + u / f->chain.nstages;   /* -1: not all measured */
+        }
+        if (candidate_teams && !one_level_leaves_work(f, unfused, have_prior ? &prior : NULL)) {
+            candidate_teams = 0;
+            f->key.form = WEFT_FUSE_FORM_ONE_LEVEL;
         }
         unsigned form = have_prior ? prior.form
                         : candidate_teams ? weft_cost_pick_form(&f->key, WEFT_FUSE_FUSED_SAMPLES)

@@ -515,3 +515,11 @@ void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t 
     *depth = K;
     *tile_out = tile;
 }
+
+bool weft_fp_two_levels_may_pay(const struct weft_fp_chain *c, unsigned depth, uint64_t tile)
+{
+    if (depth < c->nstages)
+        return true;
+    const double useful = (double)depth * (double)weft_fp_rows(c);
+    return (double)weft_fp_rows_run(c, depth, tile) - useful >= WEFT_FP_TWO_LEVELS_MIN_REDUNDANT * useful;
+}

@@ -168,4 +168,13 @@ uint64_t weft_fp_row_bytes(const struct weft_fp_chain *c);
 void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t budget, unsigned threads,
                     double ratio, unsigned *depth, uint64_t *tile);
 
+/* The two-level form (one tile per team in a shared cache, fuse/hot.c) saves what the one-level
+ * plan's small tiles redo: their redundant rows, and the stages beyond their depth. Where the
+ * one-level plan (`depth`, `tile`: weft_fp_choose's) fuses all of c's stages and redoes less
+ * than this share of its rows, two levels can only add their per-stage barriers (16-core Xeon,
+ * 1-D Jacobi K=64, one level redoing 0.4 %: 23.8 ms a chain with one level, 32.6 with two). */
+#define WEFT_FP_TWO_LEVELS_MIN_REDUNDANT 0.03
+/* Whether two levels may pay over that one-level plan (so that measuring them is worth runs). */
+bool weft_fp_two_levels_may_pay(const struct weft_fp_chain *c, unsigned depth, uint64_t tile);
+
 #endif
