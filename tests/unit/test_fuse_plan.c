@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "exec/fuse/plan.h"
@@ -243,7 +244,9 @@ static void test_two_levels_only_where_one_level_redoes_work(void **state)
     weft_fp_choose(&x.c, 8, 256 << 10, 2, 1.0, &K, &tile);
     assert_int_equal(K, 32);
     assert_false(weft_fp_two_levels_may_pay(&x.c, K, tile));
-    /* tiles of 2048 rows redo (K - 1) / 2048 = 1.5 %; of 1024, 3.0 %; of 512, 6 % */
+    /* an interior tile redoes K (K - 1) rows over K stages: (K - 1) / tile of its own; tiles of
+     * 2048 rows 1.5 %, of 1024 3.0 %, of 512 6 % */
+    assert_true(fabs(weft_fp_redundant_share(&x.c, 32, 2048) - 31.0 / 2048) < 1e-12);
     assert_false(weft_fp_two_levels_may_pay(&x.c, 32, 2048));
     assert_true(weft_fp_two_levels_may_pay(&x.c, 32, 1024));
     assert_true(weft_fp_two_levels_may_pay(&x.c, 32, 512));

@@ -19,6 +19,7 @@ struct cost_entry {
     bool rejected;
     unsigned retry_left, backoff;    /* launches until the next retry, and the wait after it */
     unsigned explore_left;           /* launches still to run unfused */
+    signed char two_levels;          /* weft_cost_two_levels: 1, 0, or -1 (not decided yet) */
     /* the decision on disk (weft_cost_load_prior): read once; state as read or last stored */
     bool prior_loaded;
     enum { PRIOR_NONE, PRIOR_REJECTED, PRIOR_FUSED } prior_state;
@@ -60,7 +61,7 @@ static struct cost_entry *find_or_add(enum weft_cost_kind kind, const struct wef
     if (!e) {
         e = &table[kind][next_slot[kind]];
         next_slot[kind] = (next_slot[kind] + 1) % COST_SLOTS;
-        *e = (struct cost_entry){.key = *key, .used = true, .backoff = WEFT_COST_RETRY_FIRST};
+        *e = (struct cost_entry){.key = *key, .used = true, .backoff = WEFT_COST_RETRY_FIRST, .two_levels = -1};
     }
     return e;
 }
@@ -117,6 +118,21 @@ double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, 
             v[j - 1] = t;
         }
     return n ? v[(n - 1) / 2] : 0.0;
+}
+
+int weft_cost_two_levels(const struct weft_cost_key *key)
+{
+    pthread_mutex_lock(&cost_lock);
+    const int r = chain_entry(key)->two_levels;
+    pthread_mutex_unlock(&cost_lock);
+    return r;
+}
+
+void weft_cost_set_two_levels(const struct weft_cost_key *key, bool worth)
+{
+    pthread_mutex_lock(&cost_lock);
+    chain_entry(key)->two_levels = worth ? 1 : 0;
+    pthread_mutex_unlock(&cost_lock);
 }
 
 void weft_cost_reject(const struct weft_cost_key *key)

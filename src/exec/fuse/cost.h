@@ -59,6 +59,11 @@ double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, 
  * many after each further rejection. */
 void weft_cost_reject(const struct weft_cost_key *key);
 
+/* Whether the two-level form is worth measuring for chain `key` (fuse.c decides it once per
+ * chain and process from its one-level plan): 1 yes, 0 no, -1 not decided yet. */
+int weft_cost_two_levels(const struct weft_cost_key *key);
+void weft_cost_set_two_levels(const struct weft_cost_key *key, bool worth);
+
 enum weft_cost_plan {
     WEFT_COST_PLAN,    /* plan as measured */
     WEFT_COST_SKIP,    /* run this launch unfused, without planning: the chain was rejected and

@@ -469,11 +469,16 @@ static bool other_form_measured(const struct weft_cost_key *key)
 }
 
 /* Whether the one-level plan of f's chain leaves work that two levels could save
- * (weft_fp_two_levels_may_pay), planned as the one-level run would be: with its measured
- * t_s/t_c - 1 when it has one (`unfused`: the chain's unfused cost per row, 0 or below while
- * not all measured), else an earlier process's, else WEFT_FUSE_FIRST_RATIO. */
+ * (weft_fp_two_levels_may_pay), decided once per chain and process (planning a chain takes
+ * milliseconds: 1.6-2.8 ms for 1-D Jacobi K=64 on 16M rows, 2-core Sapphire Rapids VM), from the
+ * plan its first one-level run makes: with its measured t_s/t_c - 1 when it has one (`unfused`:
+ * the chain's unfused cost per row, 0 or below while not all measured), else an earlier
+ * process's, else WEFT_FUSE_FIRST_RATIO. */
 static bool one_level_leaves_work(const struct weft_fusion *f, double unfused, const struct weft_cost_prior *prior)
 {
+    const int known = weft_cost_two_levels(&f->key);
+    if (known >= 0)
+        return known;
     const struct weft_cost_key one = weft_cost_key_in_form(&f->key, WEFT_FUSE_FORM_ONE_LEVEL);
     const double fused = weft_cost_get(WEFT_COST_FUSED, &one, WEFT_FUSE_FUSED_SAMPLES);
     const double ratio = unfused > 0 && fused > 0 ? unfused / fused - 1.0
@@ -483,11 +488,12 @@ static bool one_level_leaves_work(const struct weft_fusion *f, double unfused, c
     uint64_t tile;
     weft_fp_choose(&f->chain, weft_fp_row_bytes(&f->chain), weft_fuse_tile_budget(), weft_pool_concurrency(), ratio,
                    &K, &tile);
-    if (weft_fp_two_levels_may_pay(&f->chain, K, tile))
-        return true;
-    weft_log(WEFT_LOG_DEBUG, "fuse: %s: two levels not tried: one level fuses all %u stages, redoing %.1f%% of its rows",
-             f->st[0].s.name, K, 100.0 * ((double)weft_fp_rows_run(&f->chain, K, tile) / ((double)K * weft_fp_rows(&f->chain)) - 1.0));
-    return false;
+    const bool worth = weft_fp_two_levels_may_pay(&f->chain, K, tile);
+    weft_cost_set_two_levels(&f->key, worth);
+    if (!worth)
+        weft_log(WEFT_LOG_DEBUG, "fuse: %s: two levels not tried: one level fuses all %u stages, redoing %.1f%% of its rows",
+                 f->st[0].s.name, K, 100.0 * weft_fp_redundant_share(&f->chain, K, tile));
+    return worth;
 }
 
 /* Where a chain's decision is kept on disk (fuse/cost.h): its first two kernels by content, its

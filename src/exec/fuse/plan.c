@@ -516,10 +516,15 @@ void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t 
     *tile_out = tile;
 }
 
+double weft_fp_redundant_share(const struct weft_fp_chain *c, unsigned depth, uint64_t tile)
+{
+    uint64_t rlo[WEFT_FP_MAX_STAGES], rhi[WEFT_FP_MAX_STAGES];
+    const uint64_t rows = weft_fp_rows(c);
+    const uint64_t own = tile < rows ? tile : rows;
+    return own && depth ? (double)tile_redundancy(c, depth, tile, rlo, rhi) / ((double)depth * (double)own) : 0.0;
+}
+
 bool weft_fp_two_levels_may_pay(const struct weft_fp_chain *c, unsigned depth, uint64_t tile)
 {
-    if (depth < c->nstages)
-        return true;
-    const double useful = (double)depth * (double)weft_fp_rows(c);
-    return (double)weft_fp_rows_run(c, depth, tile) - useful >= WEFT_FP_TWO_LEVELS_MIN_REDUNDANT * useful;
+    return depth < c->nstages || weft_fp_redundant_share(c, depth, tile) >= WEFT_FP_TWO_LEVELS_MIN_REDUNDANT;
 }

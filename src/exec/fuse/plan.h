@@ -176,5 +176,8 @@ void weft_fp_choose(const struct weft_fp_chain *c, uint64_t row_bytes, uint64_t 
 #define WEFT_FP_TWO_LEVELS_MIN_REDUNDANT 0.03
 /* Whether two levels may pay over that one-level plan (so that measuring them is worth runs). */
 bool weft_fp_two_levels_may_pay(const struct weft_fp_chain *c, unsigned depth, uint64_t tile);
+/* The rows an interior tile of `tile` rows redoes over `depth` stages, as a share of the rows it
+ * owns times the depth (equation 6's dRC(K) / (K Q)). */
+double weft_fp_redundant_share(const struct weft_fp_chain *c, unsigned depth, uint64_t tile);
 
 #endif
