@@ -1,7 +1,8 @@
 /* tests/unit/test_fuse_cost.c — the fusion planner's measurements (exec/fuse/cost.c): costs
  * are lower medians of the recent window with each key's first sample left out, keys are told
  * apart by kernels and NDRange, a rejected chain waits a doubling number of launches before it
- * is tried once more, and a fused chain runs a window of launches unfused now and then; a
+ * is tried once more, and a fused chain runs a window of launches unfused now and then; whether
+ * two levels are worth trying is kept per chain and length; a
  * chain's decision kept on disk reaches a later process (another key standing for the same
  * chain there).
  * Each test uses keys of its own (the tables are process-wide). */
@@ -19,7 +20,7 @@
 
 #include "exec/fuse/cost.h"
 
-static const char kern[20][1];   /* distinct addresses standing for kernels */
+static const char kern[22][1];   /* distinct addresses standing for kernels */
 
 static struct weft_cost_key key(int k0, int k1, uint64_t rows)
 {
@@ -228,6 +229,27 @@ static void use_private_cache(void)
 /* The disk keys of these tests, and how often the planner asked for one. */
 static unsigned keys_asked;
 
+/* Whether two levels are worth measuring is kept per chain, whatever the form asked about; a
+ * "no" holds only for chains as long as the one it was decided on. */
+static void test_two_levels_decision_by_chain_length(void **state)
+{
+    (void)state;
+    struct weft_cost_key one = key(20, 21, 512), two = one;
+    two.form = WEFT_FUSE_FORM_TWO_LEVELS;
+    assert_int_equal(weft_cost_two_levels(&one, 3), -1);
+    weft_cost_set_two_levels(&one, 3, false);
+    assert_int_equal(weft_cost_two_levels(&one, 3), 0);
+    assert_int_equal(weft_cost_two_levels(&two, 2), 0);
+    assert_int_equal(weft_cost_two_levels(&one, 10), -1);   /* longer: decided again */
+    weft_cost_set_two_levels(&two, 10, false);
+    assert_int_equal(weft_cost_two_levels(&one, 10), 0);
+    assert_int_equal(weft_cost_two_levels(&one, 64), -1);
+    weft_cost_set_two_levels(&one, 64, true);
+    assert_int_equal(weft_cost_two_levels(&one, 64), 1);
+    assert_int_equal(weft_cost_two_levels(&two, 128), 1);
+    assert_int_equal(weft_cost_two_levels(&one, 2), 1);
+}
+
 static uint64_t given_key(const void *arg)
 {
     keys_asked++;
@@ -317,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_fused_chain_remeasures_unfused),
         cmocka_unit_test(test_two_levels_tried_then_the_faster_kept),
         cmocka_unit_test(test_decisions_shared_by_the_forms),
+        cmocka_unit_test(test_two_levels_decision_by_chain_length),
         cmocka_unit_test(test_fused_decision_reaches_the_next_process),
         cmocka_unit_test(test_rejected_decision_reaches_the_next_process),
     };

@@ -20,6 +20,7 @@ struct cost_entry {
     unsigned retry_left, backoff;    /* launches until the next retry, and the wait after it */
     unsigned explore_left;           /* launches still to run unfused */
     signed char two_levels;          /* weft_cost_two_levels: 1, 0, or -1 (not decided yet) */
+    unsigned two_levels_stages;      /* ... decided on a chain of that many launches */
     /* the decision on disk (weft_cost_load_prior): read once; state as read or last stored */
     bool prior_loaded;
     enum { PRIOR_NONE, PRIOR_REJECTED, PRIOR_FUSED } prior_state;
@@ -120,18 +121,21 @@ double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, 
     return n ? v[(n - 1) / 2] : 0.0;
 }
 
-int weft_cost_two_levels(const struct weft_cost_key *key)
+int weft_cost_two_levels(const struct weft_cost_key *key, unsigned stages)
 {
     pthread_mutex_lock(&cost_lock);
-    const int r = chain_entry(key)->two_levels;
+    const struct cost_entry *e = chain_entry(key);
+    const int r = e->two_levels == 0 && stages > e->two_levels_stages ? -1 : e->two_levels;
     pthread_mutex_unlock(&cost_lock);
     return r;
 }
 
-void weft_cost_set_two_levels(const struct weft_cost_key *key, bool worth)
+void weft_cost_set_two_levels(const struct weft_cost_key *key, unsigned stages, bool worth)
 {
     pthread_mutex_lock(&cost_lock);
-    chain_entry(key)->two_levels = worth ? 1 : 0;
+    struct cost_entry *e = chain_entry(key);
+    e->two_levels = worth ? 1 : 0;
+    e->two_levels_stages = stages;
     pthread_mutex_unlock(&cost_lock);
 }
 

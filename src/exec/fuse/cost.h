@@ -59,10 +59,13 @@ double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, 
  * many after each further rejection. */
 void weft_cost_reject(const struct weft_cost_key *key);
 
-/* Whether the two-level form is worth measuring for chain `key` (fuse.c decides it once per
- * chain and process from its one-level plan): 1 yes, 0 no, -1 not decided yet. */
-int weft_cost_two_levels(const struct weft_cost_key *key);
-void weft_cost_set_two_levels(const struct weft_cost_key *key, bool worth);
+/* Whether the two-level form is worth measuring for chain `key` of `stages` launches (fuse.c
+ * decides it from the one-level plan of the chain's first runs): 1 yes, 0 no, -1 not decided
+ * yet. A "no" holds for chains as long as the one it was decided on, no longer: a short first
+ * chain (launches held back before the rest are enqueued) may fuse whole where the long ones
+ * would not. */
+int weft_cost_two_levels(const struct weft_cost_key *key, unsigned stages);
+void weft_cost_set_two_levels(const struct weft_cost_key *key, unsigned stages, bool worth);
 
 enum weft_cost_plan {
     WEFT_COST_PLAN,    /* plan as measured */

@@ -469,14 +469,14 @@ static bool other_form_measured(const struct weft_cost_key *key)
 }
 
 /* Whether the one-level plan of f's chain leaves work that two levels could save
- * (weft_fp_two_levels_may_pay), decided once per chain and process (planning a chain takes
- * milliseconds: 1.6-2.8 ms for 1-D Jacobi K=64 on 16M rows, 2-core Sapphire Rapids VM), from the
- * plan its first one-level run makes: with its measured t_s/t_c - 1 when it has one (`unfused`:
+ * (weft_fp_two_levels_may_pay), decided once per chain, length and process (planning a chain
+ * takes milliseconds: 1.6-2.8 ms for 1-D Jacobi K=64 on 16M rows, 2-core Sapphire Rapids VM),
+ * from the plan a one-level run would make: with its measured t_s/t_c - 1 when it has one (`unfused`:
  * the chain's unfused cost per row, 0 or below while not all measured), else an earlier
  * process's, else WEFT_FUSE_FIRST_RATIO. */
 static bool one_level_leaves_work(const struct weft_fusion *f, double unfused, const struct weft_cost_prior *prior)
 {
-    const int known = weft_cost_two_levels(&f->key);
+    const int known = weft_cost_two_levels(&f->key, f->chain.nstages);
     if (known >= 0)
         return known;
     const struct weft_cost_key one = weft_cost_key_in_form(&f->key, WEFT_FUSE_FORM_ONE_LEVEL);
@@ -489,7 +489,7 @@ static bool one_level_leaves_work(const struct weft_fusion *f, double unfused, c
     weft_fp_choose(&f->chain, weft_fp_row_bytes(&f->chain), weft_fuse_tile_budget(), weft_pool_concurrency(), ratio,
                    &K, &tile);
     const bool worth = weft_fp_two_levels_may_pay(&f->chain, K, tile);
-    weft_cost_set_two_levels(&f->key, worth);
+    weft_cost_set_two_levels(&f->key, f->chain.nstages, worth);
     if (!worth)
         weft_log(WEFT_LOG_DEBUG, "fuse: %s: two levels not tried: one level fuses all %u stages, redoing %.1f%% of its rows",
                  f->st[0].s.name, K, 100.0 * weft_fp_redundant_share(&f->chain, K, tile));
