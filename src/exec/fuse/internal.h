@@ -26,7 +26,7 @@ struct weft_fuse_stage {
     const char *name;
 };
 
-#define MAX_BUFS 16u
+#define MAX_BUFS WEFT_FP_MAX_BUFS
 #define MAX_STAGES WEFT_FUSE_MAX_CHAIN
 #define MAX_PATCHES 16u
 

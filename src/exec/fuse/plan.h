@@ -123,6 +123,8 @@ bool weft_fp_analyze(struct weft_fp_chain *c, char *why, size_t why_size);
 
 /* The most stages the functions below take. */
 #define WEFT_FP_MAX_STAGES 64u
+/* ... and at most this many buffers (weft_fp_analyze refuses more) */
+#define WEFT_FP_MAX_BUFS 16u
 
 /* The rows [rlo[k], rhi[k]) each of the first `nstages` (<= WEFT_FP_MAX_STAGES) stages runs for
  * the tile of rows [t_lo, t_hi) of the last of them. */
