@@ -2,7 +2,7 @@
  * are lower medians of the recent window with each key's first sample left out, keys are told
  * apart by kernels and NDRange, a rejected chain waits a doubling number of launches before it
  * is tried once more, and a fused chain runs a window of launches unfused now and then; whether
- * two levels are worth trying is kept per chain and length; a
+ * two levels are worth trying is kept per chain and length; a chain cut short is not rejected; a
  * chain's decision kept on disk reaches a later process (another key standing for the same
  * chain there).
  * Each test uses keys of its own (the tables are process-wide). */
@@ -19,6 +19,7 @@
 #include "compiler/cache.h"
 
 #include "exec/fuse/cost.h"
+#include "exec/fuse/fuse.h"
 
 static const char kern[22][1];   /* distinct addresses standing for kernels */
 
@@ -250,6 +251,25 @@ static void test_two_levels_decision_by_chain_length(void **state)
     assert_int_equal(weft_cost_two_levels(&one, 2), 1);
 }
 
+/* A planned chain is fused from WEFT_FUSE_MIN_DEPTH stages on while its costs pay; a chain cut
+ * short (every stage fits, but fewer than that many) is only not fused, never rejected; a
+ * depth the costs cut below the chain's length, a ratio below WEFT_FUSE_MIN_RATIO or a measured
+ * gain under 10 % reject it. */
+static void test_verdict_short_chains_are_not_rejected(void **state)
+{
+    (void)state;
+    assert_int_equal(weft_cost_verdict(10, 10, 1.5, true, 100, 300), WEFT_COST_VERDICT_FUSE);
+    assert_int_equal(weft_cost_verdict(4, 64, 1.5, false, 0, 0), WEFT_COST_VERDICT_FUSE);
+    assert_int_equal(weft_cost_verdict(2, 2, 1.5, true, 100, 300), WEFT_COST_VERDICT_SHORT);
+    assert_int_equal(weft_cost_verdict(3, 3, WEFT_FUSE_FIRST_RATIO, false, 0, 0), WEFT_COST_VERDICT_SHORT);
+    assert_int_equal(weft_cost_verdict(3, 10, 1.5, true, 100, 300), WEFT_COST_VERDICT_REJECT);
+    assert_int_equal(weft_cost_verdict(2, 2, 0.1, true, 100, 300), WEFT_COST_VERDICT_REJECT);
+    assert_int_equal(weft_cost_verdict(10, 10, 0.1, true, 100, 300), WEFT_COST_VERDICT_REJECT);
+    assert_int_equal(weft_cost_verdict(10, 10, 1.5, true, 95, 100), WEFT_COST_VERDICT_REJECT);
+    assert_int_equal(weft_cost_verdict(2, 2, 1.5, true, 95, 100), WEFT_COST_VERDICT_REJECT);
+    assert_int_equal(weft_cost_verdict(10, 10, 1.5, true, 85, 100), WEFT_COST_VERDICT_FUSE);
+}
+
 static uint64_t given_key(const void *arg)
 {
     keys_asked++;
@@ -340,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_two_levels_tried_then_the_faster_kept),
         cmocka_unit_test(test_decisions_shared_by_the_forms),
         cmocka_unit_test(test_two_levels_decision_by_chain_length),
+        cmocka_unit_test(test_verdict_short_chains_are_not_rejected),
         cmocka_unit_test(test_fused_decision_reaches_the_next_process),
         cmocka_unit_test(test_rejected_decision_reaches_the_next_process),
     };

@@ -1,5 +1,6 @@
 /* exec/fuse/cost.c — measured costs and planning decisions of fused chains (fuse/cost.h). */
 #include "exec/fuse/cost.h"
+#include "exec/fuse/fuse.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -119,6 +120,20 @@ double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, 
             v[j - 1] = t;
         }
     return n ? v[(n - 1) / 2] : 0.0;
+}
+
+/* Fused runs must be measured at least this much faster per replaced launch row than unfused
+ * ones to pay for their copies in and out. */
+#define MIN_GAIN 0.10
+
+enum weft_cost_verdict weft_cost_verdict(unsigned depth, unsigned stages, double ratio, bool measured, double useful,
+                                         double unfused)
+{
+    if (ratio < WEFT_FUSE_MIN_RATIO || (measured && useful > 0 && useful > unfused * (1.0 - MIN_GAIN)))
+        return WEFT_COST_VERDICT_REJECT;
+    if (depth >= WEFT_FUSE_MIN_DEPTH)
+        return WEFT_COST_VERDICT_FUSE;
+    return depth == stages ? WEFT_COST_VERDICT_SHORT : WEFT_COST_VERDICT_REJECT;
 }
 
 int weft_cost_two_levels(const struct weft_cost_key *key, unsigned stages)

@@ -59,6 +59,19 @@ double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, 
  * many after each further rejection. */
 void weft_cost_reject(const struct weft_cost_key *key);
 
+/* What a planned chain comes to: fused to `depth` stages, or not fused, and then whether that
+ * speaks against the chain (its costs say fusing does not pay: WEFT_COST_VERDICT_REJECT, as
+ * weft_cost_reject takes it) or only against this run of it: a chain cut short (launches held
+ * back until a read, a wait or the end of a program) whose every stage fits the depth that
+ * pays but that has fewer than WEFT_FUSE_MIN_DEPTH of them. Rejecting those left the full chains
+ * after them unfused until the retry (a benchmark's last run of 2 launches: the next program's
+ * 10-launch chains of the same kernel all unfused, 10.6 ms against 5.0 on the 16-core Xeon).
+ * `stages`: the chain's launches; `ratio`: t_s/t_c - 1 as planned; `useful`, `unfused`: the
+ * fused cost per row replaced and the unfused one, when `measured`. */
+enum weft_cost_verdict { WEFT_COST_VERDICT_FUSE, WEFT_COST_VERDICT_SHORT, WEFT_COST_VERDICT_REJECT };
+enum weft_cost_verdict weft_cost_verdict(unsigned depth, unsigned stages, double ratio, bool measured, double useful,
+                                         double unfused);
+
 /* Whether the two-level form is worth measuring for chain `key` of `stages` launches (fuse.c
  * decides it from the one-level plan of the chain's first runs): 1 yes, 0 no, -1 not decided
  * yet. A "no" holds for chains as long as the one it was decided on, no longer: a short first

@@ -25,12 +25,8 @@
 #include "util/trace.h"
 
 _Static_assert(WEFT_FUSE_MAX_CHAIN <= WEFT_FP_MAX_STAGES, "fuse/plan.h takes the longest chain");
-/* Fusing needs a measured saving per row of at least this fraction (equation 6's t_s/t_c) and
- * at least this many stages (fuse.h) ... */
-#define FUSE_MIN_RATIO WEFT_FUSE_MIN_RATIO
+/* Fusing needs at least this many stages (fuse.h; the rest of the rule: weft_cost_verdict). */
 #define FUSE_MIN_DEPTH WEFT_FUSE_MIN_DEPTH
-/* ... and fused runs measured at least this much faster per replaced launch row than unfused. */
-#define FUSE_MIN_GAIN 0.10
 /* The work-group size of 1-D fused regions (at most; what the launch chose when smaller). */
 #define FUSED_GROUP_1D 256u
 /* ... but a 1-D region runs groups of this many work-items from its start first: the kernel
@@ -630,19 +626,23 @@ struct weft_fusion *weft_fuse_prepare(const struct weft_launch_desc *const *laun
             tile = forced_tile;
         /* The model charges the copies in and out to every stage alike; below a few stages or a
          * clear margin they are not paid back (Jacobi 2-D on a 2-core EPYC: K=2 took 1.4x the
-         * unfused time at ratio 0.05). */
-        if (ratio < FUSE_MIN_RATIO || K < FUSE_MIN_DEPTH ||
-            (measured && useful > 0 && useful > unfused * (1.0 - FUSE_MIN_GAIN)))
+         * unfused time at ratio 0.05): weft_cost_verdict. */
+        const enum weft_cost_verdict verdict = weft_cost_verdict(K, f->chain.nstages, ratio, measured, useful, unfused);
+        if (verdict != WEFT_COST_VERDICT_FUSE)
             K = 1;
         if (K < 2) {
-            if (fused > 0) {
+            if (fused > 0 && verdict == WEFT_COST_VERDICT_REJECT) {
                 weft_cost_reject(&f->key);
                 if (measured && have_pair)
                     weft_cost_store_prior(&f->key, prior_key, ab, true, f->key.form, ratio);
             }
-            snprintf(why, sizeof why,
-                     "fusing does not pay: unfused %.1f ns/row, fused %.1f ns per row run, %.1f ns per row replaced",
-                     unfused, fused, useful);
+            if (verdict == WEFT_COST_VERDICT_SHORT)
+                snprintf(why, sizeof why, "%u launches, fewer than the %u that pay", f->chain.nstages,
+                         FUSE_MIN_DEPTH);
+            else
+                snprintf(why, sizeof why,
+                         "fusing does not pay: unfused %.1f ns/row, fused %.1f ns per row run, %.1f ns per row replaced",
+                         unfused, fused, useful);
             goto no;
         }
         /* it pays, with both forms measured (or the one there is): final until costs change */
