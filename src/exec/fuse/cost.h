@@ -19,18 +19,19 @@
 #include <stdint.h>
 
 enum weft_cost_kind {
-    WEFT_COST_UNFUSED,   /* per row of one launch run alone (key: its kernel, k1 NULL) */
+    WEFT_COST_UNFUSED,   /* per row of one launch run alone (key: its kernel, k1 0) */
     WEFT_COST_FUSED,     /* per row a fused run executed, redundant rows included (Zhou's t_c) */
     WEFT_COST_USEFUL,    /* per row of the launches a fused run replaced */
     WEFT_COST_KINDS
 };
 
-/* k0, k1: the kernel functions (their shared metadata) of the stage, or of a chain's first two
- * stages; global: the NDRange; form: how a fused chain ran (WEFT_FUSE_FORM_*), for its fused
+/* k0, k1: the kernels' code (weft_kernel_ops.code_key: by content, so that a released
+ * program's costs never pass to another kernel allocated where it was) of the stage, or of a
+ * chain's first two stages (k1 0 for a stage); global: the NDRange; form: how a fused chain ran (WEFT_FUSE_FORM_*), for its fused
  * costs only: a chain's decision state (rejection, retries, re-measuring unfused) is kept under
  * the key of form WEFT_FUSE_FORM_ONE_LEVEL whichever form ran. */
 struct weft_cost_key {
-    const void *k0, *k1;
+    uint64_t k0, k1;
     uint64_t global[3];
     unsigned form;
 };

@@ -136,7 +136,7 @@ uint64_t weft_fuse_align(unsigned work_dim, const uint64_t local[3])
 
 static struct weft_cost_key chain_key(const struct weft_fuse_stage *s0, const struct weft_fuse_stage *s1)
 {
-    return (struct weft_cost_key){s0->meta, s1 ? s1->meta : NULL, {s0->global[0], s0->global[1], s0->global[2]}};
+    return (struct weft_cost_key){s0->code, s1 ? s1->code : 0, {s0->global[0], s0->global[1], s0->global[2]}};
 }
 
 /* What fusion needs of a launch (false: NULL, not a launch). */
@@ -147,6 +147,10 @@ static bool stage_of(const struct weft_launch_desc *d, struct weft_fuse_stage *o
     memset(out, 0, sizeof *out);
     out->launch = d;
     out->meta = d->meta;
+    /* by content: a released program's kernel metadata may be freed and the next program's
+     * allocated at its address, and with it the old chain's costs and rejection would pass to
+     * different code */
+    out->code = d->ops && d->kernel ? d->ops->code_key(d->kernel) : (uint64_t)(uintptr_t)d->meta;
     out->block = d->launch.args;
     out->work_dim = (unsigned)d->launch.ctx.work_dim;
     for (int i = 0; i < 3; i++) {

@@ -20,6 +20,7 @@
 struct weft_fuse_stage {
     const struct weft_launch_desc *launch;   /* its kernel's ops, its memory objects */
     const struct weft_kernel_meta *meta;
+    uint64_t code;                         /* names the kernel's code (weft_kernel_ops.code_key) */
     const unsigned char *block;            /* the packed argument block */
     unsigned work_dim;
     uint64_t global[3], offset[3], local[3];   /* unused dimensions: 1, 0, 1 */
