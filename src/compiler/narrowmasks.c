@@ -78,19 +78,19 @@ static LLVMValueRef byte_offset(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef
     return LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(c), p, &idx, 1, "narrow.addr");
 }
 
-/* A shuffle mask of n lanes: lane i takes pick(i), or poison where pick gives -1. */
-static LLVMValueRef shuffle_mask(LLVMContextRef c, unsigned n, unsigned first, unsigned k, bool widen,
-                                 bool keep_other)
+/* A shuffle mask of n lanes for the run [first, first + k): with `widen`, a k-element vector's
+ * elements into the run's lanes, poison elsewhere; without, the first operand's lanes in the run
+ * and the second operand's (of n lanes too) elsewhere. */
+static LLVMValueRef shuffle_mask(LLVMContextRef c, unsigned n, unsigned first, unsigned k, bool widen)
 {
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
     LLVMValueRef lanes[MAX_LANES];
     for (unsigned i = 0; i < n; i++) {
-        int pick;
-        if (widen)   /* k narrow elements into lanes first .. first + k - 1 */
-            pick = i >= first && i < first + k ? (int)(i - first) : -1;
-        else         /* the wide vector's own lanes in the run, the second operand's elsewhere */
-            pick = i >= first && i < first + k ? (int)i : keep_other ? (int)(n + i) : -1;
-        lanes[i] = pick < 0 ? LLVMGetPoison(i32) : LLVMConstInt(i32, (unsigned)pick, false);
+        const bool in_run = i >= first && i < first + k;
+        if (widen)
+            lanes[i] = in_run ? LLVMConstInt(i32, i - first, false) : LLVMGetPoison(i32);
+        else
+            lanes[i] = LLVMConstInt(i32, in_run ? i : n + i, false);
     }
     return LLVMConstVector(lanes, n);
 }
@@ -112,10 +112,10 @@ static void narrow_load(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef call, L
         LLVMValueRef lane = LLVMConstInt(LLVMInt32TypeInContext(c), first, false);
         v = LLVMBuildInsertElement(b, pass_unused ? LLVMGetPoison(vt) : pass, ld, lane, "narrow.wide");
     } else {
-        LLVMValueRef wide = LLVMBuildShuffleVector(b, ld, LLVMGetPoison(nt), shuffle_mask(c, n, first, k, true, false),
+        LLVMValueRef wide = LLVMBuildShuffleVector(b, ld, LLVMGetPoison(nt), shuffle_mask(c, n, first, k, true),
                                                    "narrow.wide");
         v = pass_unused ? wide
-                        : LLVMBuildShuffleVector(b, wide, pass, shuffle_mask(c, n, first, k, false, true), "narrow.pass");
+                        : LLVMBuildShuffleVector(b, wide, pass, shuffle_mask(c, n, first, k, false), "narrow.pass");
     }
     LLVMReplaceAllUsesWith(call, v);
     LLVMInstructionEraseFromParent(call);

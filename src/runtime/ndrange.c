@@ -271,6 +271,8 @@ static size_t regrouped_size_ready(cl_kernel kernel, cl_uint work_dim, const str
     struct weft_variant v;
     size_t l[3] = {want, g->local[1], g->local[2]};
     cl_int err = weft_kernel_peek_variant(kernel, work_dim, l, &first, &v);
+    if (want < g->local[0] && err != CL_SUCCESS && err != WEFT_VARIANT_NOT_COMPILED)
+        return g->local[0];   /* a split size whose compile failed: the groups stay whole */
     if (err != WEFT_VARIANT_NOT_COMPILED || weft_scalar_ready_at(kernel, work_dim, l, &first))
         return want;   /* ready, or its compile failed: the launch reports why */
     if (want < g->local[0]) {

@@ -205,12 +205,18 @@ static void test_2d_rows_and_layout_checks(void **state)
     assert_false(weft_fp_analyze(&c, why, sizeof why));
 }
 
+/* The 1-D chain of 32 stages over 2^20 rows, analyzed. */
+static void chain1d_32(struct chain1d *x)
+{
+    char why[128];
+    make_chain1d(x, 1 << 20, 32, 1);
+    assert_true(weft_fp_analyze(&x->c, why, sizeof why));
+}
+
 static void test_depth_follows_equation_6(void **state)
 {
     struct chain1d x;
-    char why[128];
-    make_chain1d(&x, 1 << 20, 32, 1);
-    assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+    chain1d_32(&x);
     unsigned K;
     uint64_t tile;
     /* nothing to gain per row: never fuse */
@@ -234,13 +240,11 @@ static void test_two_levels_only_where_one_level_redoes_work(void **state)
 {
     (void)state;
     struct chain1d x;
-    char why[128];
-    make_chain1d(&x, 1 << 20, 32, 1);
-    assert_true(weft_fp_analyze(&x.c, why, sizeof why));
+    chain1d_32(&x);
     unsigned K;
     uint64_t tile;
-    /* the plan weft_fp_choose makes: all 32 stages, tiles of 16320 rows redoing 2 x 31 rows each
-     * stage boundary, about 0.2 %: nothing left for two levels */
+    /* the plan weft_fp_choose makes: all 32 stages, tiles of 16320 rows each redoing 32 x 31
+     * rows over the 32 stages, 0.2 % of theirs: nothing left for two levels */
     weft_fp_choose(&x.c, 8, 256 << 10, 2, 1.0, &K, &tile);
     assert_int_equal(K, 32);
     assert_false(weft_fp_two_levels_may_pay(&x.c, K, tile));
