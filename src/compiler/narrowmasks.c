@@ -163,7 +163,8 @@ unsigned weft_narrow_masked_memops(LLVMModuleRef m)
                 LLVMTypeRef et = LLVMGetElementType(vt);
                 unsigned n = LLVMGetVectorSize(vt), first, k;
                 unsigned long long bits = LLVMSizeOfTypeInBits(td, et);
-                if (bits == 0 || bits % 8 || LLVMABISizeOfType(td, et) * 8 != bits || !constant_run(mask, n, &first, &k))
+                if (bits == 0 || bits % 8 || LLVMABISizeOfType(td, et) * 8 != bits ||
+                    !constant_run(mask, n, &first, &k))
                     continue;
                 if (kind == MASKED_LOAD)
                     narrow_load(b, c, i, vt, et, bits / 8, n, first, k);

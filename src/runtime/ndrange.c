@@ -376,7 +376,8 @@ static void split_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geomet
     const size_t want = l0;
     l0 = regrouped_size_ready(kernel, work_dim, g, want);
     g->stand_in = l0 != want;
-    weft_log(WEFT_LOG_DEBUG, "kernel '%s': %llu work-group(s) of %zu work-items for %u threads: split to %zu work-items%s",
+    weft_log(WEFT_LOG_DEBUG,
+             "kernel '%s': %llu work-group(s) of %zu work-items for %u threads: split to %zu work-items%s",
              weft_kernel_name(kernel), (unsigned long long)((g->global[0] / l + (g->global[0] % l != 0)) * rest),
              l * lanes, threads, want * lanes, l0 != want ? " once compiled (ahead)" : "");
     g->local[0] = l0;

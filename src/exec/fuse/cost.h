@@ -27,9 +27,10 @@ enum weft_cost_kind {
 
 /* k0, k1: the kernels' code (weft_kernel_ops.code_key: by content, so that a released
  * program's costs never pass to another kernel allocated where it was) of the stage, or of a
- * chain's first two stages (k1 0 for a stage); global: the NDRange; form: how a fused chain ran (WEFT_FUSE_FORM_*), for its fused
- * costs only: a chain's decision state (rejection, retries, re-measuring unfused) is kept under
- * the key of form WEFT_FUSE_FORM_ONE_LEVEL whichever form ran. */
+ * chain's first two stages (k1 0 for a stage); global: the NDRange; form: how a fused chain
+ * ran (WEFT_FUSE_FORM_*), for its fused costs only: a chain's decision state (rejection,
+ * retries, re-measuring unfused) is kept under the key of form WEFT_FUSE_FORM_ONE_LEVEL
+ * whichever form ran. */
 struct weft_cost_key {
     uint64_t k0, k1;
     uint64_t global[3];

@@ -491,7 +491,8 @@ static bool one_level_leaves_work(const struct weft_fusion *f, double unfused, c
     const bool worth = weft_fp_two_levels_may_pay(&f->chain, K, tile);
     weft_cost_set_two_levels(&f->key, f->chain.nstages, worth);
     if (!worth)
-        weft_log(WEFT_LOG_DEBUG, "fuse: %s: two levels not tried: one level fuses all %u stages, redoing %.1f%% of its rows",
+        weft_log(WEFT_LOG_DEBUG,
+                 "fuse: %s: two levels not tried: one level fuses all %u stages, redoing %.1f%% of its rows",
                  f->st[0].s.name, K, 100.0 * weft_fp_redundant_share(&f->chain, K, tile));
     return worth;
 }
