@@ -36,6 +36,7 @@
 #include "compiler/codegen.h"
 #include "compiler/metadata.h"
 #include "compiler/narrowids.h"
+#include "compiler/narrowmasks.h"
 #include "compiler/prefetch.h"
 #include "compiler/scalarize.h"
 #include "compiler/specialize.h"
@@ -869,6 +870,7 @@ static cl_int explain_vectorization(const struct weft_bitcode *exe, const char *
     }
     if (!weft_codegen_run_passes(m, "globaldce,default<O3>", tm, diag))
         goto done;
+    out->narrowed = weft_narrow_masked_memops(m);   /* as specialize.c does after optimizing */
     fn = LLVMGetNamedFunction(m, sym);
     if (!fn) {
         weft_diag_error(diag, "internal: the work-group function disappeared during optimization");
@@ -1225,6 +1227,10 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
     if (k->prefetches)
         fprintf(f, "  software prefetch: %u load(s) of grid-stride loops, %d iterations ahead (compiler/prefetch.h)\n",
                 k->prefetches, WEFT_PREFETCH_AHEAD);
+    if (k->narrowed)
+        fprintf(f, "  masked loads and stores of a constant run of lanes made plain after optimizing: %u "
+                   "(x86 forwards those to the next step of a tree reduction; compiler/narrowmasks.h)\n",
+                k->narrowed);
     if (k->nvec) {
         fprintf(f, "  Weft's vectorizer (work-items of dimension x side by side, per sub-CFG):\n");
         if (k->scalarized == WEFT_SCALARIZE_SPLIT)

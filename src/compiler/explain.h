@@ -106,6 +106,8 @@ struct weft_explain_kernel {
     enum weft_scalarize_result scalarized;   /* a work-item's vector arithmetic before
                                                 vectorizing (compiler/scalarize.h) */
     unsigned prefetches;         /* software prefetches of grid-stride loops (prefetch.h) */
+    unsigned narrowed;           /* masked loads and stores of a constant run of lanes made
+                                    plain after optimizing (narrowmasks.h) */
     uint64_t scratch_size;       /* bytes of scratch per work-group */
     uint64_t static_local_size;
     unsigned nremarks;
