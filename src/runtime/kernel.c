@@ -638,14 +638,19 @@ void weft_kernel_launch_info(cl_kernel k, struct weft_kernel_launch_info *out)
     out->uniform_work_groups = m->uniform_work_groups;
 }
 
+/* Adds a sample to a moving average (3/4 the old, 1/4 the new; 0 means none yet, so an average
+ * is never 0): one run stretched by a page fault or a preemption does not move a decision that
+ * reads it, and a kernel that turned long crosses any bound after a run or two. */
+static void note_average(atomic_uint_fast64_t *avg, uint64_t sample)
+{
+    uint64_t old = atomic_load_explicit(avg, memory_order_relaxed);
+    uint64_t v = old ? old - old / 4 + sample / 4 : sample;
+    atomic_store_explicit(avg, v ? v : 1, memory_order_relaxed);
+}
+
 void weft_kernel_note_one_group_run(cl_kernel k, uint64_t ns)
 {
-    /* a moving average (3/4 the old, 1/4 the new): one run stretched by a page fault or a
-     * preemption does not send a burst of short launches back to the command thread, and a
-     * kernel that turned long crosses any bound after a run or two */
-    uint64_t old = atomic_load_explicit(&k->one_group_ns, memory_order_relaxed);
-    uint64_t avg = old ? old - old / 4 + ns / 4 : ns;
-    atomic_store_explicit(&k->one_group_ns, avg ? avg : 1, memory_order_relaxed);
+    note_average(&k->one_group_ns, ns);
 }
 
 uint64_t weft_kernel_one_group_run_ns(cl_kernel k)
@@ -657,11 +662,7 @@ void weft_kernel_note_few_groups_run(cl_kernel k, uint64_t ns, uint64_t group_it
 {
     if (!group_items)
         return;
-    uint64_t ps = ns >= UINT64_MAX / 1000 ? UINT64_MAX / group_items : ns * 1000 / group_items;
-    /* averaged as one_group_ns is, for the same reasons */
-    uint64_t old = atomic_load_explicit(&k->item_ps, memory_order_relaxed);
-    uint64_t avg = old ? old - old / 4 + ps / 4 : ps;
-    atomic_store_explicit(&k->item_ps, avg ? avg : 1, memory_order_relaxed);
+    note_average(&k->item_ps, ns >= UINT64_MAX / 1000 ? UINT64_MAX / group_items : ns * 1000 / group_items);
 }
 
 uint64_t weft_kernel_item_ps(cl_kernel k)

@@ -238,6 +238,15 @@ struct geometry {
                                           split_blind_groups) */
 };
 
+/* Work-groups of g in dimensions 1 and 2 (what merging or splitting dimension 0 multiplies). */
+static uint64_t groups_beyond_dim0(const struct geometry *g)
+{
+    uint64_t rest = 1;
+    for (int d = 1; d < 3; d++)
+        rest *= g->global[d] / g->local[d] + (g->global[d] % g->local[d] != 0);
+    return rest;
+}
+
 /* Like WEFT_CHECK, but names the entry point (the checks live in this helper). */
 #define GEOM_CHECK(cond, code, ...)                                                          \
     do {                                                                                     \
@@ -339,9 +348,7 @@ static void merge_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geomet
         return;
     struct weft_kernel_launch_info info;
     weft_kernel_launch_info(kernel, &info);
-    uint64_t rest = 1;   /* groups in dimensions 1 and 2 */
-    for (int d = 1; d < 3; d++)
-        rest *= g->global[d] / g->local[d] + (g->global[d] % g->local[d] != 0);
+    const uint64_t rest = groups_beyond_dim0(g);
     uint64_t min_groups = 8ull * threads;
     size_t l0 = g->local[0];
     while (l0 * 2 <= WEFT_BLIND_GROUP_X && g->global[0] % (l0 * 2) == 0 &&
@@ -367,9 +374,7 @@ static void split_blind_groups(cl_kernel kernel, cl_uint work_dim, struct geomet
     if (g->empty || threads < 2 || !weft_kernel_group_blind(kernel))
         return;
     const size_t l = g->local[0], lanes = g->local[1] * g->local[2];
-    uint64_t rest = 1;   /* groups in dimensions 1 and 2 */
-    for (int d = 1; d < 3; d++)
-        rest *= g->global[d] / g->local[d] + (g->global[d] % g->local[d] != 0);
+    const uint64_t rest = groups_beyond_dim0(g);
     size_t l0 = weft_split_local0(g->global[0], l, lanes, rest, threads, weft_kernel_item_ps(kernel));
     if (l0 == l)
         return;

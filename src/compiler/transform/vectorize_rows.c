@@ -121,13 +121,16 @@ static LLVMValueRef slice(struct weft_vec_plan *p, LLVMValueRef v, unsigned from
     return LLVMBuildShuffleVector(p->b, v, LLVMGetPoison(LLVMTypeOf(v)), weft_vec_shuffle_mask(p, idx, n), "");
 }
 
-/* One round of two-input shuffles: out[k] = shuffle(r[a[k]], r[b[k]], mask[k]) for k < 8. */
-static void round8(struct weft_vec_plan *p, LLVMValueRef *r, const int pair[8][2], const int mask[8][8],
-                   const char *name)
+/* One round of two-input shuffles: for k < 8,
+ *     out[k] = shuffle(r[pair[k][0]], r[pair[k][1]], mask[(k >> shift) & 1])
+ * (each round uses two masks, alternating every 1 << shift outputs). */
+static void round8(struct weft_vec_plan *p, LLVMValueRef *r, const int pair[8][2], const int mask[2][8],
+                   unsigned shift, const char *name)
 {
     LLVMValueRef out[8];
     for (unsigned k = 0; k < 8; k++)
-        out[k] = LLVMBuildShuffleVector(p->b, r[pair[k][0]], r[pair[k][1]], weft_vec_shuffle_mask(p, mask[k], 8), name);
+        out[k] = LLVMBuildShuffleVector(p->b, r[pair[k][0]], r[pair[k][1]],
+                                        weft_vec_shuffle_mask(p, mask[(k >> shift) & 1], 8), name);
     memcpy(r, out, sizeof out);
 }
 
@@ -140,20 +143,14 @@ static void round8(struct weft_vec_plan *p, LLVMValueRef *r, const int pair[8][2
 static void transpose8x32(struct weft_vec_plan *p, LLVMValueRef *r)
 {
     static const int pair1[8][2] = {{0, 1}, {0, 1}, {2, 3}, {2, 3}, {4, 5}, {4, 5}, {6, 7}, {6, 7}};
-    static const int mask1[8][8] = {{0, 8, 1, 9, 4, 12, 5, 13}, {2, 10, 3, 11, 6, 14, 7, 15}, {0, 8, 1, 9, 4, 12, 5, 13},
-                                    {2, 10, 3, 11, 6, 14, 7, 15}, {0, 8, 1, 9, 4, 12, 5, 13}, {2, 10, 3, 11, 6, 14, 7, 15},
-                                    {0, 8, 1, 9, 4, 12, 5, 13}, {2, 10, 3, 11, 6, 14, 7, 15}};
+    static const int mask1[2][8] = {{0, 8, 1, 9, 4, 12, 5, 13}, {2, 10, 3, 11, 6, 14, 7, 15}};
     static const int pair2[8][2] = {{0, 2}, {0, 2}, {1, 3}, {1, 3}, {4, 6}, {4, 6}, {5, 7}, {5, 7}};
-    static const int mask2[8][8] = {{0, 1, 8, 9, 4, 5, 12, 13}, {2, 3, 10, 11, 6, 7, 14, 15}, {0, 1, 8, 9, 4, 5, 12, 13},
-                                    {2, 3, 10, 11, 6, 7, 14, 15}, {0, 1, 8, 9, 4, 5, 12, 13}, {2, 3, 10, 11, 6, 7, 14, 15},
-                                    {0, 1, 8, 9, 4, 5, 12, 13}, {2, 3, 10, 11, 6, 7, 14, 15}};
+    static const int mask2[2][8] = {{0, 1, 8, 9, 4, 5, 12, 13}, {2, 3, 10, 11, 6, 7, 14, 15}};
     static const int pair3[8][2] = {{0, 4}, {1, 5}, {2, 6}, {3, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
-    static const int mask3[8][8] = {{0, 1, 2, 3, 8, 9, 10, 11}, {0, 1, 2, 3, 8, 9, 10, 11}, {0, 1, 2, 3, 8, 9, 10, 11},
-                                    {0, 1, 2, 3, 8, 9, 10, 11}, {4, 5, 6, 7, 12, 13, 14, 15}, {4, 5, 6, 7, 12, 13, 14, 15},
-                                    {4, 5, 6, 7, 12, 13, 14, 15}, {4, 5, 6, 7, 12, 13, 14, 15}};
-    round8(p, r, pair1, mask1, "rows.unpack");
-    round8(p, r, pair2, mask2, "rows.shuf");
-    round8(p, r, pair3, mask3, "rows.halves");
+    static const int mask3[2][8] = {{0, 1, 2, 3, 8, 9, 10, 11}, {4, 5, 6, 7, 12, 13, 14, 15}};
+    round8(p, r, pair1, mask1, 0, "rows.unpack");
+    round8(p, r, pair2, mask2, 0, "rows.shuf");
+    round8(p, r, pair3, mask3, 2, "rows.halves");
 }
 
 /* Transposes the T x T block r[0..T-1] (T-element vectors) in place: r[k] becomes the vector of

@@ -469,9 +469,9 @@ static bool other_form_measured(const struct weft_cost_key *key)
 }
 
 /* Whether the one-level plan of f's chain leaves work that two levels could save
- * (weft_fp_two_levels_may_pay), decided once per chain, length and process (planning a chain
- * takes milliseconds: 1.6-2.8 ms for 1-D Jacobi K=64 on 16M rows, 2-core Sapphire Rapids VM),
- * from the plan a one-level run would make: with its measured t_s/t_c - 1 when it has one (`unfused`:
+ * (weft_fp_two_levels_may_pay), decided once per chain, length and process (a second
+ * weft_fp_choose per planned chain is what it would otherwise cost), from the plan a one-level
+ * run would make: with its measured t_s/t_c - 1 when it has one (`unfused`:
  * the chain's unfused cost per row, 0 or below while not all measured), else an earlier
  * process's, else WEFT_FUSE_FIRST_RATIO. */
 static bool one_level_leaves_work(const struct weft_fusion *f, double unfused, const struct weft_cost_prior *prior)
