@@ -1,6 +1,7 @@
 /* tests/e2e/test_kernels_local.c — __local memory and atomics end to end: a local-memory
  * transpose (2-D tiles), work-group prefix sums (Hillis-Steele for any local size, Blelloch
- * for powers of two), a histogram with local atomics, 1-D and 2-D stencils with halos in local
+ * for powers of two), a histogram with local atomics, loop counters stepping by the group's or
+ * the grid's size around barriers, 1-D and 2-D stencils with halos in local
  * memory, a tiled matrix product, a bitonic sort in local memory, several __local arguments of
  * mixed types next to kernel-scope __local variables (layout and alignment), local and global
  * atomics of every 1.x kind, 64-bit global atomics and a compare-exchange loop.
@@ -79,6 +80,24 @@ static const char *source =
     "  for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) atomic_inc(&lb[data[i]]);\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  for (size_t i = lid; i < 256; i += ls) if (lb[i]) atomic_add(&bins[i], lb[i]);\n"
+    "}\n"
+    /* Loop counters stepping by the group's or the grid's size in a kernel with barriers (their
+     * demoted slots get a uniform base for the vectorizer, transform/privatize.c): work-items
+     * leave each loop in different laps; the first counter's last value is used after its loop;
+     * one starts at a loaded offset, one steps two elements at a time, one restarts in a nested
+     * loop and is skipped under a data-dependent branch. */
+    "kernel void strided_counters(global const int *in, global const int *starts, int n, global int *out,\n"
+    "                             local int *l) {\n"
+    "  int lid = get_local_id(0), ls = get_local_size(0), g = get_group_id(0), s = 0, i, t = 0;\n"
+    "  for (i = lid; i < n; i += ls) s += in[i];\n"
+    "  l[lid] = s + i;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (int j = starts[g] + lid; j < starts[g + 1]; j += ls) t += in[j] * (lid + 1);\n"
+    "  for (int k = 2 * (int)get_global_id(0); k + 1 < n; k += 2 * (int)get_global_size(0)) t += in[k] - in[k + 1];\n"
+    "  for (int r = 0; r < 3; r++)\n"
+    "    for (int m = lid; m < n / 3 + r; m += ls) { if (in[m] & 1) continue; t += m; }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] = t + l[(lid + 1) % ls];\n"
     "}\n"
     /* 1-D 3-point stencil with a halo of one element on each side in local memory. */
     "kernel void stencil_1d(global const float *in, global float *out, int n, local float *s) {\n"
@@ -374,6 +393,57 @@ static void test_histogram_local_atomics(void **state)
     }
     clReleaseMemObject(bd);
     free(data);
+}
+
+static void test_strided_counters(void **state)
+{
+    (void)state;
+    enum { N = 1000, G = 3 };
+    static const size_t sizes[] = {1, 5, 16, 33, 64, 100};
+    cl_int in[N], starts[G + 1] = {0, 170, 171, 900};
+    for (int i = 0; i < N; i++)
+        in[i] = (cl_int)(rng_next() % 1000) - 500;
+    cl_mem bi = buf_new(sizeof in, in), bs = buf_new(sizeof starts, starts);
+    for (size_t t = 0; t < ARRAY_LEN(sizes); t++) {
+        int ls = (int)sizes[t], gsz = ls * G;
+        size_t local = (size_t)ls, global = (size_t)gsz;
+        cl_int n = N, *want = calloc((size_t)gsz, sizeof *want), *got = calloc((size_t)gsz, sizeof *got),
+               *lv = calloc((size_t)ls, sizeof *lv);
+        for (int g = 0; g < G; g++) {
+            for (int lid = 0; lid < ls; lid++) {
+                int s = 0, i;
+                for (i = lid; i < n; i += ls)
+                    s += in[i];
+                lv[lid] = s + i;
+            }
+            for (int lid = 0; lid < ls; lid++) {
+                int gid = g * ls + lid, acc = 0;
+                for (int j = starts[g] + lid; j < starts[g + 1]; j += ls)
+                    acc += in[j] * (lid + 1);
+                for (int k = 2 * gid; k + 1 < n; k += 2 * gsz)
+                    acc += in[k] - in[k + 1];
+                for (int r = 0; r < 3; r++)
+                    for (int m = lid; m < n / 3 + r; m += ls)
+                        if (!(in[m] & 1))
+                            acc += m;
+                want[gid] = acc + lv[(lid + 1) % ls];
+            }
+        }
+        cl_mem bo = buf_new((size_t)gsz * sizeof *got, NULL);
+        assert_int_equal(launch("strided_counters", 1, NULL, &global, &local,
+                                KARGS(KARG(bi), KARG(bs), KARG(n), KARG(bo), KLOCAL(local * sizeof(cl_int)))),
+                         CL_SUCCESS);
+        buf_read(bo, (size_t)gsz * sizeof *got, got);
+        for (int x = 0; x < gsz; x++)
+            if (got[x] != want[x])
+                fail_msg("local %d: work-item %d = %d, want %d", ls, x, got[x], want[x]);
+        clReleaseMemObject(bo);
+        free(want);
+        free(got);
+        free(lv);
+    }
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bs);
 }
 
 static void test_stencil_1d(void **state)
@@ -679,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_scan_inclusive),
         cmocka_unit_test(test_scan_blelloch),
         cmocka_unit_test(test_histogram_local_atomics),
+        cmocka_unit_test(test_strided_counters),
         cmocka_unit_test(test_stencil_1d),
         cmocka_unit_test(test_stencil_2d),
         cmocka_unit_test(test_matmul_tiled),

@@ -39,7 +39,7 @@
  *                           canonicalize-barriers; it names the barrier blocks barrier<i>
  * The result goes to stdout; errors to stderr, exit status 1. After the wg-function stages a
  * comment line "; weft: <kernel> static_local_size=N scratch_size=M [subcfgs=.. arrays=..
- * uniform_slots=.. recomputed=..]" is printed first (the counts from form-subcfgs on).
+ * uniform_slots=.. recomputed=.. affine_bases=..]" is printed first (the counts from form-subcfgs on).
  */
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -341,8 +341,8 @@ int main(int argc, char **argv)
                     fprintf(hs, "; weft: %.*s static_local_size=%llu scratch_size=%llu", (int)n, kn,
                             (unsigned long long)r.static_local_size, (unsigned long long)r.scratch_size);
                     if (stages[s].stage >= WEFT_WG_STAGE_SUBCFGS)
-                        fprintf(hs, " subcfgs=%u arrays=%u uniform_slots=%u recomputed=%u", r.subcfg_count,
-                                r.privatized_arrays, r.uniform_slots, r.recomputed);
+                        fprintf(hs, " subcfgs=%u arrays=%u uniform_slots=%u recomputed=%u affine_bases=%u",
+                                r.subcfg_count, r.privatized_arrays, r.uniform_slots, r.recomputed, r.affine_bases);
                     fputc('\n', hs);
                     for (unsigned l = 0; l < r.schedule.count && l < WEFT_SCHEDULE_MAX_REPORTED; l++)
                         print_schedule(hs, kn, n, &r.schedule.loop[l]);

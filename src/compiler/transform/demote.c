@@ -10,6 +10,7 @@
 #include "compiler/analysis/shape.h"
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
+#include "util/vec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +18,13 @@
 
 /* Records what privatization may do with `slot`, which holds `v`. */
 static void record_shape(struct weft_workfn *wf, const struct weft_shapes *shapes, LLVMValueRef slot, LLVMValueRef v,
-                         const struct weft_ptrmap *uniform_loads)
+                         const struct weft_ptrmap *phi_loads)
 {
     if (!shapes)
         return;
-    /* the load that replaced a uniform phi in step 1 (the shapes predate it) */
-    struct weft_shape sh = weft_ptrmap_has(uniform_loads, v) ? (struct weft_shape){WEFT_SHAPE_UNIFORM, 0, NULL}
-                                                              : weft_shape_of(shapes, v);
+    /* a load that replaced a phi in step 1 has the phi's shape (the shapes predate the load) */
+    LLVMValueRef phi = (LLVMValueRef)weft_ptrmap_get_or(phi_loads, v, 0);
+    struct weft_shape sh = weft_shape_of(shapes, phi ? phi : v);
     struct weft_slot_info info = {WEFT_SLOT_VARYING, 0, 0};
     LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(v));
     if (sh.kind == WEFT_SHAPE_UNIFORM) {
@@ -40,6 +41,12 @@ static void record_shape(struct weft_workfn *wf, const struct weft_shapes *shape
         return;   /* the slot is then simply widened: always correct */
     *p = info;
     weft_ptrmap_put(&wf->slot_info, slot, (uintptr_t)p);
+}
+
+static void erase_all(LLVMValueRef *insts, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        LLVMInstructionEraseFromParent(insts[k]);
 }
 
 static LLVMValueRef slot_for(LLVMBuilderRef eb, LLVMValueRef v, const char *suffix)
@@ -59,8 +66,12 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
     LLVMBuilderRef eb = LLVMCreateBuilderInContext(c);
     LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-    struct weft_ptrmap uniform_loads;
-    weft_ptrmap_init(&uniform_loads);
+    /* step 1's loads -> the phis they replaced. The phis stay (inert: no uses, poison incoming
+     * values) until the end: an instruction created meanwhile cannot take an erased phi's
+     * address, under which the shape analysis would still answer with the phi's shape. */
+    struct weft_ptrmap phi_loads;
+    weft_ptrmap_init(&phi_loads);
+    WEFT_VEC(LLVMValueRef) dead_phis = {0};
 
     /* 1. PHIs: load at the top of the block, store at the end of each predecessor. All PHIs
      * of a block are loaded before any of their stores run, keeping parallel-copy semantics. */
@@ -73,8 +84,7 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
             LLVMValueRef next = LLVMGetNextInstruction(i);
             LLVMValueRef slot = slot_for(eb, i, ".phi");
             weft_ptrmap_put(&wf->demoted, slot, 1);
-            record_shape(wf, shapes, slot, i, &uniform_loads);
-            bool uniform = shapes && weft_shape_is_uniform(weft_shape_of(shapes, i));
+            record_shape(wf, shapes, slot, i, &phi_loads);
             unsigned n = LLVMCountIncoming(i);
             for (unsigned k = 0; k < n; k++) {
                 LLVMBasicBlockRef from = LLVMGetIncomingBlock(i, k);
@@ -83,13 +93,15 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
             }
             LLVMPositionBuilderBefore(b, first_non_phi);
             LLVMValueRef ld = LLVMBuildLoad2(b, LLVMTypeOf(i), slot, "");
-            if (uniform)
-                weft_ptrmap_put(&uniform_loads, ld, 1);
+            weft_ptrmap_put(&phi_loads, ld, (uintptr_t)i);
             LLVMReplaceAllUsesWith(i, ld);
             size_t nl = 0;
             const char *nm = LLVMGetValueName2(i, &nl);
             char *copy = strndup(nm, nl);
-            LLVMInstructionEraseFromParent(i);
+            LLVMSetValueName2(i, "", 0);
+            for (unsigned k = 0; k < n; k++)
+                LLVMSetOperand(i, k, LLVMGetPoison(LLVMTypeOf(i)));
+            weft_vec_push(&dead_phis, i);
             if (copy)
                 LLVMSetValueName2(ld, copy, strlen(copy));
             free(copy);
@@ -111,7 +123,7 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
                 continue;
             LLVMValueRef slot = slot_for(eb, i, ".slot");
             weft_ptrmap_put(&wf->demoted, slot, 1);
-            record_shape(wf, shapes, slot, i, &uniform_loads);
+            record_shape(wf, shapes, slot, i, &phi_loads);
             LLVMValueRef after = LLVMGetNextInstruction(i);
             LLVMPositionBuilderBefore(b, after);
             LLVMBuildStore(b, i, slot);
@@ -137,7 +149,9 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
                 weft_diag_error(diag, "out of memory demoting values");
                 LLVMDisposeBuilder(b);
                 LLVMDisposeBuilder(eb);
-                weft_ptrmap_free(&uniform_loads);
+                weft_ptrmap_free(&phi_loads);
+                erase_all(dead_phis.data, dead_phis.len);
+                weft_vec_free(&dead_phis);
                 return false;
             }
             for (unsigned k = 0; k < nu; k++) {
@@ -156,6 +170,8 @@ bool weft_demote_values(struct weft_workfn *wf, const struct weft_shapes *shapes
     }
     LLVMDisposeBuilder(b);
     LLVMDisposeBuilder(eb);
-    weft_ptrmap_free(&uniform_loads);
+    weft_ptrmap_free(&phi_loads);
+    erase_all(dead_phis.data, dead_phis.len);
+    weft_vec_free(&dead_phis);
     return true;
 }

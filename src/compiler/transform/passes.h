@@ -29,7 +29,8 @@
  *                   uniform -> one scalar slot, affine with a constant stride -> uniform base +
  *                   recomputation, otherwise a work-item-indexed array in ctx->scratch
  *                   (element-interleaved when every access is a whole scalar element, so that
- *                   neighbouring work-items' copies of one element are neighbours in memory).
+ *                   neighbouring work-items' copies of one element are neighbours in memory);
+ *                   for a vectorized build, affine slots of one sub-CFG get a uniform base too.
  *   8. wgloops.c    weft_wgloops_build: one work-item loop nest per sub-CFG (dimension 0
  *                   innermost, llvm.loop.parallel_accesses on it), a dispatcher switch on the next
  *                   barrier id, get_local_id replaced by the loop variables. Dimension 0 of a
@@ -96,6 +97,9 @@ struct weft_workfn {
     unsigned privatized;           /* how many slots/variables became scratch arrays */
     unsigned uniform_slots;        /* cross-sub-CFG values kept in one scalar slot */
     unsigned recomputed;           /* affine cross-sub-CFG values recomputed from a uniform base */
+    bool affine_slot_bases;        /* set before privatize for a vectorized build: affine values
+                                    * demoted within one sub-CFG get a uniform base too */
+    unsigned affine_bases;         /* how many such values privatize gave one */
     struct weft_ptrmap slot_info;  /* demoted slot -> struct weft_slot_info * (owned) */
     struct weft_ptrmap demoted;    /* every stack slot demotion created (-> 1) */
     /* uniform slots carried around a barrier, double-buffered by privatize: every work-item

@@ -9,8 +9,16 @@
  * 64-byte aligned, element stride a multiple of the alloca's alignment; each use indexes it by
  * the linear local id. Allocas used within one sub-CFG stay (each work-item's use starts and
  * ends within its own iteration of that sub-CFG's loop). wf->scratch_size is the total.
- * Refinement still to come (needs the shape analysis): uniform values in one slot, affine
- * values recomputed.
+ * Refinements from the shape analysis (demote.c's slot_info): a uniform value crossing
+ * sub-CFGs keeps one scalar slot, an affine one a uniform base that each reload recomputes.
+ * With wf->affine_slot_bases (a vectorized build), a demoted affine value used by one sub-CFG
+ * only gets the uniform base too: the vectorizer keeps a uniform slot as one scalar, where it
+ * would keep a slot of varying contents as a vector of lanes, and everything computed from a
+ * lane-private vector is varying to it (a grid-stride counter in a kernel with barriers: every
+ * load through it a gather, where the same loop without barriers, left in SSA form, loads
+ * vectors). Sound for the same reason as a uniform slot is: the shape analysis calls a value
+ * affine only where every work-item that reads it reads its own instance (values escaping a
+ * loop that work-items leave in different iterations are varying).
  */
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
@@ -581,11 +589,16 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
         bool own_variable = !weft_ptrmap_has(&wf->demoted, a);
         bool widen = info.mask && (popcount64(info.mask) > 1 || info.escapes || (info.mask >> 63) ||
                                    (own_variable && (info.mask & reentering)));
+        const struct weft_slot_info *si = (const void *)weft_ptrmap_get_or(&wf->slot_info, a, 0);
         if (!widen) {
+            if (wf->affine_slot_bases && info.mask && !info.escapes && si && si->shape == WEFT_SLOT_AFFINE &&
+                !si->uniform_base && recompute_affine(wf, a, si)) {
+                ((struct weft_slot_info *)si)->uniform_base = true;
+                wf->affine_bases++;
+            }
             a = next;
             continue;
         }
-        const struct weft_slot_info *si = (const void *)weft_ptrmap_get_or(&wf->slot_info, a, 0);
         if (si && !edges) {
             edges = calloc(sc->count, sizeof *edges);
             for (unsigned k = 0; edges && k < sc->count; k++)

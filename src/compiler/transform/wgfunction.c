@@ -403,8 +403,10 @@ static bool build_once(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_w
                 weft_shapes_free(shapes);
         }
     }
-    if (ok && last >= WEFT_WG_STAGE_PRIVATIZE && wf.subcfgs.count > 1)
+    if (ok && last >= WEFT_WG_STAGE_PRIVATIZE && wf.subcfgs.count > 1) {
+        wf.affine_slot_bases = opts->vector_width > 1;
         ok = weft_privatize(&wf, diag);
+    }
     struct weft_shapes *vec_shapes = NULL;
     struct weft_vec_report *vec = NULL;
     unsigned vector_width = opts->vector_width, sg_width = 1;
@@ -487,6 +489,7 @@ static bool build_once(LLVMModuleRef m, LLVMValueRef kernel, const struct weft_w
         out->privatized_arrays = wf.privatized;
         out->uniform_slots = wf.uniform_slots;
         out->recomputed = wf.recomputed;
+        out->affine_bases = wf.affine_bases;
         out->subcfg_count = subcfg_count;
         out->schedule = sched;
         out->vec = vec;

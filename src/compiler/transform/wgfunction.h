@@ -48,6 +48,7 @@ struct weft_wg_result {
     unsigned privatized_arrays;  /* values/private variables given a work-item-indexed array */
     unsigned uniform_slots;      /* cross-barrier values kept in one scalar slot (uniform) */
     unsigned recomputed;         /* cross-barrier affine values recomputed from a uniform base */
+    unsigned affine_bases;       /* affine values of one sub-CFG given a uniform base for the vectorizer */
     struct weft_schedule_report schedule;   /* which loops were scheduled breadth-first */
     unsigned sub_group_width;    /* the sub-group size S: W when the kernel's sub-groups are
                                     the vectorizer's W-lane groups, else 1 (subgroup.h) */

@@ -1,7 +1,8 @@
 ; A load through a loop counter (vectorize_memory.c, emit_probed_load): j starts at the local
-; id and steps by a run-time value; with a barrier in the kernel, j lives in a stack slot
-; (demote.c) whose lanes the plan cannot prove consecutive (the same loop without a barrier
-; stays a PHI the shape analysis follows: vector loads); each packet compares
+; id and steps by a run-time value, on one of two paths that a branch on loaded data chooses
+; between, so the shape analysis cannot follow j across their join (one path per step would be
+; affine: vector loads, also with a barrier, whose demoted j gets a uniform base in privatize.c;
+; affine-counter-slot.ll) and the plan cannot prove its lanes consecutive; each packet compares
 ; its lanes' addresses with lane 0's plus the lane times 4 and, when they match (and lane 0 is
 ; active), loads one vector from lane 0's address under the packet's mask, else gathers. A
 ; data-dependent address (x[col[j]]) is a plain gather.
@@ -38,8 +39,8 @@ entry:
   %lid = trunc i64 %l to i32
   br label %header
 header:
-  %j = phi i32 [ %lid, %entry ], [ %jn, %body ]
-  %sum = phi float [ 0.0, %entry ], [ %s2, %body ]
+  %j = phi i32 [ %lid, %entry ], [ %jn, %latch ]
+  %sum = phi float [ 0.0, %entry ], [ %s2, %latch ]
   %more = icmp slt i32 %j, %n
   br i1 %more, label %body, label %done
 body:
@@ -53,7 +54,16 @@ body:
   %xv = load float, ptr addrspace(1) %px, align 4
   %m = fmul float %v, %xv
   %s2 = fadd float %sum, %m
-  %jn = add nsw i32 %j, %step
+  %neg = icmp slt i32 %c, 0
+  br i1 %neg, label %left, label %right
+left:
+  %ja = add nsw i32 %j, %step
+  br label %latch
+right:
+  %jb = add nsw i32 %j, %step
+  br label %latch
+latch:
+  %jn = phi i32 [ %ja, %left ], [ %jb, %right ]
   br label %header
 done:
   call void @_Z7barrierj(i32 1)
