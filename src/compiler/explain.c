@@ -1275,6 +1275,10 @@ void weft_explain_print(FILE *f, const struct weft_explain_kernel *k)
             if (v->choices)
                 fprintf(f, "      %u load%s from one of two contiguous places: two masked vector loads and a blend each\n",
                         v->choices, v->choices == 1 ? "" : "s");
+            if (v->remat)
+                fprintf(f, "      %u of the lane-by-lane accesses to __local memory take%s each lane's address from "
+                           "scalars (its element of __global memory loaded again), not from a vector of addresses\n",
+                        v->remat, v->remat == 1 ? "s" : "");
             if (v->probed)
                 fprintf(f, "      %u of the gathers load%s through a loop counter: one vector load instead when a "
                            "packet's addresses are consecutive (tested per packet)\n",

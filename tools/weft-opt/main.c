@@ -99,10 +99,10 @@ static void print_vec_report(FILE *f, const char *kn, size_t n, unsigned s, cons
         return;
     }
     fprintf(f, "width %u interleave %u%s%s%s vector_mem=%u scalar_mem=%u gathers=%u serialized=%u masked_blocks=%u choices=%u"
-               " row_groups=%u\n",
+               " row_groups=%u remat=%u\n",
             v->width, v->interleave, v->linearized ? " linearized" : "", v->tail ? " tail" : "",
             v->wide_items ? " wide_items" : "", v->vector_mem,
-            v->scalar_mem, v->gathers, v->serialized, v->masked_blocks, v->choices, v->row_groups);
+            v->scalar_mem, v->gathers, v->serialized, v->masked_blocks, v->choices, v->row_groups, v->remat);
 }
 
 /* "; weft-schedule: k loop for.cond: bfo 3 dfo 0 neutral 1 -> BFO predicated" */

@@ -54,6 +54,8 @@ struct weft_vec_report {
     unsigned row_groups;     /* groups of loads along each lane's own row, read as one vector per
                                 lane and transposed (full unmasked packets; vectorize_rows.c) */
     unsigned serialized;     /* operations run lane by lane (atomics, calls) */
+    unsigned remat;          /* ... of them, accesses to __local memory whose lanes recompute their
+                                addresses from scalars (vectorize_lanes.c) */
     unsigned masked_blocks;  /* blocks run under a lane mask (linearized) */
     bool fast_path;          /* linearized, and full packets run unmasked while their lanes agree */
     unsigned scalar_agree;   /* fast-path branches whose agreement the first and last lanes decide */

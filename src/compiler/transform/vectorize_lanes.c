@@ -10,6 +10,7 @@
 #include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
 
+#include "compiler/transform/irutil.h"
 #include "compiler/transform/subgroup.h"
 #include "compiler/transform/vectorize_internal.h"
 
@@ -117,6 +118,102 @@ static bool serialize_loop(struct weft_vec_plan *p, struct vinfo *vi)
     return true;
 }
 
+/* ---- a lane's address recomputed from scalars --------------------------------------------
+ * A serialized access to __local memory through an address computed from loaded data (a
+ * histogram's atomic_inc(&bins[data[i]]): i a loop counter, data[i] one vector load per
+ * packet) would extract each lane's address from a vector of 64-bit pointers, about one and a
+ * half vector-to-scalar moves a lane on top of the access. Recomputed from the scalars the
+ * plan keeps (uniform values, lane 0 of affine values) and a scalar reload of the lane's
+ * element, it is a byte load and an add folded into the access's address, as in a scalar
+ * loop. The reload reads __global or __constant memory while nothing between the load and
+ * the access (in the kernel's own block) may write memory, and the serialized access itself
+ * only writes __local memory, which never aliases it: it reads what the vector load read. */
+
+#define REMAT_DEPTH 4
+
+/* Whether no instruction after `from` and before `to`, in one block, may write memory. */
+static bool nothing_written_between(LLVMValueRef from, LLVMValueRef to)
+{
+    if (LLVMGetInstructionParent(from) != LLVMGetInstructionParent(to))
+        return false;
+    for (LLVMValueRef i = LLVMGetNextInstruction(from); i; i = LLVMGetNextInstruction(i)) {
+        if (i == to)
+            return true;
+        if (LLVMIsAStoreInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i) ||
+            (LLVMIsACallInst(i) && !weft_vec_droppable_call(i) && !weft_vec_is_prefetch(i) &&
+             weft_wi_call_kind(i) == WEFT_WI_NONE))
+            return false;
+    }
+    return false;
+}
+
+/* Lane l of v (an operand of `user`) from scalars, or NULL: uniform values, affine values of
+ * constant stride, and casts, single-index GEPs and non-volatile loads of __global or
+ * __constant memory over them, REMAT_DEPTH deep. */
+static LLVMValueRef remat_lane(struct weft_vec_plan *p, LLVMValueRef v, unsigned l, LLVMValueRef user, unsigned depth)
+{
+    struct vinfo *vi = weft_vec_info(p, v);
+    int kind = weft_vec_kind_of(p, v);
+    if (kind == K_U)
+        return !vi || (weft_vec_valid(p, vi) && vi->scal) ? weft_vec_get_scal(p, v) : NULL;
+    if (!vi || depth > REMAT_DEPTH || !LLVMIsAInstruction(v))
+        return NULL;
+    if (kind == K_A) {
+        if (!vi->has_stride || !weft_vec_valid(p, vi) || !vi->scal)
+            return NULL;
+        LLVMTypeRef t = LLVMTypeOf(vi->scal);
+        if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) {
+            LLVMValueRef off = LLVMConstInt(p->i64, (uint64_t)(vi->stride * (int64_t)l), 1);
+            return LLVMBuildGEP2(p->b, LLVMInt8TypeInContext(p->c), vi->scal, &off, 1, "");
+        }
+        return LLVMGetTypeKind(t) == LLVMIntegerTypeKind
+                   ? LLVMBuildAdd(p->b, vi->scal, LLVMConstInt(t, (uint64_t)(vi->stride * (int64_t)l), 1), "")
+                   : NULL;
+    }
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    switch (op) {
+    case LLVMZExt: case LLVMSExt: case LLVMTrunc: {
+        LLVMValueRef a = remat_lane(p, LLVMGetOperand(v, 0), l, user, depth + 1);
+        return a ? LLVMBuildCast(p->b, op, a, LLVMTypeOf(v), "") : NULL;
+    }
+    case LLVMGetElementPtr: {
+        if (LLVMGetNumOperands(v) != 2)
+            return NULL;
+        LLVMValueRef base = remat_lane(p, LLVMGetOperand(v, 0), l, user, depth + 1);
+        LLVMValueRef idx = base ? remat_lane(p, LLVMGetOperand(v, 1), l, user, depth + 1) : NULL;
+        if (!idx)
+            return NULL;
+        LLVMValueRef r = LLVMBuildGEP2(p->b, LLVMGetGEPSourceElementType(v), base, &idx, 1, "");
+        LLVMSetIsInBounds(r, LLVMIsInBounds(v));
+        return r;
+    }
+    case LLVMLoad: {
+        LLVMValueRef ptr = LLVMGetOperand(v, 0);
+        unsigned as = weft_pointer_space(ptr);
+        int pk = weft_vec_kind_of(p, ptr);
+        if (LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic || (as != 1 && as != 2) ||
+            pk == K_V || !nothing_written_between(v, user))
+            return NULL;
+        LLVMValueRef a = remat_lane(p, ptr, l, user, depth + 1);
+        if (!a)
+            return NULL;
+        LLVMValueRef ld = LLVMBuildLoad2(p->b, LLVMTypeOf(v), a, "");
+        LLVMSetAlignment(ld, LLVMGetAlignment(v));
+        return ld;
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* Whether operand o of serialized instruction i is the address of its access to __local memory. */
+static bool local_address_operand(LLVMValueRef i, unsigned o)
+{
+    unsigned at = LLVMIsAStoreInst(i) ? 1u : 0u;
+    bool access = LLVMIsALoadInst(i) || LLVMIsAStoreInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i);
+    return access && o == at && weft_pointer_space(LLVMGetOperand(i, at)) == 3;
+}
+
 /* Per-lane execution in work-item order, for the active lanes only. */
 void weft_vec_serialize(struct weft_vec_plan *p, struct vinfo *vi)
 {
@@ -130,6 +227,7 @@ void weft_vec_serialize(struct weft_vec_plan *p, struct vinfo *vi)
     LLVMValueRef *lanes = has_value ? calloc(p->P, sizeof *lanes) : NULL;
     LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(p->b));
     p->rep->serialized++;
+    bool remat = false;
     for (unsigned l = 0; l < p->P; l++) {
         if (l >= n) {
             if (lanes)
@@ -149,8 +247,11 @@ void weft_vec_serialize(struct weft_vec_plan *p, struct vinfo *vi)
         int no = LLVMGetNumOperands(c);
         for (int o = 0; o < no; o++) {
             LLVMValueRef op = LLVMGetOperand(i, (unsigned)o);
-            if (!weft_vec_plain_operand(op))
-                LLVMSetOperand(c, (unsigned)o, weft_vec_lane_of(p, op, l));
+            if (weft_vec_plain_operand(op))
+                continue;
+            LLVMValueRef lane = local_address_operand(i, (unsigned)o) ? remat_lane(p, op, l, i, 0) : NULL;
+            remat |= lane != NULL;
+            LLVMSetOperand(c, (unsigned)o, lane ? lane : weft_vec_lane_of(p, op, l));
         }
         LLVMInsertIntoBuilder(p->b, c);
         if (dynamic) {
@@ -168,6 +269,7 @@ void weft_vec_serialize(struct weft_vec_plan *p, struct vinfo *vi)
         if (lanes)
             lanes[l] = c;
     }
+    p->rep->remat += remat;
     LLVMValueRef vec = NULL;
     if (has_value && weft_vec_scalar_type(t)) {
         vec = LLVMGetPoison(weft_vec_vtype(p, t));
