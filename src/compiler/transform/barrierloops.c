@@ -302,9 +302,13 @@ static void unroll(LLVMValueRef fn, const struct weft_loops *L, int li, const st
     for (size_t i = 0; i < nb; i++)
         for (LLVMValueRef in = LLVMGetFirstInstruction(blocks[i]); in; in = LLVMGetNextInstruction(in)) {
             LLVMValueRef to = mapped(out, in);
-            for (LLVMUseRef u = LLVMGetFirstUse(in); u && to != in;) {
+            /* one use at a time, only the operand that use is: rewriting every operand of a
+             * user that names `in` twice (a phi with two incoming edges from outside the loop)
+             * would move the saved next use onto `to`'s list, and the walk would then follow
+             * `to`'s uses and miss `in`'s remaining ones outside the loop */
+            for (LLVMUseRef u = LLVMGetFirstUse(in), next; u && to != in; u = next) {
                 LLVMValueRef user = LLVMGetUser(u);
-                u = LLVMGetNextUse(u);
+                next = LLVMGetNextUse(u);
                 LLVMBasicBlockRef ub = LLVMGetInstructionParent(user);
                 bool inside = false;
                 for (size_t j = 0; j < nb && !inside; j++)
@@ -315,8 +319,10 @@ static void unroll(LLVMValueRef fn, const struct weft_loops *L, int li, const st
                 if (inside)
                     continue;
                 for (int o = 0; o < LLVMGetNumOperands(user); o++)
-                    if (LLVMGetOperand(user, (unsigned)o) == in)
+                    if (LLVMGetOperandUse(user, (unsigned)o) == u) {
                         LLVMSetOperand(user, (unsigned)o, to);
+                        break;
+                    }
             }
         }
     weft_phis_replace_incoming_block(sh->exit, sh->exiting, last_exiting);
