@@ -18,7 +18,9 @@
  * load through it a gather, where the same loop without barriers, left in SSA form, loads
  * vectors). Sound for the same reason as a uniform slot is: the shape analysis calls a value
  * affine only where every work-item that reads it reads its own instance (values escaping a
- * loop that work-items leave in different iterations are varying).
+ * loop that work-items leave in different iterations are varying). Not in a sub-CFG that runs
+ * again after its own barrier (a loop around a barrier, the breadth-first schedule's loops): a
+ * slot's value may then outlive one run of the packet loop (fuzz seed 4303 under "lc").
  */
 #include "compiler/transform/irutil.h"
 #include "compiler/transform/passes.h"
@@ -591,8 +593,8 @@ bool weft_privatize(struct weft_workfn *wf, struct weft_diag *diag)
                                    (own_variable && (info.mask & reentering)));
         const struct weft_slot_info *si = (const void *)weft_ptrmap_get_or(&wf->slot_info, a, 0);
         if (!widen) {
-            if (wf->affine_slot_bases && info.mask && !info.escapes && si && si->shape == WEFT_SLOT_AFFINE &&
-                !si->uniform_base && recompute_affine(wf, a, si)) {
+            if (wf->affine_slot_bases && info.mask && !info.escapes && !(info.mask & reentering) && si &&
+                si->shape == WEFT_SLOT_AFFINE && !si->uniform_base && recompute_affine(wf, a, si)) {
                 ((struct weft_slot_info *)si)->uniform_base = true;
                 wf->affine_bases++;
             }
