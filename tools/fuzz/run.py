@@ -16,7 +16,8 @@ failure), without disk cache (WEFT_CACHE_DIR=off) and with a time limit: past it
 variants on the first two launches of at least 16 work-groups and keeps the winner for the third).
 
 Results per mode: ok, wrong (an output differs), crash, hang, build-fail (clBuildProgram failed),
-error (another OpenCL error). Failing kernels go to OUT/fail/<seed>/ with the outputs' first
+error (another OpenCL error), internal (right outputs, but a compiler stage reported an internal
+error and the runtime fell back to a simpler variant: WEFT_LOG=info's "internal:" lines). Failing kernels go to OUT/fail/<seed>/ with the outputs' first
 differences and a repro line; OUT/log.txt has a line per kernel, OUT/summary.txt the counts so far.
 Exit status 1 when some Weft mode failed (or the reference did), else 0.
 """
@@ -68,7 +69,7 @@ MODES = [
 ]
 REFERENCE_ENV = {"WEFT_VECTORIZE": "off", "WEFT_SCHEDULE": "dfo", "WEFT_PROFILE": "off"}
 REFERENCE_OPTIONS = "-cl-opt-disable"
-CLASSES = ["ok", "wrong", "crash", "hang", "build-fail", "error"]
+CLASSES = ["ok", "wrong", "crash", "hang", "build-fail", "error", "internal"]
 
 
 def runtime_reads(lib, name):
@@ -184,6 +185,8 @@ class Worker:
         for k in ("WEFT_VARIANT", "WEFT_VERIFY", "WEFT_SCHEDULE", "WEFT_VECTORIZE", "WEFT_PROFILE"):
             env.pop(k, None)
         env["WEFT_CACHE_DIR"] = "off"
+        if self.target.platform == "weft":
+            env["WEFT_LOG"] = "info"   # for the fallbacks after internal errors (run)
         env["OCL_ICD_VENDORS"] = self.icd if self.target.platform == "weft" else POCL_ICD
         env["OPENCL_VENDOR_PATH"] = os.path.dirname(env["OCL_ICD_VENDORS"])
         env.update(self.target.env)
@@ -255,6 +258,11 @@ class Worker:
         dt = time.time() - t0
         r = json.loads(line)
         cls = {0: "ok", 3: "build-fail"}.get(r["status"], "error")
+        if cls == "ok":
+            self.err.seek(0)
+            internal = [l for l in self.err.read().decode(errors="replace").splitlines() if "internal:" in l]
+            if internal:
+                return "internal", dt, internal[0][-2000:]
         return cls, dt, r["msg"]
 
 

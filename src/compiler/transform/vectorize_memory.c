@@ -184,12 +184,22 @@ static LLVMValueRef chain_rebuild(struct weft_vec_plan *p, LLVMValueRef v, int j
     return j ? LLVMBuildBinOp(p->b, op, o, val, "") : LLVMBuildBinOp(p->b, op, val, o, "");
 }
 
+/* Whether the block being emitted has v (its scalar or vector form, or v itself): a value of
+ * another block is there only when it crosses blocks (reloaded from its slot). */
+static bool available_here(struct weft_vec_plan *p, LLVMValueRef v)
+{
+    struct vinfo *vi = weft_vec_info(p, v);
+    return !vi || weft_vec_valid(p, vi);
+}
+
 /* A load whose address is one of two places chosen per work-item, both contiguous across the
  * packet: select(c, a, b) itself, or address arithmetic on it (HotSpot's clamped neighbour
  * src[c == cols - 1 ? idx : idx + 1] is base + 4 * sext(select(...))). Instead of a gather:
  * one masked vector load per place, each under the lanes that choose it (the lanes that do
  * not may point outside the buffer), and a blend. Fills the two lane-0 addresses and the
- * condition; false for any other address. */
+ * condition; false for any other address, and where the select was made in another block
+ * whose arms or condition do not reach this one (only the select crosses: `r[x > 1 ? i - 2 :
+ * i]` loaded under `if (x == 0)`, the select hoisted above the branch). */
 static bool choice_places(struct weft_vec_plan *p, LLVMValueRef ptr, LLVMTypeRef t, LLVMValueRef *a, LLVMValueRef *b,
                           LLVMValueRef *cond)
 {
@@ -206,12 +216,20 @@ static bool choice_places(struct weft_vec_plan *p, LLVMValueRef ptr, LLVMTypeRef
         carry[n++] = j;
         v = LLVMGetOperand(v, (unsigned)j);
     }
-    if (!weft_vec_info(p, v) || LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind)
+    if (!weft_vec_info(p, v) || LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind ||
+        !available_here(p, LLVMGetOperand(v, 0)))
         return false;
+    for (int i = 0; i < n; i++) {
+        /* the step's other operand, which chain_rebuild takes at lane 0: a GEP's base, a binary
+         * operator's uniform side */
+        int other = LLVMIsAGetElementPtrInst(chain[i]) ? 0 : LLVMGetNumOperands(chain[i]) > 1 ? 1 - carry[i] : -1;
+        if (other >= 0 && !available_here(p, LLVMGetOperand(chain[i], (unsigned)other)))
+            return false;
+    }
     LLVMValueRef arm[2] = {LLVMGetOperand(v, 1), LLVMGetOperand(v, 2)};
     for (int k = 0; k < 2; k++) {
         struct vinfo *ai = weft_vec_info(p, arm[k]);
-        if (!ai || ai->kind != K_A || !ai->has_stride)
+        if (!ai || ai->kind != K_A || !ai->has_stride || !available_here(p, arm[k]))
             return false;
         int64_t s = ai->stride;
         for (int i = n - 1; i >= 0; i--)
