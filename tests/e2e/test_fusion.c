@@ -23,6 +23,11 @@ static const char *source =
     "  if (i > 0 && i < n - 1) b[i] = (a[i - 1] + a[i] + a[i + 1]) * (1.0f / 3.0f);\n"
     "  else b[i] = a[i];\n"
     "}\n"
+    "kernel void axpb_guarded(global const float *a, global float *b, int n) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (i >= n) return;\n"
+    "  b[i] = a[i] * 0.5f + (float)i;\n"
+    "}\n"
     "kernel void jacobi2d(global const float *a, global float *b, int w, int h) {\n"
     "  int x = get_global_id(0), y = get_global_id(1), i = y * w + x;\n"
     "  if (x > 0 && y > 0 && x < w - 1 && y < h - 1)\n"
@@ -708,6 +713,47 @@ static void test_chain_interrupted_by_read(void **state)
     free(init), free(mid[0]), free(mid[1]), free(end[0]), free(end[1]);
 }
 
+/* An NDRange padded beyond the data (97 items in groups of 16: 128 work-items, the last 31
+ * return at once) and a chain that reads only each work-item's own element (no halo): with
+ * tiles of 16 rows the last tile's windows lie past the buffers' ends and have nothing to fill. Two levels went from such a tile's empty fill phase straight past its
+ * stages into write-back phases that never ended (a hang, found by tools/fuzz/chains.py); one
+ * level, then teams of every thread. */
+static void test_padded_range_empty_tiles(void **state)
+{
+    (void)state;
+    const int n = 97, steps = 8;
+    const size_t bytes = (size_t)n * 4, global = 128, local = 16;
+    float init[97], got[2][3][97];
+    for (int i = 0; i < n; i++)
+        init[i] = (float)(i * 37 % 101);
+    cl_kernel k = kernel_new("axpb_guarded");
+    for (unsigned teams = 0; teams <= 1; teams++) {
+        forced_teams = teams;
+        force(4, 16);
+        for (int run = 0; run < 2; run++) {   /* 0: unfused reference, 1: fused */
+            cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
+            cl_event ev[8];
+            for (int s = 0; s < steps; s++) {
+                cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+                kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(n)));
+                assert_int_equal(clEnqueueNDRangeKernel(pq, k, 1, NULL, &global, &local, 0, NULL, &ev[s]), 0);
+                if (run == 0)
+                    assert_int_equal(clFinish(pq), CL_SUCCESS);
+            }
+            assert_int_equal(clEnqueueReadBuffer(pq, a, CL_TRUE, 0, bytes, got[run][0], 0, NULL, NULL), 0);
+            assert_int_equal(clEnqueueReadBuffer(pq, b, CL_TRUE, 0, bytes, got[run][1], 0, NULL, NULL), 0);
+            unsigned fused = count_fused(ev, (unsigned)steps);
+            if (run == 1 && fused == 0)
+                fail_msg("padded range, %s: nothing was fused", teams ? "two levels" : "one level");
+            clReleaseMemObject(a), clReleaseMemObject(b);
+        }
+        assert_memory_equal(got[0][0], got[1][0], bytes);
+        assert_memory_equal(got[0][1], got[1][1], bytes);
+    }
+    forced_teams = 0;
+    clReleaseKernel(k);
+}
+
 /* Two in-order queues, each holding a chain; the second waits on the first one's last launch
  * through its wait list, with no flush anywhere: held launches must run and results match. */
 static void test_two_queues(void **state)
@@ -826,6 +872,7 @@ int main(void)
         cmocka_unit_test(test_two_queues),
         cmocka_unit_test(test_held_launch_callback_and_poll),
         cmocka_unit_test(test_two_levels_bit_identical),
+        cmocka_unit_test(test_padded_range_empty_tiles),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -153,6 +153,9 @@ static unsigned next_phase(void *ctx, bool first)
             unsigned n = copy_units(tm, 0);
             if (n)
                 return n;
+            /* nothing to fill (a tile whose windows lie past the buffers' ends, as the last
+             * rows of an NDRange padded beyond the data): its first stage next, not p + 1 */
+            p = PHASE_FILL;
             continue;
         }
         tm->phase = p;
