@@ -7,13 +7,16 @@
 
 run.py tests one kernel launched alone; fusion only acts on runs of launches, so its tiles,
 windows, write-backs, teams and 2-D tiles are out of run.py's reach. Here a seed makes one to
-three stencil-like kernels (1-D or 2-D; reads of a work-item's own element and of neighbours,
+three stencil-like kernels (reads of a work-item's own element and of neighbours,
 guarded by the borders, clamped, or chosen by min/max/select; every write at the work-item's own
 element, sometimes under a condition, sometimes into two buffers) and a chain of 4 to 24 launches
 of them over 2 to 4 buffers, each launch with its own scalar argument, enqueued three times in a
 row with every buffer read back after each time (a sync point), sometimes with a blocking read in
-the middle of the chain. NDRanges: 1-D or 2-D, sizes that are not multiples of the local size
-(which is then NULL) or a local size that divides them, sometimes a global offset.
+the middle of the chain, a fill (a command that ends a chain) or a launch over fewer rows.
+Sometimes a kernel reads only its own elements (no halo), or loops over neighbours. NDRanges:
+1-D, 2-D or 3-D, sizes that are not multiples of the local size (which is then NULL) or a local
+size that divides them, rounded up (padded: the work-items past the data return), sometimes a
+global offset.
 
 Every seed runs first with WEFT_FUSE=off (the reference), then in every mode of MODES, each in a
 fresh process with WEFT_CACHE_DIR=off and a time limit; every buffer read back must equal the
@@ -54,8 +57,11 @@ def hexc(v):
 class Kernel:
     """One stencil-like kernel: outputs o0.., inputs r0.., then `int nx, int ny, uint p`."""
 
-    def __init__(self, rng, name, dims, offset, exact):
+    def __init__(self, rng, rng2, name, dims, offset, exact):
         self.name, self.dims = name, dims
+        # drawn from the second generator, so that what `rng` draws stays what earlier versions
+        # of this file made of each seed: a kernel that reads only its own elements (no halo)
+        self.pointwise = rng2.random() < 0.2
         self.nout = 2 if rng.random() < 0.25 else 1
         self.nin = rng.choice([1, 1, 2, 2, 3])
         lines = []
@@ -81,6 +87,14 @@ class Kernel:
         body.append("uint acc = p ^ %s;" % hexc(rng.getrandbits(32)))
         for _ in range(nreads):
             body.append(self.combine(rng, self.read(rng)))
+        if not self.pointwise and rng2.random() < 0.25:   # a loop over neighbours, unrolled or not
+            r, lo, hi = "r%d" % rng2.randrange(self.nin), rng2.randint(-3, 0), rng2.randint(0, 3)
+            if rng2.random() < 0.5:
+                idx = "clamp(x + d, 0, nx - 1) + (z * ny + y) * nx"
+            else:
+                idx = "(clamp(y + d, 0, ny - 1) + z * ny) * nx + x"
+            body.append("for (int d = %d; d <= %d; d++)" % (lo, hi))
+            body.append("    acc = acc * 0x01000193u + %s[%s];" % (r, idx))
         if rng.random() < 0.2:   # read-modify-write of its own element, as FDTD-2D's updates
             body.append(self.combine(rng, "o0[i]"))
         if rng.random() < 0.25:  # float arithmetic on the way (bit-exact either way: the same code)
@@ -128,7 +142,7 @@ class Kernel:
         off = "%d" % dx if self.dims == 1 else "(%d * ny + %d) * nx + %d" % (dz, dy, dx)
         kind = rng.choice(["own", "guard", "guard", "clamp", "clamp", "minmax", "select"] +
                           (["plain"] * 3 if self.border else []))
-        if kind == "own" or (dx == 0 and dy == 0 and dz == 0):
+        if kind == "own" or (dx == 0 and dy == 0 and dz == 0) or self.pointwise:
             return "%s[i]" % r
         if kind == "plain" and abs(dx) <= 1 and abs(dy) <= 1 and abs(dz) <= 1:
             return "%s[i + %s]" % (r, off)   # inside the copied border
@@ -160,6 +174,7 @@ class Kernel:
 def generate(seed):
     """The chain of `seed` as a JSON-able dict."""
     rng = random.Random(seed * 7919 + 17)
+    rng2 = random.Random(seed * 104729 + 3)
     r = rng.random()
     dims = 1 if r < 0.35 else 2 if r < 0.85 else 3
     if dims == 1:
@@ -181,7 +196,7 @@ def generate(seed):
     if rng.random() < 0.25:
         offset = [rng.choice([1, 5, 100, 3000]) for _ in range(dims)]
     exact = gl == n
-    kernels = [Kernel(rng, "k%d" % j, dims, offset, exact) for j in range(rng.randint(1, 3))]
+    kernels = [Kernel(rng, rng2, "k%d" % j, dims, offset, exact) for j in range(rng.randint(1, 3))]
     nbufs = max(2, min(4, max(k.nout + k.nin for k in kernels) + rng.randint(0, 1)))
     nlaunch = rng.randint(4, 24)
     launches = []
