@@ -28,6 +28,13 @@ static const char *source =
     "  if (i >= n) return;\n"
     "  b[i] = a[i] * 0.5f + (float)i;\n"
     "}\n"
+    "kernel void jacobi2d_guarded(global const float *a, global float *b, int w, int h) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  if (x >= w || y >= h) return;\n"
+    "  int i = y * w + x;\n"
+    "  if (x == 0 || y == 0 || x == w - 1 || y == h - 1) b[i] = a[i];\n"
+    "  else b[i] = 0.2f * (a[i] + a[i - 1] + a[i + 1] + a[i - w] + a[i + w]);\n"
+    "}\n"
     "kernel void jacobi2d(global const float *a, global float *b, int w, int h) {\n"
     "  int x = get_global_id(0), y = get_global_id(1), i = y * w + x;\n"
     "  if (x > 0 && y > 0 && x < w - 1 && y < h - 1)\n"
@@ -754,6 +761,56 @@ static void test_padded_range_empty_tiles(void **state)
     clReleaseKernel(k);
 }
 
+/* A 2-D chain over an NDRange padded past the data (33x21 floats in groups of 16x4: 48x24
+ * work-items, those past the data returning at a guard): fused because the guard bounds the
+ * work-items that write a row (analysis/access.h's below[], fuse/plan.h's items[]; before, one
+ * row's writes looked wider than the row), and bit for bit the unfused results, with one level
+ * and with teams, with tiles of 1, 3 and 8 rows. */
+static void test_padded_2d_chain_fused(void **state)
+{
+    (void)state;
+    const int w = 33, h = 21, steps = 9;
+    const size_t bytes = (size_t)(w * h) * 4, global[2] = {48, 24}, local[2] = {16, 4};
+    float *init = malloc(bytes), *got[2][2];
+    for (int i = 0; i < w * h; i++)
+        init[i] = (float)(i * 7919 % 1000) / 10.0f;
+    static const unsigned tiles[] = {1, 3, 8};
+    cl_kernel k = kernel_new("jacobi2d_guarded");
+    for (unsigned teams = 0; teams <= 1; teams++)
+        for (size_t tc = 0; tc < ARRAY_LEN(tiles); tc++) {
+            forced_teams = teams;
+            force(5, tiles[tc]);
+            for (int run = 0; run < 2; run++) {   /* 0: unfused reference, 1: fused */
+                cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
+                cl_event ev[9];
+                for (int s = 0; s < steps; s++) {
+                    cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+                    kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(w), KARG(h)));
+                    assert_int_equal(clEnqueueNDRangeKernel(pq, k, 2, NULL, global, local, 0, NULL, &ev[s]), 0);
+                    if (run == 0)
+                        assert_int_equal(clFinish(pq), CL_SUCCESS);
+                }
+                got[run][0] = malloc(bytes);
+                got[run][1] = malloc(bytes);
+                assert_int_equal(clEnqueueReadBuffer(pq, a, CL_TRUE, 0, bytes, got[run][0], 0, NULL, NULL), 0);
+                assert_int_equal(clEnqueueReadBuffer(pq, b, CL_TRUE, 0, bytes, got[run][1], 0, NULL, NULL), 0);
+                unsigned fused = count_fused(ev, (unsigned)steps);
+                if (run == 1 && fused == 0)
+                    fail_msg("padded 2-D chain, tile %u, %s: nothing was fused", tiles[tc],
+                             teams ? "two levels" : "one level");
+                clReleaseMemObject(a), clReleaseMemObject(b);
+            }
+            if (memcmp(got[0][0], got[1][0], bytes) || memcmp(got[0][1], got[1][1], bytes))
+                fail_msg("padded 2-D chain, tile %u, %s: fused results differ", tiles[tc],
+                         teams ? "two levels" : "one level");
+            for (int r = 0; r < 2; r++)
+                free(got[r][0]), free(got[r][1]);
+        }
+    forced_teams = 0;
+    clReleaseKernel(k);
+    free(init);
+}
+
 /* Two in-order queues, each holding a chain; the second waits on the first one's last launch
  * through its wait list, with no flush anywhere: held launches must run and results match. */
 static void test_two_queues(void **state)
@@ -873,6 +930,7 @@ int main(void)
         cmocka_unit_test(test_held_launch_callback_and_poll),
         cmocka_unit_test(test_two_levels_bit_identical),
         cmocka_unit_test(test_padded_range_empty_tiles),
+        cmocka_unit_test(test_padded_2d_chain_fused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

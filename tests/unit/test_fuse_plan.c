@@ -1,7 +1,8 @@
 /* tests/unit/test_fuse_plan.c — the overlapped-tiling geometry of exec/fuse/plan.c: Zhou's
  * redundant work for a 1-D 3-point ping-pong chain with clamped boundaries (seed-notes 003-004,
  * criterion 5: K*N + (Q-1)*K*(K-1) rows), the symbolic tiles of criterion 4, owned ranges that
- * partition the buffers, 2-D row halos, the layout checks, the depth rule of equation 6, when
+ * partition the buffers, 2-D row halos, the layout checks (with rows of an NDRange padded past
+ * the data), the depth rule of equation 6, when
  * two levels are worth trying, and
  * reads whose address chooses (clamped neighbours: min/max and selects) planned by their
  * interval footprints, and the bytes a row touches. */
@@ -205,6 +206,48 @@ static void test_2d_rows_and_layout_checks(void **state)
     assert_false(weft_fp_analyze(&c, why, sizeof why));
 }
 
+/* A 2-D NDRange padded past the data: 48 work-items per row over rows of w = 33 floats (groups
+ * of 16), the work-items past the data returning at a guard, so every access counts only 33 of
+ * them (items[0]). The writes' band is then one row; reads and windows keep the NDRange's band;
+ * the owned ranges of tiles partition the buffer. Without the guard's count the rows would be
+ * wider than their stride. */
+static void test_padded_rows_count_the_guarded_items(void **state)
+{
+    (void)state;
+    const int64_t w = 33, h = 20, W = 48;
+    struct weft_fp_access acc[2][4];
+    struct weft_fp_stage stage[2];
+    struct weft_fp_buffer buf[2];
+    memset(buf, 0, sizeof buf);
+    memset(acc, 0, sizeof acc);
+    buf[0].size = buf[1].size = (uint64_t)(w * h * 4);
+    const int64_t offs[3] = {-4 * w, 0, 4 * w};
+    for (unsigned k = 0; k < 2; k++) {
+        for (int r = 0; r < 3; r++)
+            acc[k][r] = (struct weft_fp_access){k, WEFT_FP_READ, 4, {4, 4 * w, 0}, offs[r], .items = {(uint64_t)w, 0, 0}};
+        acc[k][3] = (struct weft_fp_access){1 - k, WEFT_FP_WRITE, 4, {4, 4 * w, 0}, 0, .items = {(uint64_t)w, 0, 0}};
+        stage[k] = (struct weft_fp_stage){4, acc[k]};
+    }
+    struct weft_fp_chain c = {2, {(uint64_t)W, (uint64_t)h, 1}, 1, 2, stage, 2, buf};
+    char why[128] = "";
+    if (!weft_fp_analyze(&c, why, sizeof why))
+        fail_msg("%s", why);
+    assert_int_equal(buf[1].winner_hi - buf[1].winner_lo, 4 * (w - 1));
+    assert_int_equal(buf[1].inner_hi - buf[1].inner_lo, 4 * (W - 1));
+    uint64_t prev_hi = 0;
+    for (uint64_t t = 0; t < (uint64_t)h; t += 3) {
+        uint64_t lo, hi;
+        weft_fp_owned(&c, 1, t, t + 3 < (uint64_t)h ? t + 3 : (uint64_t)h, &lo, &hi);
+        assert_int_equal(lo, prev_hi);
+        prev_hi = hi;
+    }
+    assert_int_equal(prev_hi, buf[1].size);
+    /* a write without the guard: its work-items reach into the next row */
+    acc[1][3].items[0] = 0;
+    assert_false(weft_fp_analyze(&c, why, sizeof why));
+    assert_non_null(strstr(why, "wider than the row stride"));
+}
+
 /* The 1-D chain of 32 stages over 2^20 rows, analyzed. */
 static void chain1d_32(struct chain1d *x)
 {
@@ -366,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_owned_ranges_partition),
         cmocka_unit_test(test_margins_bound_the_neighbours_windows),
         cmocka_unit_test(test_2d_rows_and_layout_checks),
+        cmocka_unit_test(test_padded_rows_count_the_guarded_items),
         cmocka_unit_test(test_depth_follows_equation_6),
         cmocka_unit_test(test_two_levels_only_where_one_level_redoes_work),
         cmocka_unit_test(test_clamped_reads_plan_like_affine_ones),

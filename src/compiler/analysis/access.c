@@ -914,6 +914,129 @@ static bool pinned_gid(struct ctx *c, LLVMBasicBlockRef bb, unsigned *dim, int64
     return false;
 }
 
+/* ---- bounds from guards -------------------------------------------------------------------- */
+
+/* x with no global id, or x = gid(d) + such a polynomial: *d and the rest (-1 / false else). */
+static bool split_gid(const struct ival *x, int *d, struct weft_affine *rest)
+{
+    *d = -1;
+    memset(rest, 0, sizeof *rest);
+    if (x->st != S_AFFINE)
+        return false;
+    for (unsigned i = 0; i < x->p.nterms; i++) {
+        const struct weft_term *t = &x->p.t[i];
+        if (term_gids(t) == 0) {
+            rest->t[rest->nterms++] = *t;   /* still sorted: a subsequence */
+            continue;
+        }
+        if (*d >= 0 || t->coef != 1 || term_degree(t) != 1)
+            return false;   /* two gid terms, a scaled gid or gid times a symbol */
+        *d = t->a.index;
+    }
+    return true;
+}
+
+/* Notes `a < b` (a <= b when or_equal) in access x where a is gid(d) + k and b has no global id:
+ * gid(d) < b - k (+ 1). The first bound found for a dimension stays. */
+static void note_less(struct ctx *c, LLVMValueRef av, LLVMValueRef bv, bool or_equal, bool is_unsigned,
+                      struct weft_access *x)
+{
+    struct ival a = eval_int(c, av), b = eval_int(c, bv);
+    int da, db;
+    struct weft_affine k, e;
+    if (!split_gid(&a, &da, &k) || !split_gid(&b, &db, &e) || da < 0 || db >= 0 || da > 2 ||
+        (x->below_mask >> da & 1))
+        return;
+    struct ival bound = b, kk = {.st = S_AFFINE, .p = k};
+    bound = iv_add(c, bound, &kk, -1, NULL);
+    if (or_equal) {
+        struct ival one = constant(1);
+        bound = iv_add(c, bound, &one, 1, NULL);
+    }
+    if (bound.st != S_AFFINE)
+        return;
+    x->below[da] = bound.p;
+    x->below_mask |= (uint8_t)(1u << da);
+    if (is_unsigned)
+        x->below_unsigned |= (uint8_t)(1u << da);
+}
+
+/* What condition `cond` says when it is `holds` (true or false), for access x; depth-limited
+ * through and/or (also as LLVM's logical selects). */
+static void note_condition(struct ctx *c, LLVMValueRef cond, bool holds, struct weft_access *x, int depth)
+{
+    if (depth > 4 || !LLVMIsAInstruction(cond))
+        return;
+    LLVMValueRef ops[2];
+    bool is_and = false, is_or = false;
+    if (LLVMIsABinaryOperator(cond) && LLVMGetTypeKind(LLVMTypeOf(cond)) == LLVMIntegerTypeKind &&
+        LLVMGetIntTypeWidth(LLVMTypeOf(cond)) == 1) {
+        LLVMOpcode op = LLVMGetInstructionOpcode(cond);
+        is_and = op == LLVMAnd;
+        is_or = op == LLVMOr;
+        ops[0] = LLVMGetOperand(cond, 0);
+        ops[1] = LLVMGetOperand(cond, 1);
+    } else if (LLVMIsASelectInst(cond) && LLVMGetTypeKind(LLVMTypeOf(cond)) == LLVMIntegerTypeKind) {
+        int64_t k;
+        ops[0] = LLVMGetOperand(cond, 0);
+        if (const_int(LLVMGetOperand(cond, 1), &k) && k != 0) {          /* a ? true : b */
+            is_or = true;
+            ops[1] = LLVMGetOperand(cond, 2);
+        } else if (const_int(LLVMGetOperand(cond, 2), &k) && k == 0) {   /* a ? b : false */
+            is_and = true;
+            ops[1] = LLVMGetOperand(cond, 1);
+        }
+    }
+    if ((is_and && holds) || (is_or && !holds)) {
+        note_condition(c, ops[0], holds, x, depth + 1);
+        note_condition(c, ops[1], holds, x, depth + 1);
+        return;
+    }
+    if (!LLVMIsAICmpInst(cond))
+        return;
+    LLVMIntPredicate pr = LLVMGetICmpPredicate(cond);
+    if (!holds) {   /* the inverse predicate */
+        switch (pr) {
+        case LLVMIntSLT: pr = LLVMIntSGE; break;
+        case LLVMIntSLE: pr = LLVMIntSGT; break;
+        case LLVMIntSGT: pr = LLVMIntSLE; break;
+        case LLVMIntSGE: pr = LLVMIntSLT; break;
+        case LLVMIntULT: pr = LLVMIntUGE; break;
+        case LLVMIntULE: pr = LLVMIntUGT; break;
+        case LLVMIntUGT: pr = LLVMIntULE; break;
+        case LLVMIntUGE: pr = LLVMIntULT; break;
+        default: return;
+        }
+    }
+    LLVMValueRef l = LLVMGetOperand(cond, 0), r = LLVMGetOperand(cond, 1);
+    switch (pr) {
+    case LLVMIntSLT: note_less(c, l, r, false, false, x); break;
+    case LLVMIntSLE: note_less(c, l, r, true, false, x); break;
+    case LLVMIntSGT: note_less(c, r, l, false, false, x); break;
+    case LLVMIntSGE: note_less(c, r, l, true, false, x); break;
+    case LLVMIntULT: note_less(c, l, r, false, true, x); break;
+    case LLVMIntULE: note_less(c, l, r, true, true, x); break;
+    case LLVMIntUGT: note_less(c, r, l, false, true, x); break;
+    case LLVMIntUGE: note_less(c, r, l, true, true, x); break;
+    default: break;
+    }
+}
+
+/* The bounds on global ids that hold wherever block bb runs (access.h, below[]): the edge
+ * conditions into it through up to 8 blocks of single predecessors. */
+static void guard_bounds(struct ctx *c, LLVMBasicBlockRef bb, struct weft_access *x)
+{
+    for (int depth = 0; depth < 8; depth++) {
+        LLVMBasicBlockRef pred = single_predecessor(bb);
+        if (!pred)
+            return;
+        LLVMValueRef br = LLVMGetBasicBlockTerminator(pred);
+        if (LLVMIsABranchInst(br) && LLVMIsConditional(br) && LLVMGetSuccessor(br, 0) != LLVMGetSuccessor(br, 1))
+            note_condition(c, LLVMGetCondition(br), LLVMGetSuccessor(br, 0) == bb, x, 0);
+        bb = pred;
+    }
+}
+
 /* Records one access of `size` bytes through pointer `ptr` by instruction `in`. */
 static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef ptr, uint64_t size)
 {
@@ -981,6 +1104,7 @@ static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef p
         a.pin_dim = (uint8_t)d;
         a.pin_gid = gid;
     }
+    guard_bounds(c, LLVMGetInstructionParent(in), &a);
     weft_vec_push(&c->acc, a);
 }
 
@@ -1335,6 +1459,14 @@ void weft_access_format(const struct weft_access_summary *s, const struct weft_a
         if (a->pinned) {
             size_t len = strlen(buf);
             put(buf, size, &len, " (only where gid%u == %lld)", a->pin_dim, (long long)a->pin_gid);
+        }
+        for (unsigned d = 0; d < 3; d++) {
+            if (!(a->below_mask >> d & 1))
+                continue;
+            char t[160];
+            size_t len = strlen(buf);
+            weft_affine_format(&a->below[d], t, sizeof t);
+            put(buf, size, &len, " (only where gid%u <%s %s)", d, a->below_unsigned >> d & 1 ? "u" : "", t);
         }
         return;
     }

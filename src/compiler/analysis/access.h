@@ -35,7 +35,11 @@
  *   - reads of constant program-scope data (a constant global variable) are not listed, like
  *     private memory; any other program-scope variable, and __local memory, make it not affine;
  *   - an access in a block reached only through the true edge of `get_global_id(d) == C` (a
- *     constant; through blocks of single predecessors) is marked pinned to that id;
+ *     constant; through blocks of single predecessors) is marked pinned to that id; one reached
+ *     only through edges on which `X < E` holds (any of <, <=, >, >=, signed or unsigned, and
+ *     the conjuncts of an `and` that holds, the disjuncts of an `or` that does not), X
+ *     get_global_id(d) plus a polynomial without global ids and E without global ids, gets
+ *     the bound below[d];
  *   - an offset may go through sext/zext/trunc, `and` with a mask of 31 low bits or more (how
  *     instcombine writes zext(trunc x)), exact shifts and divisions by constants, and a phi or
  *     select whose incoming values are all the same polynomial;
@@ -114,6 +118,14 @@ struct weft_access {
     bool pinned;
     uint8_t pin_dim;
     int64_t pin_gid;
+    /* Not a choosing read: for each dimension d of below_mask, the access runs only in
+     * work-items where get_global_id(d) < below[d] (a polynomial without global ids), because
+     * it sits behind a guard such as `if (x >= nx || y >= ny) return;` with x = get_global_id(0)
+     * minus a polynomial without global ids. For d in below_unsigned the guard compared
+     * unsigned, and the bound holds only where below[d] evaluates to a value >= 0. Lets the
+     * runtime see that an NDRange padded past the data writes no further than the data. */
+    uint8_t below_mask, below_unsigned;
+    struct weft_affine below[3];
 };
 
 struct weft_access_summary {

@@ -125,6 +125,23 @@ static void unpin(const struct weft_fb_launch *l, const struct weft_access_summa
     }
 }
 
+/* The work-items per dimension that may run access a, from its guards (access.h's below[]):
+ * gid(d) < below[d], so the 0-based index stays below below[d] minus the global offset; at least
+ * one (the plan then counts an access that may not happen, which only widens its band); none
+ * where the bound does not evaluate, or an unsigned guard's bound is negative (it said
+ * nothing). */
+static void guarded_items(const struct weft_fb_launch *l, const struct weft_access *a, struct weft_fp_access *x)
+{
+    for (unsigned d = 0; d < 3; d++) {
+        int64_t coef[3], bound, n;
+        x->items[d] = 0;
+        if (!(a->below_mask >> d & 1) || d >= l->work_dim || !weft_fb_offset(l, &a->below[d], coef, &bound) ||
+            (a->below_unsigned >> d & 1 && bound < 0) || __builtin_sub_overflow(bound, (int64_t)l->offset[d], &n))
+            continue;
+        x->items[d] = n < 1 ? 1 : (uint64_t)n < l->global[d] ? (uint64_t)n : 0;
+    }
+}
+
 bool weft_fb_access(const struct weft_fb_launch *l, const struct weft_access_summary *s, const struct weft_access *a,
                     unsigned buf, const struct weft_fp_node *nodes, struct weft_fp_access *x)
 {
@@ -135,6 +152,7 @@ bool weft_fb_access(const struct weft_fb_launch *l, const struct weft_access_sum
         if (!weft_fb_offset(l, &a->offset, x->coef, &x->c0))
             return false;
         unpin(l, s, a, x);
+        guarded_items(l, a, x);
         return true;
     }
     x->node = nodes;

@@ -52,6 +52,7 @@ bool weft_fp_analyze(struct weft_fp_chain *c, char *why, size_t why_size)
             continue;
         const struct weft_fp_access *first = NULL, *write = NULL;
         bool written_before = false;
+        uint64_t witems[3] = {1, 1, 1};
         /* the layout: of the first affine access (there is one, a write) */
         for (unsigned k = 0; k < c->nstages && !first; k++)
             for (unsigned a = 0; a < c->stage[k].nacc && !first; a++)
@@ -76,6 +77,12 @@ bool weft_fp_analyze(struct weft_fp_chain *c, char *why, size_t why_size)
                     return false;
                 }
                 if (x->kind & WEFT_FP_WRITE) {
+                    for (unsigned d = 0; d < D; d++) {
+                        /* the widest write of the buffer in each inner dimension */
+                        uint64_t n = x->items[d] && x->items[d] < c->global[d] ? x->items[d] : c->global[d];
+                        if (n > witems[d])
+                            witems[d] = n;
+                    }
                     if (write && (write->c0 != x->c0 || write->size != x->size)) {
                         snprintf(why, why_size, "buffer %u is written at different offsets", b);
                         return false;
@@ -96,15 +103,14 @@ bool weft_fp_analyze(struct weft_fp_chain *c, char *why, size_t why_size)
         }
         B->wc0 = write->c0;
         B->wsize = write->size;
-        B->inner_lo = B->inner_hi = 0;
+        B->inner_lo = B->inner_hi = B->winner_lo = B->winner_hi = 0;
         for (unsigned d = 0; d < D; d++) {
             int64_t span = first->coef[d] * (int64_t)(c->global[d] - 1);
-            if (span < 0)
-                B->inner_lo += span;
-            else
-                B->inner_hi += span;
+            int64_t wspan = first->coef[d] * (int64_t)(witems[d] - 1);
+            *(span < 0 ? &B->inner_lo : &B->inner_hi) += span;
+            *(wspan < 0 ? &B->winner_lo : &B->winner_hi) += wspan;
         }
-        if (B->inner_hi - B->inner_lo + (int64_t)B->wsize > B->stride) {
+        if (B->winner_hi - B->winner_lo + (int64_t)B->wsize > B->stride) {
             snprintf(why, why_size, "buffer %u: one row's writes are wider than the row stride", b);
             return false;
         }
@@ -345,8 +351,8 @@ void weft_fp_owned(const struct weft_fp_chain *c, unsigned b, uint64_t t_lo, uin
                    uint64_t *hi_out)
 {
     const struct weft_fp_buffer *B = &c->buf[b];
-    int64_t lo = B->wc0 + B->stride * (int64_t)t_lo + B->inner_lo;
-    int64_t hi = B->wc0 + B->stride * (int64_t)(t_hi - 1) + B->inner_hi + (int64_t)B->wsize;
+    int64_t lo = B->wc0 + B->stride * (int64_t)t_lo + B->winner_lo;
+    int64_t hi = B->wc0 + B->stride * (int64_t)(t_hi - 1) + B->winner_hi + (int64_t)B->wsize;
     if (lo < 0)
         lo = 0;
     if (hi > (int64_t)B->size)

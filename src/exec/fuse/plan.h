@@ -12,7 +12,9 @@
  * For a windowed buffer every access must use the buffer's row layout: the same coef[] (so a
  * row of work-items touches one contiguous byte band, rows at stride S = coef[D]), every write
  * at the same c0 and size, and one row's band of writes no wider than S, so that the owned
- * ranges of different tiles never overlap.
+ * ranges of different tiles never overlap. A row's band of writes counts only the work-items
+ * that may write (items[]): a 2-D NDRange padded past the data writes no further than the
+ * data's row; reads, windows and regions keep the whole NDRange's band (a superset).
  *
  * Regions (Zhou's symbolic tiling, Fig. 7, with clamping): the last stage runs the tile's own
  * rows; going backwards, each stage runs its successor's rows plus the rows that produce what
@@ -58,6 +60,10 @@ struct weft_fp_access {
     int64_t c0;             /* bytes at index 0 (global offsets folded in) */
     const struct weft_fp_node *node;   /* a choosing read: its address is node[root] (coef and */
     unsigned root;                     /* c0 unused); NULL for an affine access */
+    /* An affine access: only work-items whose 0-based index in dimension d is below items[d]
+     * run it (a guard such as `if (x >= nx) return;` in an NDRange padded past the data;
+     * analysis/access.h's below[]); 0 for every work-item of the dimension. */
+    uint64_t items[3];
 };
 
 struct weft_fp_stage {
@@ -73,6 +79,8 @@ struct weft_fp_buffer {
     int64_t wc0;            /* the writes' c0 */
     unsigned wsize;         /* the writes' size */
     int64_t inner_lo, inner_hi;  /* bytes one row's inner dimensions span: [inner_lo, inner_hi] */
+    int64_t winner_lo, winner_hi;   /* ... of the writes alone, which a guard may narrow (items[]):
+                                     * what a tile owns */
     int64_t elem;           /* bytes per step of dimension 0 in its layout (its coef[0]) */
 };
 

@@ -27,12 +27,13 @@ kernel void jacobi1d(global const float *A, global float *B, int n)
 
 // 2-D 5-point Poisson/Jacobi with the row width an int argument (arg 2): quadratic terms
 // gid1*arg2. The x-1 / x+1 neighbours are an i8 GEP of +-4 on a float GEP.
+// Every access sits behind the guard, whose `x < w - 1 && y < h - 1` bound the global ids.
 // CHECK-LABEL: access of @poisson2d: affine
-// CHECK-NEXT:    read  arg 0 size 4: 4*gid0 + 4*gid1*arg2 - 4*arg2
-// CHECK-NEXT:    read  arg 0 size 4: 4*gid0 + 4*gid1*arg2 + 4*arg2
-// CHECK-NEXT:    read  arg 0 size 4: 4*gid0 + 4*gid1*arg2 - 4
-// CHECK-NEXT:    read  arg 0 size 4: 4*gid0 + 4*gid1*arg2 + 4
-// CHECK-NEXT:    write arg 1 size 4: 4*gid0 + 4*gid1*arg2
+// CHECK-NEXT:    read  arg 0 size 4: 4*gid0 + 4*gid1*arg2 - 4*arg2 (only where gid0 < arg2 - 1) (only where gid1 < arg3 - 1)
+// CHECK-NEXT:    read  arg 0 size 4: 4*gid0 + 4*gid1*arg2 + 4*arg2 (only where gid0 < arg2 - 1) (only where gid1 < arg3 - 1)
+// CHECK-NEXT:    read  arg 0 size 4: 4*gid0 + 4*gid1*arg2 - 4 (only where gid0 < arg2 - 1) (only where gid1 < arg3 - 1)
+// CHECK-NEXT:    read  arg 0 size 4: 4*gid0 + 4*gid1*arg2 + 4 (only where gid0 < arg2 - 1) (only where gid1 < arg3 - 1)
+// CHECK-NEXT:    write arg 1 size 4: 4*gid0 + 4*gid1*arg2 (only where gid0 < arg2 - 1) (only where gid1 < arg3 - 1)
 // CHECK-NOT:     arg
 kernel void poisson2d(global const float *A, global float *B, int w, int h)
 {
