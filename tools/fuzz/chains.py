@@ -468,9 +468,9 @@ def main():
     t0 = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         all_ok = all(list(ex.map(one, seeds)))
-    lines = ["%-15s" % "mode" + "".join("%8s" % c for c in CLASSES + ["fused"])]
+    lines = ["%-15s" % "mode" + "".join("%9s" % c for c in CLASSES + ["fused"])]
     for m in want:
-        lines.append("%-15s" % m + "".join("%8d" % counts[m][c] for c in CLASSES + ["fused"]))
+        lines.append("%-15s" % m + "".join("%9d" % counts[m][c] for c in CLASSES + ["fused"]))
     lines.append("chains: %d in %.0f s%s" % (len(list(seeds)), time.time() - t0,
                                             "; failing seeds: " + " ".join(map(str, sorted(failed))) if failed else ""))
     table = "\n".join(lines)
