@@ -185,6 +185,21 @@ static struct ishape affine(const struct weft_shapes *S, LLVMTypeRef t, int dim,
     return (struct ishape){.kind = K_AFFINE, .dim = (int8_t)dim, .s = s};
 }
 
+/* Whether b + s*lid(dim), computed in w bits (s normalized to them), wraps within every group
+ * whatever b is: the work-items' values span at least 2^w (|s| * (local size - 1)), so they
+ * are no exact progression of integers, and an extension or exact division of them, or a GEP
+ * that sign-extends them, is not affine (fuzz seed 4383: zext((uint)gid * 0x9e3779b9)). The
+ * no-wrap assumption (shape.h) is for index arithmetic, which spans little; it cannot hold
+ * here. False when the local size is not known. */
+static bool span_wraps(const struct weft_shapes *S, int dim, int64_t s, unsigned w)
+{
+    uint64_t n = S->local_size[dim];
+    if (n < 2 || w == 0 || w > 64)
+        return false;
+    unsigned __int128 mag = s < 0 ? (unsigned __int128)(-(__int128)s) : (unsigned __int128)s;
+    return mag * (n - 1) >= (unsigned __int128)1 << w;
+}
+
 static int slot_of(const struct weft_shapes *S, LLVMValueRef v)
 {
     uintptr_t k;
@@ -549,7 +564,7 @@ static struct ishape transfer_exact_div(struct weft_shapes *S, LLVMValueRef in, 
             return VARYING;   /* negative or huge unsigned divisors: not worth the cases */
     }
     int64_t st = norm(a.s.c, w);
-    if (st % d != 0)
+    if (st % d != 0 || span_wraps(S, a.dim, st, w))
         return VARYING;
     return affine(S, t, a.dim, sconst(st / d));
 }
@@ -565,8 +580,11 @@ static struct ishape transfer_cast(struct weft_shapes *S, LLVMValueRef in, LLVMO
     case LLVMZExt:
     case LLVMSExt:
         /* b + s*lid keeps its form under truncation (modular arithmetic) and, assuming the
-         * index arithmetic does not wrap inside one work-group, under extension */
+         * index arithmetic does not wrap inside one work-group, under extension: not when it
+         * must wrap */
         if (!is_int_scalar(t) || !a.s.isc)
+            return VARYING;
+        if (op != LLVMTrunc && span_wraps(S, a.dim, norm(a.s.c, width_of(st)), width_of(st)))
             return VARYING;
         return affine(S, t, a.dim, a.s);
     case LLVMPtrToInt:
@@ -629,8 +647,11 @@ static struct ishape transfer_gep(struct weft_shapes *S, LLVMValueRef in)
         /* stride_x * size: a non-constant index stride survives only with byte-sized elements
          * and an i64 index (so the stride value is already the byte stride) */
         struct stride term;
+        unsigned wi = width_of(LLVMTypeOf(idx));
+        if (x.s.isc && wi < 64 && span_wraps(S, x.dim, norm(x.s.c, wi), wi))
+            return VARYING;   /* a narrower index is sign-extended */
         if (x.s.isc)
-            term = sconst((int64_t)((uint64_t)norm(x.s.c, width_of(LLVMTypeOf(idx))) * size));
+            term = sconst((int64_t)((uint64_t)norm(x.s.c, wi) * size));
         else if (size == 1)
             term = x.s;
         else

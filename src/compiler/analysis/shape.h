@@ -13,7 +13,10 @@
  *   trunc/zext/sext keep affine values affine (assuming, like every OpenCL CPU compiler, that
  *   index arithmetic does not wrap inside one work-group); GEPs give pointers affine in bytes;
  *   an `exact` division or right shift by a constant that divides the stride divides it (clang's
- *   `ashr exact (shl x, 32), 32` sign-extension idiom keeps x's shape).
+ *   `ashr exact (shl x, 32), 32` sign-extension idiom keeps x's shape). Not when the operand
+ *   must wrap: once |stride| * (local size - 1) reaches 2^width, an extension, exact division
+ *   or narrower GEP index of it is varying ((ulong)((uint)gid * 0x9e3779b9) is no base +
+ *   stride*lid; privatization would recompute it from one base for all work-items).
  *   div/rem/and/xor/shifts by non-constants/compares/fp ops/anything else of a non-uniform
  *   operand is varying. In particular get_local_id(0)/32 is VARYING: it is equal for runs of 32
  *   work-items, which no (uniform, affine) shape describes; claiming affine stride 0 or 1/32
