@@ -943,8 +943,8 @@ static void note_less(struct ctx *c, LLVMValueRef av, LLVMValueRef bv, bool or_e
 {
     struct ival a = eval_int(c, av), b = eval_int(c, bv);
     int da, db;
-    struct weft_affine k, e;
-    if (!split_gid(&a, &da, &k) || !split_gid(&b, &db, &e) || da < 0 || db >= 0 || da > 2 ||
+    struct weft_affine k, rest;
+    if (!split_gid(&a, &da, &k) || !split_gid(&b, &db, &rest) || da < 0 || db >= 0 || da > 2 ||
         (x->below_mask >> da & 1))
         return;
     struct ival bound = b, kk = {.st = S_AFFINE, .p = k};
@@ -955,7 +955,11 @@ static void note_less(struct ctx *c, LLVMValueRef av, LLVMValueRef bv, bool or_e
     }
     if (bound.st != S_AFFINE)
         return;
-    x->below[da] = bound.p;
+    /* term by term, padding and unused terms zero: summaries are compared bytewise */
+    memset(&x->below[da], 0, sizeof x->below[da]);
+    x->below[da].nterms = bound.p.nterms;
+    for (unsigned i = 0; i < bound.p.nterms; i++)
+        x->below[da].t[i] = make_term(bound.p.t[i].coef, bound.p.t[i].a, bound.p.t[i].b);
     x->below_mask |= (uint8_t)(1u << da);
     if (is_unsigned)
         x->below_unsigned |= (uint8_t)(1u << da);
