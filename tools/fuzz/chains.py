@@ -22,8 +22,9 @@ Every seed runs first with WEFT_FUSE=off (the reference), then in every mode of 
 fresh process with WEFT_CACHE_DIR=off and a time limit; every buffer read back must equal the
 reference's bit for bit (fusion promises the unfused results exactly). The forced modes fuse
 whatever the runtime's rules accept with a depth and tile rows drawn from the seed
-(WEFT_FUSE_DEPTH, WEFT_FUSE_TILE), as one tile per thread, as teams (two levels), as 2-D tiles
-(WEFT_FUSE_COLS) and with the scalar variants (WEFT_VECTORIZE=off). A mode's "fused" column counts
+(WEFT_FUSE_DEPTH, WEFT_FUSE_TILE), as one tile per thread, as teams (two levels: one team of
+every thread, and two teams that take tiles in turn and wait for each other's windows), as 2-D
+tiles (WEFT_FUSE_COLS) and with the scalar variants (WEFT_VECTORIZE=off). A mode's "fused" column counts
 the kernels where at least one fused run happened (from WEFT_LOG=info), so that a generator
 drifting away from what fusion accepts shows. Failing seeds go to OUT/fail/<seed>/ (the chain as
 JSON and as OpenCL C, the first differences, a repro line). Class "internal": right results, but a
@@ -297,13 +298,14 @@ def modes_of(spec):
     m = [("auto", {}),
          ("forced", dict(forced, WEFT_FUSE_LEVELS="1")),
          ("teams", dict(forced, WEFT_FUSE_LEVELS="2", WEFT_FUSE_DOMAINS="1")),
+         ("teams2", dict(forced, WEFT_FUSE_LEVELS="2", WEFT_FUSE_DOMAINS="2")),
          ("forced.scalar", dict(forced, WEFT_FUSE_LEVELS="1", WEFT_VECTORIZE="off"))]
     if spec["dims"] >= 2:
         m.append(("cols", dict(forced, WEFT_FUSE_COLS=str(spec["cols"]))))
     return m
 
 
-MODE_NAMES = ["auto", "forced", "teams", "forced.scalar", "cols"]
+MODE_NAMES = ["auto", "forced", "teams", "teams2", "forced.scalar", "cols"]
 
 
 def run_mode(spec_path, env_extra, icd, result, timeout):
