@@ -11,7 +11,8 @@ references means the generator made undefined behaviour or one of them is wrong;
 apart and never fails a run), then on Weft in every mode of MODES. Outputs of every launch are
 compared with the reference's bit for bit. Each run is in a subprocess (this script with --worker,
 one per target and job, running up to WORKER_RUNS kernels one after another, replaced after a
-failure), without disk cache (WEFT_CACHE_DIR=off) and with a time limit: past it the run is a hang
+failure), without disk cache (WEFT_CACHE_DIR=off; modes cache-fill and cache-hit share OUT/cache, which
+one process fills and another reads) and with a time limit: past it the run is a hang
 (the worker is killed), a worker killed by a signal is a crash. A kernel launches three times in a row (Weft profiles
 variants on the first two launches of at least 16 work-groups and keeps the winner for the third).
 
@@ -51,6 +52,8 @@ def simd_width():
     return 16 if " avx512f" in flags else 8 if " avx" in flags else 4
 
 
+CACHE = "@cache@"   # OUT/cache (Worker.start)
+
 # The modes Weft runs in: name -> (environment when the runtime reads WEFT_VARIANT / WEFT_VERIFY,
 # the closest environment before it does). `lc` before WEFT_VARIANT is breadth-first everywhere.
 MODES = [
@@ -66,6 +69,10 @@ MODES = [
     ("dfo.wide",     {"WEFT_VARIANT": "dfo.wide"},        {"WEFT_SCHEDULE": "dfo"}),
     ("profile-sync", {"WEFT_PROFILE": "sync"},            {"WEFT_PROFILE": "sync"}),
     ("verify",       {"WEFT_VERIFY": "1"},                {"WEFT_VERIFY": "1"}),
+    # the disk cache (compiled variants, profiled choices), shared by every kernel of the run:
+    # filled by one process, read by another
+    ("cache-fill",   {"WEFT_CACHE_DIR": CACHE},           {"WEFT_CACHE_DIR": CACHE}),
+    ("cache-hit",    {"WEFT_CACHE_DIR": CACHE},           {"WEFT_CACHE_DIR": CACHE}),
 ]
 REFERENCE_ENV = {"WEFT_VECTORIZE": "off", "WEFT_SCHEDULE": "dfo", "WEFT_PROFILE": "off"}
 REFERENCE_OPTIONS = "-cl-opt-disable"
@@ -190,6 +197,8 @@ class Worker:
         env["OCL_ICD_VENDORS"] = self.icd if self.target.platform == "weft" else POCL_ICD
         env["OPENCL_VENDOR_PATH"] = os.path.dirname(env["OCL_ICD_VENDORS"])
         env.update(self.target.env)
+        if env.get("WEFT_CACHE_DIR") == CACHE:
+            env["WEFT_CACHE_DIR"] = os.path.join(self.out_dir, "cache")
         self.err = tempfile.TemporaryFile(dir=self.out_dir)
         cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--platform", self.target.platform,
                "--options=" + self.target.options]
