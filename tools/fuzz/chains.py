@@ -56,10 +56,15 @@ def hexc(v):
 
 
 class Kernel:
-    """One stencil-like kernel: outputs o0.., inputs r0.., then `int nx, int ny, uint p`."""
+    """One stencil-like kernel: outputs o0.., inputs r0.., then `int nx, int ny, int nz[, int nxy],
+    uint p`."""
 
-    def __init__(self, rng, rng2, name, dims, offset, exact):
+    def __init__(self, rng, rng2, rng3, name, dims, offset, exact):
         self.name, self.dims = name, dims
+        # from a third generator: a 3-D kernel indexing its planes by an argument `nxy` (nx * ny),
+        # which keeps every index polynomial of degree 2 (the access analysis takes no more, so
+        # `(z * ny + y) * nx` never fuses)
+        self.plane = dims == 3 and rng3.random() < 0.7
         # drawn from the second generator, so that what `rng` draws stays what earlier versions
         # of this file made of each seed: a kernel that reads only its own elements (no halo)
         self.pointwise = rng2.random() < 0.2
@@ -81,7 +86,7 @@ class Kernel:
         lines.append("    return;")
         # the row stride from the NDRange where it equals the problem's (no padding)
         sx = "(int)get_global_size(0)" if exact and rng.random() < 0.3 else "nx"
-        lines.append("int i = (z * ny + y) * %s + x;" % sx)
+        lines.append(("int i = z * nxy + y * %s + x;" if self.plane else "int i = (z * ny + y) * %s + x;") % sx)
         self.border = rng.random() < 0.3   # the Jacobi shape: borders copied, plain neighbours inside
         body = []
         nreads = rng.randint(1, 5)
@@ -91,9 +96,10 @@ class Kernel:
         if not self.pointwise and rng2.random() < 0.25:   # a loop over neighbours, unrolled or not
             r, lo, hi = "r%d" % rng2.randrange(self.nin), rng2.randint(-3, 0), rng2.randint(0, 3)
             if rng2.random() < 0.5:
-                idx = "clamp(x + d, 0, nx - 1) + (z * ny + y) * nx"
+                idx = "clamp(x + d, 0, nx - 1) + " + ("z * nxy + y * nx" if self.plane else "(z * ny + y) * nx")
             else:
-                idx = "(clamp(y + d, 0, ny - 1) + z * ny) * nx + x"
+                idx = ("clamp(y + d, 0, ny - 1) * nx + z * nxy + x" if self.plane
+                       else "(clamp(y + d, 0, ny - 1) + z * ny) * nx + x")
             body.append("for (int d = %d; d <= %d; d++)" % (lo, hi))
             body.append("    acc = acc * 0x01000193u + %s[%s];" % (r, idx))
         if rng.random() < 0.2:   # read-modify-write of its own element, as FDTD-2D's updates
@@ -131,7 +137,7 @@ class Kernel:
                 lines.append("%s[i] = %s;" % (buf, val))
         params = ["global uint *o%d" % j for j in range(self.nout)]
         params += ["global const uint *r%d" % j for j in range(self.nin)]
-        params += ["int nx", "int ny", "int nz", "uint p"]
+        params += ["int nx", "int ny", "int nz"] + (["int nxy"] if self.plane else []) + ["uint p"]
         self.src = "kernel void %s(%s)\n{\n%s\n}\n" % (name, ", ".join(params),
                                                      "\n".join("    " + l for l in lines))
 
@@ -140,7 +146,8 @@ class Kernel:
         dx = rng.randint(-3, 3) if self.dims == 1 else rng.randint(-2, 2)
         dy = rng.randint(-2, 2) if self.dims >= 2 else 0
         dz = rng.randint(-1, 1) if self.dims == 3 else 0
-        off = "%d" % dx if self.dims == 1 else "(%d * ny + %d) * nx + %d" % (dz, dy, dx)
+        off = ("%d" % dx if self.dims == 1 else "%d * nxy + %d * nx + %d" % (dz, dy, dx) if self.plane
+               else "(%d * ny + %d) * nx + %d" % (dz, dy, dx))
         kind = rng.choice(["own", "guard", "guard", "clamp", "clamp", "minmax", "select"] +
                           (["plain"] * 3 if self.border else []))
         if kind == "own" or (dx == 0 and dy == 0 and dz == 0) or self.pointwise:
@@ -151,11 +158,14 @@ class Kernel:
             cond = " && ".join("%s + %d >= 0 && %s + %d < n%s" % (v, e, v, e, v)
                                for v, e in (("x", dx), ("y", dy), ("z", dz)) if e or v == "x")
             return "(%s ? %s[i + %s] : %s)" % (cond, r, off, hexc(rng.getrandbits(8)))
+        if kind == "clamp" and self.plane:
+            return "%s[clamp(z + %d, 0, nz - 1) * nxy + clamp(y + %d, 0, ny - 1) * nx + clamp(x + %d, 0, nx - 1)]" % (
+                r, dz, dy, dx)
         if kind == "clamp":
             return "%s[(clamp(z + %d, 0, nz - 1) * ny + clamp(y + %d, 0, ny - 1)) * nx + clamp(x + %d, 0, nx - 1)]" % (
                 r, dz, dy, dx)
         if kind == "minmax":
-            return "%s[min(max(i + %s, 0), nx * ny * nz - 1)]" % (r, off)
+            return "%s[min(max(i + %s, 0), %s - 1)]" % (r, off, "nxy * nz" if self.plane else "nx * ny * nz")
         # select between a neighbour and the own element
         cond = "x > %d" % max(0, -dx - 1) if dx < 0 else "x < nx - %d" % (dx + 1) if dx > 0 else "1"
         cond2 = "y > %d" % max(0, -dy - 1) if dy < 0 else "y < ny - %d" % (dy + 1) if dy > 0 else "1"
@@ -176,6 +186,7 @@ def generate(seed):
     """The chain of `seed` as a JSON-able dict."""
     rng = random.Random(seed * 7919 + 17)
     rng2 = random.Random(seed * 104729 + 3)
+    rng3 = random.Random(seed * 15485863 + 7)
     r = rng.random()
     dims = 1 if r < 0.35 else 2 if r < 0.85 else 3
     if dims == 1:
@@ -197,7 +208,7 @@ def generate(seed):
     if rng.random() < 0.25:
         offset = [rng.choice([1, 5, 100, 3000]) for _ in range(dims)]
     exact = gl == n
-    kernels = [Kernel(rng, rng2, "k%d" % j, dims, offset, exact) for j in range(rng.randint(1, 3))]
+    kernels = [Kernel(rng, rng2, rng3, "k%d" % j, dims, offset, exact) for j in range(rng.randint(1, 3))]
     nbufs = max(2, min(4, max(k.nout + k.nin for k in kernels) + rng.randint(0, 1)))
     nlaunch = rng.randint(4, 24)
     launches = []
@@ -229,6 +240,7 @@ def generate(seed):
     cols = rng.choice([64, 128, 192])
     return {"seed": seed, "dims": dims, "n": n, "global": gl, "local": list(local) if local else None,
             "offset": offset, "nbufs": nbufs, "source": src, "kernels": [k.name for k in kernels],
+            "plane_kernels": [k.name for k in kernels if k.plane],
             "launches": launches, "sync_at": sync_at, "data_seed": rng.getrandbits(32),
             "depth": depth, "tile": tile, "cols": cols}
 
@@ -278,7 +290,10 @@ def exec_chain(spec, result):
                 cl.enqueue_fill_buffer(q, bufs[ln["fill_before"]], np.uint32(ln["p"]), 0, 4 * n)
             k = kern[ln["kernel"]]
             args = [bufs[b] for b in ln["outs"]] + [bufs[b] for b in ln["ins"]]
-            args += [np.int32(nx), np.int32(ny), np.int32(nz), np.uint32(ln["p"])]
+            args += [np.int32(nx), np.int32(ny), np.int32(nz)]
+            if ln["kernel"] in spec.get("plane_kernels", []):
+                args.append(np.int32(nx * ny))
+            args.append(np.uint32(ln["p"]))
             k.set_args(*args)
             gl = list(spec["global"])
             if "rows" in ln:
