@@ -35,6 +35,14 @@ static const char *source =
     "  if (x == 0 || y == 0 || x == w - 1 || y == h - 1) b[i] = a[i];\n"
     "  else b[i] = 0.2f * (a[i] + a[i - 1] + a[i + 1] + a[i - w] + a[i + w]);\n"
     "}\n"
+    "kernel void heat3d_guarded(global const float *a, global float *b, int nx, int ny, int nz) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
+    "  if (x >= nx || y >= ny || z >= nz) return;\n"
+    "  int i = (z * ny + y) * nx + x;\n"
+    "  if (x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1) b[i] = a[i];\n"
+    "  else b[i] = (a[i] + a[i - 1] + a[i + 1] + a[i - nx] + a[i + nx] + a[i - nx * ny] + a[i + nx * ny])\n"
+    "              * (1.0f / 7.0f);\n"
+    "}\n"
     "kernel void jacobi2d(global const float *a, global float *b, int w, int h) {\n"
     "  int x = get_global_id(0), y = get_global_id(1), i = y * w + x;\n"
     "  if (x > 0 && y > 0 && x < w - 1 && y < h - 1)\n"
@@ -811,6 +819,53 @@ static void test_padded_2d_chain_fused(void **state)
     free(init);
 }
 
+/* A 3-D chain, `(z * ny + y) * nx + x` (a term gid2 * ny * nx of degree 3, which the access
+ * analysis takes since 3-D stencils index so), over an NDRange padded past the data in every
+ * dimension (20x13x17 in groups of 8x4x2: 24x16x18): fused, planes of z as the tiles' rows,
+ * and bit for bit the unfused results, with one level and with teams. */
+static void test_3d_chain_fused(void **state)
+{
+    (void)state;
+    const int nx = 20, ny = 13, nz = 17, steps = 6, n = nx * ny * nz;
+    const size_t bytes = (size_t)n * 4, global[3] = {24, 16, 18}, local[3] = {8, 4, 2};
+    float *init = malloc(bytes), *got[2][2];
+    for (int i = 0; i < n; i++)
+        init[i] = (float)(i * 7919 % 1000) / 10.0f;
+    static const unsigned tiles[] = {1, 4};
+    cl_kernel k = kernel_new("heat3d_guarded");
+    for (unsigned teams = 0; teams <= 1; teams++)
+        for (size_t tc = 0; tc < ARRAY_LEN(tiles); tc++) {
+            forced_teams = teams;
+            force(3, tiles[tc]);
+            for (int run = 0; run < 2; run++) {   /* 0: unfused reference, 1: fused */
+                cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
+                cl_event ev[6];
+                for (int s = 0; s < steps; s++) {
+                    cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
+                    kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(nx), KARG(ny), KARG(nz)));
+                    assert_int_equal(clEnqueueNDRangeKernel(pq, k, 3, NULL, global, local, 0, NULL, &ev[s]), 0);
+                    if (run == 0)
+                        assert_int_equal(clFinish(pq), CL_SUCCESS);
+                }
+                got[run][0] = malloc(bytes);
+                got[run][1] = malloc(bytes);
+                assert_int_equal(clEnqueueReadBuffer(pq, a, CL_TRUE, 0, bytes, got[run][0], 0, NULL, NULL), 0);
+                assert_int_equal(clEnqueueReadBuffer(pq, b, CL_TRUE, 0, bytes, got[run][1], 0, NULL, NULL), 0);
+                unsigned fused = count_fused(ev, (unsigned)steps);
+                if (run == 1 && fused == 0)
+                    fail_msg("3-D chain, tile %u, %s: nothing was fused", tiles[tc], teams ? "two levels" : "one level");
+                clReleaseMemObject(a), clReleaseMemObject(b);
+            }
+            if (memcmp(got[0][0], got[1][0], bytes) || memcmp(got[0][1], got[1][1], bytes))
+                fail_msg("3-D chain, tile %u, %s: fused results differ", tiles[tc], teams ? "two levels" : "one level");
+            for (int r = 0; r < 2; r++)
+                free(got[r][0]), free(got[r][1]);
+        }
+    forced_teams = 0;
+    clReleaseKernel(k);
+    free(init);
+}
+
 /* Two in-order queues, each holding a chain; the second waits on the first one's last launch
  * through its wait list, with no flush anywhere: held launches must run and results match. */
 static void test_two_queues(void **state)
@@ -931,6 +986,7 @@ int main(void)
         cmocka_unit_test(test_two_levels_bit_identical),
         cmocka_unit_test(test_padded_range_empty_tiles),
         cmocka_unit_test(test_padded_2d_chain_fused),
+        cmocka_unit_test(test_3d_chain_fused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

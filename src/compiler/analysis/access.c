@@ -57,38 +57,47 @@ static bool sym_is_one(struct weft_sym s)
 
 static int term_cmp(const struct weft_term *x, const struct weft_term *y)
 {
-    unsigned xa = sym_key(x->a), ya = sym_key(y->a);
-    if (xa != ya)
-        return xa < ya ? -1 : 1;
-    unsigned xb = sym_key(x->b), yb = sym_key(y->b);
-    return xb == yb ? 0 : xb < yb ? -1 : 1;
+    const struct weft_sym fx[3] = {x->a, x->b, x->c}, fy[3] = {y->a, y->b, y->c};
+    for (int i = 0; i < 3; i++) {
+        unsigned kx = sym_key(fx[i]), ky = sym_key(fy[i]);
+        if (kx != ky)
+            return kx < ky ? -1 : 1;
+    }
+    return 0;
 }
 
-/* Factor order inside a term: the constant has a = b = ONE; otherwise a is the smaller
- * non-ONE factor and b the other one, or ONE for a linear term. */
-static struct weft_term make_term(int64_t coef, struct weft_sym a, struct weft_sym b)
+/* Factor order inside a term (access.h): the symbols ascending by key, then the ONEs. */
+static struct weft_term make_term3(int64_t coef, struct weft_sym a, struct weft_sym b, struct weft_sym c)
 {
-    if (sym_is_one(a) || (!sym_is_one(b) && sym_key(b) < sym_key(a))) {
-        struct weft_sym t = a;
-        a = b;
-        b = t;
-    }
+    struct weft_sym f[3] = {a, b, c};
+    for (int i = 1; i < 3; i++)   /* insertion sort, ONE last */
+        for (int j = i; j > 0; j--) {
+            bool later = sym_is_one(f[j - 1]) || (!sym_is_one(f[j]) && sym_key(f[j]) < sym_key(f[j - 1]));
+            if (!later)
+                break;
+            struct weft_sym t = f[j];
+            f[j] = f[j - 1];
+            f[j - 1] = t;
+        }
     struct weft_term t;
     memset(&t, 0, sizeof t);   /* padding too: summaries may be hashed or compared bytewise */
     t.coef = coef;
-    t.a = a;
-    t.b = b;
+    t.a = f[0];
+    t.b = f[1];
+    t.c = f[2];
     return t;
 }
 
+static struct weft_term make_term(int64_t coef, struct weft_sym a, struct weft_sym b);
+
 static unsigned term_degree(const struct weft_term *t)
 {
-    return !sym_is_one(t->a) + !sym_is_one(t->b);
+    return !sym_is_one(t->a) + !sym_is_one(t->b) + !sym_is_one(t->c);
 }
 
 static unsigned term_gids(const struct weft_term *t)
 {
-    return (t->a.kind == WEFT_SYM_GID) + (t->b.kind == WEFT_SYM_GID);
+    return (t->a.kind == WEFT_SYM_GID) + (t->b.kind == WEFT_SYM_GID) + (t->c.kind == WEFT_SYM_GID);
 }
 
 enum status {
@@ -139,6 +148,11 @@ static bool poly_eq(const struct weft_affine *x, const struct weft_affine *y)
 }
 
 static const struct weft_sym ONE = {.kind = WEFT_SYM_ONE, .index = 0};
+
+static struct weft_term make_term(int64_t coef, struct weft_sym a, struct weft_sym b)
+{
+    return make_term3(coef, a, b, ONE);
+}
 
 /* ---- values ----------------------------------------------------------------------------- */
 
@@ -308,21 +322,16 @@ static struct ival iv_mul(struct ctx *c, const struct ival *x, const struct ival
     for (unsigned i = 0; i < x->p.nterms; i++) {
         for (unsigned j = 0; j < y->p.nterms; j++) {
             const struct weft_term *s = &x->p.t[i], *t = &y->p.t[j];
-            if (term_degree(s) + term_degree(t) > 2 || term_gids(s) + term_gids(t) > 1)
-                return not_affine(in);   /* cubic, or the product of two global ids */
+            if (term_degree(s) + term_degree(t) > 3 || term_gids(s) + term_gids(t) > 1)
+                return not_affine(in);   /* of degree 4, or the product of two global ids */
             int64_t k;
             if (__builtin_mul_overflow(s->coef, t->coef, &k))
                 return not_affine(in);
-            struct weft_sym f[4] = {s->a, s->b, t->a, t->b}, a = ONE, b = ONE;
-            for (int q = 0; q < 4; q++) {
-                if (sym_is_one(f[q]))
-                    continue;
-                if (sym_is_one(a))
-                    a = f[q];
-                else
-                    b = f[q];
-            }
-            enum status st = poly_add_term(&r.p, make_term(k, a, b));
+            struct weft_sym f[6] = {s->a, s->b, s->c, t->a, t->b, t->c}, g[3] = {ONE, ONE, ONE};
+            for (int q = 0, n = 0; q < 6; q++)
+                if (!sym_is_one(f[q]))
+                    g[n++] = f[q];
+            enum status st = poly_add_term(&r.p, make_term3(k, g[0], g[1], g[2]));
             if (st != S_AFFINE) {
                 r.st = st;
                 r.culprit = in;
@@ -959,7 +968,7 @@ static void note_less(struct ctx *c, LLVMValueRef av, LLVMValueRef bv, bool or_e
     memset(&x->below[da], 0, sizeof x->below[da]);
     x->below[da].nterms = bound.p.nterms;
     for (unsigned i = 0; i < bound.p.nterms; i++)
-        x->below[da].t[i] = make_term(bound.p.t[i].coef, bound.p.t[i].a, bound.p.t[i].b);
+        x->below[da].t[i] = make_term3(bound.p.t[i].coef, bound.p.t[i].a, bound.p.t[i].b, bound.p.t[i].c);
     x->below_mask |= (uint8_t)(1u << da);
     if (is_unsigned)
         x->below_unsigned |= (uint8_t)(1u << da);
@@ -1099,7 +1108,7 @@ static void record(struct ctx *c, LLVMValueRef in, unsigned kind, LLVMValueRef p
     a.offset.nterms = p.off.p.nterms;
     for (unsigned i = 0; i < p.off.p.nterms; i++) {
         const struct weft_term *t = &p.off.p.t[i];
-        a.offset.t[i] = make_term(t->coef, t->a, t->b);
+        a.offset.t[i] = make_term3(t->coef, t->a, t->b, t->c);
     }
     unsigned d;
     int64_t gid;
@@ -1389,8 +1398,8 @@ void weft_affine_format(const struct weft_affine *a, char *buf, size_t size)
                 put(buf, size, &len, "%llu", (unsigned long long)mag);
                 star = true;
             }
-            struct weft_sym f[2] = {t->a, t->b};
-            for (int k = 0; k < 2; k++) {
+            struct weft_sym f[3] = {t->a, t->b, t->c};
+            for (int k = 0; k < 3; k++) {
                 if (sym_is_one(f[k]))
                     continue;
                 put(buf, size, &len, "%s%s%u", star ? "*" : "", sym_name(f[k]), f[k].index);

@@ -4,7 +4,7 @@
  *
  * Every load and store of the kernel (everything inlined) whose address derives from a
  * __global or __constant pointer argument is listed with its byte offset from that argument as
- * a polynomial of degree <= 2 over symbols: get_global_id(d), get_global_size(d),
+ * a polynomial of degree <= 3 over symbols: get_global_id(d), get_global_size(d),
  * get_global_offset(d) and integer scalar arguments, with integer coefficients. Casts between
  * integer widths (sext, zext, trunc) are taken as exact: the summary assumes the kernel's index
  * arithmetic does not wrap. A term may multiply at most one global id (the offset is affine in
@@ -64,12 +64,13 @@ struct weft_sym {
     uint8_t index;        /* dimension (0-2) or argument number */
 };
 
-/* coef * a * b; unused factors are ONE. At most one of a, b is a GID. Factor order: a
- * constant term has a = b = ONE; a linear term has its symbol in a and b = ONE; a quadratic
- * term has the smaller (kind, index) in a. */
+/* coef * a * b * c; unused factors are ONE. At most one of them is a GID. Factor order: the
+ * symbols by (kind, index), ascending, then the ONEs: a constant term has a = b = c = ONE, a
+ * linear term its symbol in a, a quadratic one b = ONE... Degree 3 is for 3-D indices,
+ * `(z * ny + y) * nx + x` (gid2 * ny * nx). */
 struct weft_term {
     int64_t coef;
-    struct weft_sym a, b;
+    struct weft_sym a, b, c;
 };
 
 #define WEFT_AFFINE_MAX_TERMS 8

@@ -29,16 +29,20 @@ bool weft_fb_offset(const struct weft_fb_launch *l, const struct weft_affine *a,
     *c0 = 0;
     for (unsigned i = 0; i < a->nterms; i++) {
         const struct weft_term *t = &a->t[i];
-        bool ga = t->a.kind == WEFT_SYM_GID, gb = t->b.kind == WEFT_SYM_GID;
-        if (ga && gb)
-            return false;
+        const struct weft_sym f[3] = {t->a, t->b, t->c};
         int64_t v = t->coef, x;
-        if (!ga && (!sym_value(l, t->a, &x) || __builtin_mul_overflow(v, x, &v)))
-            return false;
-        if (!gb && (!sym_value(l, t->b, &x) || __builtin_mul_overflow(v, x, &v)))
-            return false;
-        if (ga || gb) {
-            unsigned d = ga ? t->a.index : t->b.index;
+        int gid = -1;
+        for (int k = 0; k < 3; k++) {
+            if (f[k].kind == WEFT_SYM_GID) {
+                if (gid >= 0)
+                    return false;   /* two global ids: not affine */
+                gid = f[k].index;
+            } else if (!sym_value(l, f[k], &x) || __builtin_mul_overflow(v, x, &v)) {
+                return false;
+            }
+        }
+        if (gid >= 0) {
+            unsigned d = (unsigned)gid;
             if (d >= 3 || __builtin_add_overflow(coef[d], v, &coef[d]))
                 return false;
         } else if (__builtin_add_overflow(*c0, v, c0)) {
