@@ -769,32 +769,36 @@ static void test_padded_range_empty_tiles(void **state)
     clReleaseKernel(k);
 }
 
-/* A 2-D chain over an NDRange padded past the data (33x21 floats in groups of 16x4: 48x24
- * work-items, those past the data returning at a guard): fused because the guard bounds the
- * work-items that write a row (analysis/access.h's below[], fuse/plan.h's items[]; before, one
- * row's writes looked wider than the row), and bit for bit the unfused results, with one level
- * and with teams, with tiles of 1, 3 and 8 rows. */
-static void test_padded_2d_chain_fused(void **state)
+/* Runs `steps` launches of kernel(src, dst, n[0..dims)) ping-ponging between two buffers of
+ * n[0] x ... x n[dims-1] floats over global/local, unfused and then fused with depth `depth`
+ * and each tile height of tiles[], with one level and with teams: asserts that something fused
+ * and that both buffers match bit for bit. */
+static void ping_pong_fused_check(const char *kernel, const char *what, unsigned dims, const int *n,
+                                  const size_t *global, const size_t *local, int steps, unsigned depth,
+                                  const unsigned *tiles, size_t ntiles)
 {
-    (void)state;
-    const int w = 33, h = 21, steps = 9;
-    const size_t bytes = (size_t)(w * h) * 4, global[2] = {48, 24}, local[2] = {16, 4};
+    int items = 1;
+    for (unsigned d = 0; d < dims; d++)
+        items *= n[d];
+    const size_t bytes = (size_t)items * 4;
     float *init = malloc(bytes), *got[2][2];
-    for (int i = 0; i < w * h; i++)
+    cl_event *ev = calloc((size_t)steps, sizeof *ev);
+    for (int i = 0; i < items; i++)
         init[i] = (float)(i * 7919 % 1000) / 10.0f;
-    static const unsigned tiles[] = {1, 3, 8};
-    cl_kernel k = kernel_new("jacobi2d_guarded");
+    cl_kernel k = kernel_new(kernel);
     for (unsigned teams = 0; teams <= 1; teams++)
-        for (size_t tc = 0; tc < ARRAY_LEN(tiles); tc++) {
+        for (size_t tc = 0; tc < ntiles; tc++) {
             forced_teams = teams;
-            force(5, tiles[tc]);
+            force(depth, tiles[tc]);
             for (int run = 0; run < 2; run++) {   /* 0: unfused reference, 1: fused */
                 cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
-                cl_event ev[9];
                 for (int s = 0; s < steps; s++) {
                     cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
-                    kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(w), KARG(h)));
-                    assert_int_equal(clEnqueueNDRangeKernel(pq, k, 2, NULL, global, local, 0, NULL, &ev[s]), 0);
+                    assert_int_equal(clSetKernelArg(k, 0, sizeof src, &src), CL_SUCCESS);
+                    assert_int_equal(clSetKernelArg(k, 1, sizeof dst, &dst), CL_SUCCESS);
+                    for (unsigned d = 0; d < dims; d++)
+                        assert_int_equal(clSetKernelArg(k, 2 + d, sizeof n[d], &n[d]), CL_SUCCESS);
+                    assert_int_equal(clEnqueueNDRangeKernel(pq, k, dims, NULL, global, local, 0, NULL, &ev[s]), 0);
                     if (run == 0)
                         assert_int_equal(clFinish(pq), CL_SUCCESS);
                 }
@@ -804,19 +808,32 @@ static void test_padded_2d_chain_fused(void **state)
                 assert_int_equal(clEnqueueReadBuffer(pq, b, CL_TRUE, 0, bytes, got[run][1], 0, NULL, NULL), 0);
                 unsigned fused = count_fused(ev, (unsigned)steps);
                 if (run == 1 && fused == 0)
-                    fail_msg("padded 2-D chain, tile %u, %s: nothing was fused", tiles[tc],
-                             teams ? "two levels" : "one level");
+                    fail_msg("%s, tile %u, %s: nothing was fused", what, tiles[tc], teams ? "two levels" : "one level");
                 clReleaseMemObject(a), clReleaseMemObject(b);
             }
             if (memcmp(got[0][0], got[1][0], bytes) || memcmp(got[0][1], got[1][1], bytes))
-                fail_msg("padded 2-D chain, tile %u, %s: fused results differ", tiles[tc],
-                         teams ? "two levels" : "one level");
+                fail_msg("%s, tile %u, %s: fused results differ", what, tiles[tc], teams ? "two levels" : "one level");
             for (int r = 0; r < 2; r++)
                 free(got[r][0]), free(got[r][1]);
         }
     forced_teams = 0;
     clReleaseKernel(k);
     free(init);
+    free(ev);
+}
+
+/* A 2-D chain over an NDRange padded past the data (33x21 floats in groups of 16x4: 48x24
+ * work-items, those past the data returning at a guard): fused because the guard bounds the
+ * work-items that write a row (analysis/access.h's below[], fuse/plan.h's items[]; before, one
+ * row's writes looked wider than the row), and bit for bit the unfused results, with one level
+ * and with teams, with tiles of 1, 3 and 8 rows. */
+static void test_padded_2d_chain_fused(void **state)
+{
+    (void)state;
+    static const int n[2] = {33, 21};
+    static const size_t global[2] = {48, 24}, local[2] = {16, 4};
+    static const unsigned tiles[] = {1, 3, 8};
+    ping_pong_fused_check("jacobi2d_guarded", "padded 2-D chain", 2, n, global, local, 9, 5, tiles, ARRAY_LEN(tiles));
 }
 
 /* A 3-D chain, `(z * ny + y) * nx + x` (a term gid2 * ny * nx of degree 3, which the access
@@ -826,44 +843,10 @@ static void test_padded_2d_chain_fused(void **state)
 static void test_3d_chain_fused(void **state)
 {
     (void)state;
-    const int nx = 20, ny = 13, nz = 17, steps = 6, n = nx * ny * nz;
-    const size_t bytes = (size_t)n * 4, global[3] = {24, 16, 18}, local[3] = {8, 4, 2};
-    float *init = malloc(bytes), *got[2][2];
-    for (int i = 0; i < n; i++)
-        init[i] = (float)(i * 7919 % 1000) / 10.0f;
+    static const int n[3] = {20, 13, 17};
+    static const size_t global[3] = {24, 16, 18}, local[3] = {8, 4, 2};
     static const unsigned tiles[] = {1, 4};
-    cl_kernel k = kernel_new("heat3d_guarded");
-    for (unsigned teams = 0; teams <= 1; teams++)
-        for (size_t tc = 0; tc < ARRAY_LEN(tiles); tc++) {
-            forced_teams = teams;
-            force(3, tiles[tc]);
-            for (int run = 0; run < 2; run++) {   /* 0: unfused reference, 1: fused */
-                cl_mem a = buf_new(bytes, init), b = buf_new(bytes, init);
-                cl_event ev[6];
-                for (int s = 0; s < steps; s++) {
-                    cl_mem src = s % 2 ? b : a, dst = s % 2 ? a : b;
-                    kernel_set_args(k, KARGS(KARG(src), KARG(dst), KARG(nx), KARG(ny), KARG(nz)));
-                    assert_int_equal(clEnqueueNDRangeKernel(pq, k, 3, NULL, global, local, 0, NULL, &ev[s]), 0);
-                    if (run == 0)
-                        assert_int_equal(clFinish(pq), CL_SUCCESS);
-                }
-                got[run][0] = malloc(bytes);
-                got[run][1] = malloc(bytes);
-                assert_int_equal(clEnqueueReadBuffer(pq, a, CL_TRUE, 0, bytes, got[run][0], 0, NULL, NULL), 0);
-                assert_int_equal(clEnqueueReadBuffer(pq, b, CL_TRUE, 0, bytes, got[run][1], 0, NULL, NULL), 0);
-                unsigned fused = count_fused(ev, (unsigned)steps);
-                if (run == 1 && fused == 0)
-                    fail_msg("3-D chain, tile %u, %s: nothing was fused", tiles[tc], teams ? "two levels" : "one level");
-                clReleaseMemObject(a), clReleaseMemObject(b);
-            }
-            if (memcmp(got[0][0], got[1][0], bytes) || memcmp(got[0][1], got[1][1], bytes))
-                fail_msg("3-D chain, tile %u, %s: fused results differ", tiles[tc], teams ? "two levels" : "one level");
-            for (int r = 0; r < 2; r++)
-                free(got[r][0]), free(got[r][1]);
-        }
-    forced_teams = 0;
-    clReleaseKernel(k);
-    free(init);
+    ping_pong_fused_check("heat3d_guarded", "3-D chain", 3, n, global, local, 6, 3, tiles, ARRAY_LEN(tiles));
 }
 
 /* Two in-order queues, each holding a chain; the second waits on the first one's last launch
