@@ -1,6 +1,7 @@
 /* bench/b_chains.c — stencil launch chains beyond Jacobi, for fusion (Zhou; issue 10): Poisson
- * with a right-hand side, Rodinia's HotSpot (clamped borders: reads whose address chooses) and
- * PolyBench's FDTD-2D (three kernels a time step, one argument changing per step). Each native
+ * with a right-hand side, Rodinia's HotSpot (clamped borders: reads whose address chooses),
+ * PolyBench's FDTD-2D (three kernels a time step, one argument changing per step) and a 3-D
+ * 7-point heat stencil (untiled reference only). Each native
  * reference runs the same sweeps with OpenMP, in the same operation order: untiled, and tiled
  * the way a careful OpenMP programmer tiles a chain that does not fit in the cache (bands of
  * rows with a halo as deep as the chain, run through every step in private buffers, as the
@@ -101,6 +102,78 @@ static int pingpong_run(struct bench *b, struct bench_cl *c)
     size_t g[2] = {b->p[0], b->p[1]}, l[2] = {64, 4};
     for (int k = 0; k < (int)b->p[2]; k++) {
         int err = bench_launch(b, c, k % 2, 2, g, l);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* ---- 3-D heat (7-point Jacobi) ------------------------------------------------------------- */
+
+#define HEAT3D_STEPS 10   /* even: the chain ends in the input buffer */
+
+static int heat3d_setup(struct bench *b, enum bench_size s)
+{
+    size_t n = s == BENCH_SMALL ? 64 : s == BENCH_DEFAULT ? 160 : 320, cells = n * n * n;
+    b->p[0] = b->p[1] = b->p[2] = n;
+    b->p[3] = HEAT3D_STEPS;
+    b->work = 8.0 * (double)cells * HEAT3D_STEPS * 1e-9;   /* u read, v written per point and step */
+    b->out_count = cells;
+    snprintf(b->size_desc, sizeof b->size_desc, "%zux%zux%zu, K=%d", n, n, n, HEAT3D_STEPS);
+    bench_fill_float(bench_alloc(b, 0, cells * 4), cells, 91, 0, 1);
+    bench_alloc(b, 1, cells * 4);
+    return 0;
+}
+
+/* The sweeps with OpenMP, planes split among threads, in the kernel's operation order; the
+ * last one writes `out`, the others alternate with in[1]. */
+static void heat3d_native(struct bench *b, void *out)
+{
+    const long n = (long)b->p[0], K = (long)b->p[3], plane = n * n;
+    const float *u = b->in[0];
+    for (long k = 0; k < K; k++) {
+        float *v = (K - 1 - k) % 2 == 0 ? out : b->in[1];
+#pragma omp parallel for schedule(static)
+        for (long z = 0; z < n; z++)
+            for (long y = 0; y < n; y++) {
+                const float *r = u + z * plane + y * n;
+                float *w = v + z * plane + y * n;
+                if (z == 0 || y == 0 || z == n - 1 || y == n - 1) {
+                    memcpy(w, r, (size_t)n * 4);
+                    continue;
+                }
+                w[0] = r[0];
+                w[n - 1] = r[n - 1];
+                for (long x = 1; x < n - 1; x++)
+                    w[x] = 0.4f * r[x] + 0.1f * (r[x - 1] + r[x + 1] + r[x - n] + r[x + n] + r[x - plane] +
+                                                 r[x + plane]);
+            }
+        u = v;
+    }
+}
+
+static int heat3d_init(struct bench *b, struct bench_cl *c)
+{
+    size_t bytes = b->out_count * 4;
+    if (!bench_buffer(b, c, 0, CL_MEM_READ_WRITE, bytes, b->in[0]) ||
+        !bench_buffer(b, c, 1, CL_MEM_READ_WRITE, bytes, NULL))
+        return -1;
+    int n = (int)b->p[0];
+    for (int k = 0; k < 2; k++) {
+        int err = bench_kernel(b, c, k, "heat3d");
+        if (!err)
+            err = bench_args(b, c, k, 5, BUF(c, k), BUF(c, 1 - k), ARG(n), ARG(n), ARG(n));
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+static int heat3d_run(struct bench *b, struct bench_cl *c)
+{
+    size_t g[3] = {b->p[0], b->p[1], b->p[2]}, l[3] = {32, 4, 1};
+    for (int k = 0; k < (int)b->p[3]; k++) {
+        int err = bench_launch(b, c, k % 2, 3, g, l);
         if (err)
             return err;
     }
@@ -333,6 +406,7 @@ const struct bench_desc bench_chains[] = {
     {"poisson", "chains", BU_GBS, BT_FLOAT, 1e-4, poisson_setup, poisson_native, poisson_init, pingpong_run, read_out},
     {"hotspot", "chains", BU_GBS, BT_FLOAT, 1e-4, hotspot_setup, hotspot_native, hotspot_init, pingpong_run, read_out},
     {"fdtd2d", "chains", BU_GBS, BT_FLOAT, 1e-4, fdtd_setup, fdtd_native, fdtd_init, fdtd_run, fdtd_read},
+    {"heat3d", "chains", BU_GBS, BT_FLOAT, 1e-4, heat3d_setup, heat3d_native, heat3d_init, heat3d_run, read_out},
     /* the same OpenCL chains against natively tiled references */
     {"poisson_tiled", "chains", BU_GBS, BT_FLOAT, 1e-4, poisson_setup, poisson_native_tiled, poisson_init, pingpong_run,
      read_out},

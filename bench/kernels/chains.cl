@@ -11,6 +11,17 @@ kernel void poisson(global const float *u, global float *v, global const float *
         v[i] = u[i];
 }
 
+/* 3-D 7-point heat stencil, indexed as 3-D codes do: (z * ny + y) * nx + x */
+kernel void heat3d(global const float *u, global float *v, int nx, int ny, int nz)
+{
+    int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+    int i = (z * ny + y) * nx + x;
+    if (x > 0 && y > 0 && z > 0 && x < nx - 1 && y < ny - 1 && z < nz - 1)
+        v[i] = 0.4f * u[i] + 0.1f * (u[i - 1] + u[i + 1] + u[i - nx] + u[i + nx] + u[i - nx * ny] + u[i + nx * ny]);
+    else
+        v[i] = u[i];
+}
+
 kernel void hotspot(global const float *power, global const float *src, global float *dst, int rows, int cols,
                     float cap1, float rx1, float ry1, float rz1, float amb)
 {
