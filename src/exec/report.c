@@ -101,6 +101,8 @@ static void why_not_fusable(const struct weft_launch_desc *d, char *buf, size_t 
         snprintf(buf, n, "not all of its global accesses are affine: %s", m->access.reason);
     else if (!writes)
         snprintf(buf, n, "it writes no global memory");
+    else if (!weft_fuse_takes_work_dim(d->launch.ctx.work_dim))
+        snprintf(buf, n, "%s", WEFT_FUSE_3D_WHY);
     else
         snprintf(buf, n, "an out-of-order queue, images, or private arrays too large for a fused run's stack");
 }

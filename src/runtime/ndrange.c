@@ -746,7 +746,8 @@ clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint
     /* a fused run (exec/fuse/fuse.c) asks the pool for no stack beyond WEFT_POOL_BASE_STACK
      * for the stages it calls: launches whose private arrays may need more than half of that
      * run unfused, on the stack their own launch asks for (exec/pool.h) */
-    d->fusable = fusable(q, kernel, empty, d->uses_printf) && launch.stack_size <= WEFT_POOL_BASE_STACK / 2;
+    d->fusable = fusable(q, kernel, empty, d->uses_printf) && weft_fuse_takes_work_dim(launch.ctx.work_dim) &&
+                 launch.stack_size <= WEFT_POOL_BASE_STACK / 2;
     if (d->fusable && d->raw_memory) {
         /* shared virtual memory: fusion sees memory only through the launches' cl_mem arguments */
         weft_log(WEFT_LOG_DEBUG, "%s: not held back for fusion: %s", d->name, d->raw_memory);

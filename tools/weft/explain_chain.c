@@ -271,6 +271,8 @@ int weft_cli_explain_chain(const struct weft_image *img, const struct weft_expla
     for (; n < c->n; n++) {
         struct stage *st = &c->st[n];
         const char *no = not_fusable(st->km);
+        if (!no && !weft_fuse_takes_work_dim(work_dim))
+            no = WEFT_FUSE_3D_WHY;
         if (no) {
             snprintf(why, sizeof why, "launch %u (%.40s) is not held back for fusion: %.120s", n, st->km->name, no);
             break;

@@ -62,6 +62,11 @@ enum weft_fuse_mode weft_fuse_setting(void)
     return (enum weft_fuse_mode)m;
 }
 
+bool weft_fuse_takes_work_dim(unsigned work_dim)
+{
+    return work_dim < 3 || env_unsigned("WEFT_FUSE_DEPTH", 0) != 0;
+}
+
 unsigned weft_fuse_hold_limit(void)
 {
     static atomic_uint limit = 0;

@@ -40,6 +40,13 @@ enum weft_fuse_mode { WEFT_FUSE_OFF, WEFT_FUSE_AUTO };
 
 /* WEFT_FUSE=auto|off (read once). */
 enum weft_fuse_mode weft_fuse_setting(void);
+/* Whether launches over a work_dim-dimensional NDRange may join a chain: not 3-D ones unless
+ * WEFT_FUSE_DEPTH forces fusion. Tiles of whole planes of a 3-D grid were measured slower than
+ * the unfused launches (heat3d on the 16-core Xeon: 7.2 ms a chain with the runtime trying
+ * fusion, 4.4 unfused; docs/PERFORMANCE.md), and trying costs every process its first runs. */
+bool weft_fuse_takes_work_dim(unsigned work_dim);
+/* Why not, as weft_fuse_takes_work_dim says no (for logs, reports and `weft explain`). */
+#define WEFT_FUSE_3D_WHY "a 3-D NDRange: its chains run unfused unless WEFT_FUSE_DEPTH forces them (tiles of whole planes measured slower)"
 /* The longest chain fused at once. */
 #define WEFT_FUSE_MAX_CHAIN 64u
 /* How many fusable launches a queue holds back at most before it runs them (WEFT_FUSE_HOLD,
