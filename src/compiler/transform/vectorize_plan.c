@@ -651,18 +651,70 @@ static void order_region(struct weft_vec_plan *p, int region)
     free(taken);
 }
 
+/* Whether the lanes of a packet may leave block k along different edges: a divergent branch, or
+ * one on a value this pass made varying (lane-private memory, demote_lapped_phis). */
+static bool branch_varies(struct weft_vec_plan *p, unsigned k)
+{
+    if (weft_shapes_branch_divergent(p->sh, p->blocks[k]))
+        return true;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
+    bool cond = t && ((LLVMIsABranchInst(t) && LLVMIsConditional(t)) || LLVMIsASwitchInst(t));
+    return cond && weft_vec_kind_of(p, LLVMGetOperand(t, 0)) != K_U;
+}
+
 static bool sub_divergent(struct weft_vec_plan *p)
 {
-    for (unsigned k = 0; k < p->nb; k++) {
-        if (weft_shapes_branch_divergent(p->sh, p->blocks[k]) || weft_shapes_loop_divergent(p->sh, p->blocks[k]))
+    for (unsigned k = 0; k < p->nb; k++)
+        if (weft_shapes_loop_divergent(p->sh, p->blocks[k]) || branch_varies(p, k))
             return true;
-        /* a branch on a value this pass made varying (lane-private memory) */
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[k]);
-        bool cond = t && ((LLVMIsABranchInst(t) && LLVMIsConditional(t)) || LLVMIsASwitchInst(t));
-        if (cond && weft_vec_kind_of(p, LLVMGetOperand(t, 0)) != K_U)
-            return true;
-    }
     return false;
+}
+
+/* In the linear copy, makes varying the uniform and affine PHIs of a loop header that some lanes
+ * may reach along a back edge while others of the packet still have blocks of the same lap to
+ * run: a divergent latch that also stays in the loop (an inner loop left divergently straight
+ * into the outer header, `while (i--) { j = f(); while (j--) v = g(i); }`, fuzz seed 4738), or
+ * two latches with a divergent branch in the loop. Such a PHI has one scalar, which store_phis
+ * overwrites as soon as any lane takes the edge: the lanes still in the lap would read the next
+ * lap's value (the shape analysis rightly calls it uniform: every work-item has it in every lap).
+ * A vector slot is blended per lane. Returns whether a PHI changed. */
+static bool demote_lapped_phis(struct weft_vec_plan *p)
+{
+    bool changed = false;
+    for (int l = 0; l < p->nloops; l++) {
+        int h = p->loops[l].header;
+        int latches = 0;
+        bool lapped = false, varies = false;
+        for (unsigned b = 0; b < p->nb; b++) {
+            if (!weft_vec_in_loop(p, l, (int)b))
+                continue;
+            bool bv = branch_varies(p, b);
+            varies |= bv;
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(p->blocks[b]);
+            unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+            bool back = false, stays = false;
+            for (unsigned j = 0; j < ns; j++) {
+                int s = weft_vec_block_index(p, LLVMGetSuccessor(t, j));
+                if (s == h)
+                    back = true;
+                else if (s >= 0 && weft_vec_in_loop(p, l, s))
+                    stays = true;
+            }
+            latches += back;
+            lapped |= back && stays && bv;
+        }
+        if (!lapped && !(latches > 1 && varies))
+            continue;
+        for (LLVMValueRef phi = LLVMGetFirstInstruction(p->blocks[h]); phi && LLVMIsAPHINode(phi);
+             phi = LLVMGetNextInstruction(phi)) {
+            struct vinfo *vi = weft_vec_info(p, phi);
+            if (vi && vi->kind != K_V) {
+                vi->kind = K_V;
+                changed = true;
+            }
+        }
+    }
+    return changed;
 }
 
 static unsigned pow2_floor(unsigned x)
@@ -921,6 +973,12 @@ struct weft_vec_plan *weft_vectorize_plan(struct weft_workfn *wf, const struct w
         p->linear = sub_divergent(p);
         if (find_loops(p))
             check_header_values(p);
+        if (!p->failed && p->linear && demote_lapped_phis(p)) {
+            do   /* a varying PHI may make another loop's latch divergent */
+                propagate_kinds(p);
+            while (demote_lapped_phis(p));
+            check_legal(p);   /* again: a varying PHI of an aggregate type is not supported */
+        }
         if (!p->failed) {
             p->order = malloc(sizeof(int) * (p->nb + 1));
             if (!p->order)
