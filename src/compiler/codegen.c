@@ -157,12 +157,22 @@ bool weft_module_write(LLVMModuleRef m, struct weft_bitcode *out)
     return true;
 }
 
+/* Counts the backend's and the JIT's runs (weft_codegen_use_count). */
+static _Atomic uint64_t backend_uses;
+
+uint64_t weft_codegen_use_count(void)
+{
+    return backend_uses;
+}
+
 bool weft_codegen_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef m, struct weft_bitcode *obj,
                               struct weft_diag *diag)
 {
     char *msg = NULL;
     LLVMMemoryBufferRef buf = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &buf)) {
+    LLVMBool failed = LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &buf);
+    backend_uses++;
+    if (failed) {
         weft_diag_error(diag, "error: internal: code generation failed: %s", msg ? msg : "");
         LLVMDisposeMessage(msg);
         return false;
@@ -373,6 +383,7 @@ bool weft_jit_add_object(const void *obj, size_t size, const char *symbol, void 
     }
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, size, symbol);
     LLVMErrorRef err = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), buf);
+    backend_uses++;   /* and the lookup below links it */
     if (err) {
         diag_llvm_error(diag, "cannot add the object to the JIT", err);
         free(name);

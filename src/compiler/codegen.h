@@ -34,6 +34,11 @@ bool weft_module_write(LLVMModuleRef m, struct weft_bitcode *out);
 bool weft_codegen_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef m, struct weft_bitcode *obj,
                               struct weft_diag *diag);
 
+/* How many times this process has run the backend (weft_codegen_emit_object) or linked an
+ * object into the JIT: LLVM registers the destructors of some statics the first time one of
+ * those reaches them (runtime/compile_ahead.c registers its exit handler after them). */
+uint64_t weft_codegen_use_count(void);
+
 /* Runs a small module through the optimizer and the backend for the host, and throws the
  * object away: LLVM registers the destructors of some of its statics only when a compile first
  * reaches them, and runtime/compile_ahead.c needs them registered before its exit handler.

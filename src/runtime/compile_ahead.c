@@ -13,11 +13,25 @@
  * second, so NTLM ran its vectorized code in every later process, at half the scalar code's
  * speed on the 2-core EPYC). Without one, every job not started is dropped, and so is every
  * guess not started.
+ *
+ * Exit handlers run newest first, and LLVM registers the destructors of some of its statics
+ * when a compile first reaches them (SelectionDAG's set of extended value types, the pass
+ * printing lists, TargetLibraryInfo's name table: registered at the process's first code
+ * generation, wherever it runs). The handler that waits for the thread must run before those,
+ * so it is registered again after every use of LLVM: this thread's compiles (before and after
+ * each), and everyone else's (weft_compile_ahead_backend_used). Without that, a process whose
+ * first code generation came after the thread started destroyed those statics at exit and
+ * then compiled the kept job with them (seen as SIGSEGV in the thread at exit, in
+ * EVT::isExtendedFixedLengthVector and MachineRegisterInfo, in 1 of some hundred runs of
+ * e2e/test_kernels_ndrange_16_threads with a shared test cache). What remains is a compile
+ * running at exit that reaches such a static for the first time; the warm-up compile below
+ * reaches the known ones before the thread's first job.
  */
 #define _GNU_SOURCE   /* pthread_setname_np */
 #include "runtime/compile_ahead.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -174,15 +188,12 @@ static void *thread_main(void *unused)
         unlink_job(j, NULL);
         running = j;
         pthread_mutex_unlock(&lock);
-        /* Exit handlers run newest first, and LLVM registers the destructors of some of its
-         * statics when a compile first reaches them: with the handler registered once, before
-         * the thread's first compile, exit destroyed those statics and then waited for the compile
-         * still using them (hashcat with its kernels in the disk cache, whose only compiles are
-         * this thread's: SIGSEGV in SelectionDAG::Legalize, or "LLVM ERROR: Do not know how to
-         * expand", at 1 exit in 3-6 on the 2-core EPYC). So the thread's first act is a small compile that reaches
-         * them (7 registrations in that case), and the handler is registered again before each
-         * compile: it runs before all of them. Each registration runs it once; the later runs
-         * find nothing to do. */
+        /* The thread's first act is a small compile that reaches LLVM's lazily registered
+         * statics (7 registrations with hashcat's kernels in the disk cache, whose only compiles
+         * are this thread's: without it, exit destroyed them under the running compile, SIGSEGV in
+         * SelectionDAG::Legalize or "LLVM ERROR: Do not know how to expand" at 1 exit in 3-6 on
+         * the 2-core EPYC); the handler is registered after it, before each compile, and after
+         * each (weft_kernel_get_variant calls weft_compile_ahead_backend_used). */
         if (!warmed_up) {
             if (!weft_codegen_warm_up())
                 weft_log(WEFT_LOG_DEBUG, "compile ahead: the backend's warm-up compile failed");
@@ -217,6 +228,11 @@ static void *thread_main(void *unused)
 
 static void stop_at_exit(void)
 {
+    pthread_mutex_lock(&lock);
+    bool stopped = stopping;   /* a later registration's run */
+    pthread_mutex_unlock(&lock);
+    if (stopped)
+        return;
     char *dir = weft_cache_dir();   /* NULL: nothing compiled now would outlive the process */
     pthread_mutex_lock(&lock);
     /* the last job a launch asked for (guesses are not worth the wait) */
@@ -250,6 +266,25 @@ static void stop_at_exit(void)
     free_jobs(drop);   /* an application that released the kernels had let them go already */
     if (dropped)
         weft_log(WEFT_LOG_INFO, "compile ahead: %u queued compile(s) dropped at exit", dropped);
+}
+
+/* weft_codegen_use_count() when the handler was last registered after the backend's runs
+ * (a launch calls weft_compile_ahead_backend_used every time: registrations only follow new
+ * runs). */
+static _Atomic uint64_t armed_after = UINT64_MAX;
+
+void weft_compile_ahead_backend_used(void)
+{
+    uint64_t uses = weft_codegen_use_count();
+    if (uses == armed_after)
+        return;
+    pthread_mutex_lock(&lock);
+    bool arm = started && !stopping;
+    pthread_mutex_unlock(&lock);
+    if (arm) {
+        armed_after = uses;
+        atexit(stop_at_exit);
+    }
 }
 
 /* Called with `lock` held. */

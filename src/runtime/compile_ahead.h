@@ -47,6 +47,11 @@ typedef void (*weft_prepare_fn)(cl_kernel k, cl_uint work_dim, const size_t loca
  * applications launch right after they ask). A guess not started at exit is dropped. */
 void weft_compile_prepare(cl_kernel k, cl_uint work_dim, const size_t local[3], weft_prepare_fn prepare);
 
+/* Called after every use of LLVM outside the background thread (a variant compiled, a program
+ * built or linked): registers the exit handler again, so that it runs before the destructors of
+ * the statics LLVM first reached there (compile_ahead.c says why). */
+void weft_compile_ahead_backend_used(void);
+
 /* Drops the guesses queued for `k`, and their holds on it (clReleaseKernel, when the
  * application lets go of it: its program, context and sub-devices go now, not when the guess
  * would have run). */

@@ -903,6 +903,8 @@ static cl_int get_variant(cl_kernel k, cl_uint work_dim, const size_t local[3],
     struct weft_diag diag;
     weft_diag_init(&diag);
     cl_int err = compile ? weft_image_get_variant(k->image, k->index, ls, &spec, &cv, &diag) : CL_SUCCESS;
+    if (compile)
+        weft_compile_ahead_backend_used();   /* when it ran the backend or the JIT */
     if (err != CL_SUCCESS) {
         char *log = weft_diag_take(&diag);
         weft_error("clEnqueueNDRangeKernel", err, "compiling kernel '%s' for local size %llux%llux%llu "

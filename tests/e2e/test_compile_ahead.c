@@ -11,7 +11,9 @@
  *     that exits with compiles queued: nothing crashes, nothing is left waiting;
  *   - with a disk cache, a process that exits with compiles queued compiles the newest one
  *     before it goes (this binary run again as a child, twice): the second child finds it there
- *     and does not queue it again.
+ *     and does not queue it again;
+ *   - a process whose first code generation comes after the compile thread started exits with
+ *     a compile kept for the disk cache: it uses none of LLVM's statics destroyed at exit.
  * The log (WEFT_LOG=debug, stderr sent to a file) shows what was compiled, and where. */
 #include <stdlib.h>
 #include <string.h>
@@ -254,16 +256,54 @@ static int exit_child(const char *cache_dir)
     return clFinish(env.queue) == CL_SUCCESS ? 0 : 5;   /* exit() with the compiles queued */
 }
 
-/* Runs this binary as exit_child with `cache_dir`, its stderr into `log`; its exit status. */
-static int run_exit_child(const char *cache_dir, const char *log)
+/* The child of test_exit_after_first_backend_use: exit_child's launches, found in the disk cache
+ * but for the merged sizes the first child did not compile, which are queued again, then the
+ * process's first code generation (sgemv, never launched before) on this thread, after the
+ * compile thread started, and exit with the compiles queued. */
+static int exit_child_late(const char *cache_dir)
+{
+    int status = exit_child(cache_dir);
+    if (status)
+        return status;
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, "sgemv", &err);
+    if (err != CL_SUCCESS)
+        return 6;
+    enum { M = 64, N = 8 };
+    float a[M * N], x[N];
+    for (int i = 0; i < M * N; i++)
+        a[i] = (float)(i % 7);
+    for (int j = 0; j < N; j++)
+        x[j] = (float)j;
+    int ran[M] = {0};
+    cl_mem ba = buf_new(sizeof a, a), bx = buf_new(sizeof x, x), by = buf_new(sizeof(float) * M, NULL),
+           bran = buf_new(sizeof ran, ran);
+    cl_int m = M, n = N;
+    kernel_set_args(k, KARGS(KARG(ba), KARG(bx), KARG(by), KARG(m), KARG(n), KARG(bran)));
+    const size_t global = M, local = 16;
+    if (clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0, NULL, NULL) != CL_SUCCESS)
+        return 7;
+    return clFinish(env.queue) == CL_SUCCESS ? 0 : 8;   /* exit() with the compiles queued */
+}
+
+/* Runs this binary as exit_child (exit_child_late with `late`) with `cache_dir`, its stderr
+ * into `log`, under a time limit; its exit status. `env`: assignments for the child's
+ * environment ("" for none). */
+static int run_child(const char *cache_dir, const char *log, bool late, const char *env)
 {
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     assert_true(n > 0);
     self[n] = 0;
     char cmd[8192];
-    snprintf(cmd, sizeof cmd, "'%s' --exit-child '%s' 2> '%s'", self, cache_dir, log);
+    snprintf(cmd, sizeof cmd, "%s timeout 120 '%s' %s '%s' 2> '%s'", env, self,
+             late ? "--exit-child-late" : "--exit-child", cache_dir, log);
     return system(cmd);
+}
+
+static int run_exit_child(const char *cache_dir, const char *log)
+{
+    return run_child(cache_dir, log, false, "");
 }
 
 static void test_newest_compiled_at_exit(void **state)
@@ -292,12 +332,44 @@ static void test_newest_compiled_at_exit(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* LLVM registers the destructors of some statics at the process's first code generation, and
+ * exit runs them before older exit handlers: the handler that compiles the newest job at exit
+ * must be registered after them. The second child's first code generation comes after the
+ * compile thread started (its other launches find their variants in the disk cache), and
+ * glibc's MALLOC_PERTURB_ fills freed memory, so that a compile at exit that used the destroyed
+ * statics would not go unnoticed (before the fix: it spun in TargetLibraryInfo's destroyed name
+ * table until killed). */
+static void test_exit_after_first_backend_use(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/weft-ahead-late-XXXXXX", log[4200], copy[4200], cmd[12800];
+    assert_non_null(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(copy, sizeof copy, "%s.copy", dir);
+    assert_int_equal(run_exit_child(dir, log), 0);
+    for (int round = 0; round < 2; round++) {
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s' '%s'", copy, dir, copy);
+        assert_int_equal(system(cmd), 0);
+        int status = run_child(copy, log, true, "MALLOC_PERTURB_=165");
+        if (status != 0) {
+            snprintf(cmd, sizeof cmd, "cat '%s'", log);
+            (void)!system(cmd);
+            fprintf(stdout, "the child exited with status %d\n", status);
+            fail();
+        }
+        /* compiled at exit, or before it, beside the main thread's first code generation */
+        assert_true(file_has(log, "compiled at exit", NULL, 0) || file_has(log, "scale: compiled ahead", NULL, 0));
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s'", dir, copy, log);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc == 3 && !strcmp(argv[1], "--exit-child")) {
+    if (argc == 3 && (!strcmp(argv[1], "--exit-child") || !strcmp(argv[1], "--exit-child-late"))) {
         setenv("WEFT_COMPILE_AHEAD_MS", "0", 1);
         setenv("WEFT_LOG", "info", 1);
-        return exit_child(argv[2]);
+        return strcmp(argv[1], "--exit-child") ? exit_child_late(argv[2]) : exit_child(argv[2]);
     }
     setenv("WEFT_COMPILE_AHEAD_MS", "0", 1);
     setenv("WEFT_CACHE_DIR", "off", 1);
@@ -309,6 +381,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_alternative_ahead),
         cmocka_unit_test(test_release_while_queued),
         cmocka_unit_test(test_newest_compiled_at_exit),
+        cmocka_unit_test(test_exit_after_first_backend_use),
     };
     int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
     harness_log_close(log_path, failed);
