@@ -357,8 +357,10 @@ static void test_exit_after_first_backend_use(void **state)
             fprintf(stdout, "the child exited with status %d\n", status);
             fail();
         }
-        /* compiled at exit, or before it, beside the main thread's first code generation */
-        assert_true(file_has(log, "compiled at exit", NULL, 0) || file_has(log, "scale: compiled ahead", NULL, 0));
+        /* what was queued was compiled at exit, or before it beside the main thread's first code
+         * generation (a forced WEFT_VARIANT compiles every launch's variant at the launch) */
+        if (file_has(log, "queued ahead", NULL, 0))
+            assert_true(file_has(log, "compiled at exit", NULL, 0) || file_has(log, "scale: compiled ahead", NULL, 0));
     }
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s'", dir, copy, log);
     assert_int_equal(system(cmd), 0);
@@ -368,7 +370,7 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && (!strcmp(argv[1], "--exit-child") || !strcmp(argv[1], "--exit-child-late"))) {
         setenv("WEFT_COMPILE_AHEAD_MS", "0", 1);
-        setenv("WEFT_LOG", "info", 1);
+        setenv("WEFT_LOG", "debug", 1);   /* debug: "queued ahead" */
         return strcmp(argv[1], "--exit-child") ? exit_child_late(argv[2]) : exit_child(argv[2]);
     }
     setenv("WEFT_COMPILE_AHEAD_MS", "0", 1);
