@@ -31,8 +31,19 @@ base)
     (cd "$inc" && rm -rf arm_* altivec.h hexagon* hvx* riscv* msa.h s390* htm*.h vecintrin.h \
         velintrin* ppc_wrappers mips* __clang_hip* __clang_cuda* cuda_wrappers openmp_wrappers \
         llvm_libc_wrappers *intrin*.h avx512*.h __wmmintrin* cpuid.h)
+    rm -rf "$inc"/sanitizer "$inc"/fuzzer "$inc"/orc "$inc"/profile "$inc"/xray "$inc"/zos_wrappers \
+        "$inc"/wasm_simd128.h "$inc"/sifive_vector.h "$inc"/ISO_Fortran_binding.h "$inc"/arm64intr.h
     rm -f "$stage"/b/bin/weft-demo "$stage"/b/bin/weft-opt "$stage"/b/bin/weft-bench-runner \
         "$stage"/b/lib/libweft.so
+    # libicudata (30 MB of ICU's tables) is loaded with libLLVM, through libxml2, which only
+    # llvm-mt's manifests use: a library of the same name and symbol, empty, takes its place
+    # (the whole bundle must leave the working tree room under the device tool's 64 MiB)
+    for icu in "$stage"/b/lib/libicudata.so.*; do
+        [ -e "$icu" ] || continue
+        v=${icu##*.so.}; v=${v%%.*}
+        echo "const char icudt${v}_dat[64] = {0};" > "$stage/icu.c"
+        cc -shared -o "$icu" -Wl,-soname,"$(basename "$icu")" "$stage/icu.c"
+    done
     printf '#!/bin/sh\necho "weft: not in the slim device bundle; use weft-bench-runner" >&2\nexit 1\n' \
         > "$stage"/b/bin/weft
     chmod +x "$stage"/b/bin/weft
