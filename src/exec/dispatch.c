@@ -123,6 +123,10 @@ int weft_dispatch_run(struct weft_launch_desc *p)
     struct weft_printf_buffer *pb = p->uses_printf ? weft_printf_buffer_new() : NULL;
     p->launch.ctx.printf_buf = pb;
     p->launch.name = p->name;   /* WEFT_TRACE's slices of its chunks */
+    /* every global access an affine function of the ids (a stencil sweep, a pointwise kernel):
+     * neighbouring groups share a halo at most, so threads keep their own ranges of a 2-D or
+     * 3-D grid from launch to launch (exec/pool.h) */
+    p->launch.grid_ranges = p->meta && p->meta->access.affine;
     /* timed once for whoever needs it: fusion's per-row cost, the runtime's bounds (p->timed),
      * WEFT_REPORT */
     uint64_t t0 = p->fusable || p->timed || weft_report_enabled ? weft_now_ns() : 0;

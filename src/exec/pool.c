@@ -56,7 +56,8 @@
  * never shows up, or comes late, loses its range to the others (claiming half of the own range
  * at once left a late thread a first chunk no one could take over: mad kernels 12-19% slower
  * on the 16-core Xeon). A launch may cap the chunk size (max_chunk). A launch with a capped
- * chunk size or a 2-D or 3-D grid of groups is one range, slot 0's, that every thread claims
+ * chunk size or a 2-D or 3-D grid of groups (unless grid_ranges: weft_pool_ranges says when) is
+ * one range, slot 0's, that every thread claims
  * guided: max(1, what is left / (2 * threads)) at a time, so early chunks are big and the last
  * ones single groups (a quarter at a time, as stealing takes, left the first thieves a quarter
  * of the whole launch each: sgemm_tiled 4x slower on the 16-core Xeon).
@@ -82,8 +83,9 @@
  * placed by Linux's first-touch policy, piece by piece on the node whose threads use it
  * (runtime/storage.c has the host's first writes follow the same pieces). A thread that has
  * used up its range steals from its own node's threads until they have nothing left, and only
- * then from other nodes, those of its package first. 2-D and 3-D grids and capped launches
- * keep the one guided range (node-blind, as their neighbouring groups share data). On one node
+ * then from other nodes, those of its package first. 2-D and 3-D grids (but those with
+ * grid_ranges) and capped launches keep the one guided range (node-blind, as their
+ * neighbouring groups share data). On one node
  * there is no plan and none of this code runs: the pool is exactly what it was.
  */
 #define _GNU_SOURCE
@@ -828,6 +830,22 @@ void weft_pool_leave(struct weft_pool_scope *scope)
     current_pool = (struct pool *)scope->prev;
 }
 
+/* The ranges (see Chunking above), for launches whose groups form one row, or a grid whose
+ * groups share little (grid_ranges: a stencil sweep over a 2-D or 3-D NDRange; on the 16-core
+ * Xeon its threads then find the planes they wrote in the previous launch in their L2, as
+ * OpenMP's static schedule does). The others are one range that every thread takes from in
+ * order: a launch that caps its chunks (a fused chain's tiles, one at a time; a profiled slice),
+ * as big units balance better taken first come, first served (on the 16-core Xeon, in one A/B,
+ * ranges of tiles made Jacobi-2D's fused chain 1.2x slower); and a 2-D or 3-D grid of groups
+ * whose neighbours share the data they read (a matrix product's rows of A and columns of B: run
+ * side by side, the threads share it in the cache; with ranges, sgemm_tiled took 1.1-1.35x as
+ * long on the 2-core EPYC). */
+unsigned weft_pool_ranges(const struct weft_launch *launch, unsigned threads)
+{
+    const bool one_row = launch->ctx.num_groups[1] <= 1 && launch->ctx.num_groups[2] <= 1;
+    return launch->max_chunk || !(one_row || launch->grid_ranges) ? 1 : threads;
+}
+
 int weft_pool_run(const struct weft_launch *launch)
 {
     struct pool *p = pool_current();
@@ -856,16 +874,7 @@ int weft_pool_run(const struct weft_launch *launch)
 
     p->job.launch = launch;
     p->job.threads = helpers + 1;
-    /* the ranges (see Chunking above), for launches whose groups form one row. The others are
-     * one range that every thread takes from in order: a launch that caps its chunks (a fused
-     * chain's tiles, one at a time; a profiled slice), as big units balance better taken first
-     * come, first served (on the 16-core Xeon, in one A/B, ranges of tiles made Jacobi-2D's
-     * fused chain 1.2x slower); and a 2-D or 3-D grid of groups, whose neighbours share the
-     * data they read (a matrix product's rows of A and columns of B: run side by side, the
-     * threads share it in the cache; with ranges, sgemm_tiled took 1.1-1.35x as long on the
-     * 2-core EPYC) */
-    const bool one_row = launch->ctx.num_groups[1] <= 1 && launch->ctx.num_groups[2] <= 1;
-    const uint64_t parts = launch->max_chunk || !one_row ? 1 : helpers + 1;
+    const uint64_t parts = weft_pool_ranges(launch, helpers + 1);
     p->job.one_range = parts == 1;
     for (unsigned i = 0; i <= helpers; i++) {
         struct slot *r = &p->slots[i];

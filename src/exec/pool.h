@@ -26,6 +26,9 @@ struct weft_launch {
     uint64_t total_groups;         /* groups first_group .. first_group + total_groups - 1 run */
     uint64_t first_group;          /* 0 for a whole launch; variant profiling runs slices */
     uint64_t max_chunk;            /* 0, or the most groups a thread claims at once */
+    bool grid_ranges;              /* a 2-D or 3-D grid of groups is cut into per-thread ranges
+                                      as a 1-D one is (exec/pool.c, Chunking): its groups share
+                                      little data beyond their neighbours' */
     size_t local_mem_size;         /* bytes of __local memory one work-group needs */
     size_t scratch_size;           /* bytes of private scratch one work-group needs */
     size_t stack_size;             /* bytes of stack one call of fn takes beyond
@@ -82,6 +85,9 @@ bool weft_pool_thread_inside(const struct weft_pool *p);
  * calling thread's arenas or stack could not be allocated (a worker that cannot get them sits
  * the launch out). */
 int weft_pool_run(const struct weft_launch *launch);
+/* How many ranges weft_pool_run cuts `launch`'s groups into when `threads` threads take part:
+ * one per thread, or 1 (every thread takes from the one range). */
+unsigned weft_pool_ranges(const struct weft_launch *launch, unsigned threads);
 /* Number of threads that run work-groups (workers + the calling thread) in the calling
  * thread's pool. */
 unsigned weft_pool_concurrency(void);

@@ -203,9 +203,9 @@ static void test_uneven_groups_exactly_once(void **state)
 }
 
 /* The three ways a launch's groups are handed out (exec/pool.c, Chunking): per-thread ranges
- * (a 1-D grid), one guided range (a 2-D grid), one range in capped chunks (max_chunk) each run
- * every group exactly once, with uneven group costs, and a capped launch never gets a chunk
- * past its cap. */
+ * (a 1-D grid, or a 2-D one with grid_ranges), one guided range (a 2-D grid), one range in
+ * capped chunks (max_chunk) each run every group exactly once, with uneven group costs, and a
+ * capped launch never gets a chunk past its cap. */
 static _Atomic uint64_t largest_chunk;
 
 static void capped_fn(const void *args, const struct weft_wg_ctx *ctx, uint64_t first, uint64_t count)
@@ -221,13 +221,15 @@ static void test_every_partition_exactly_once(void **state)
     static const uint64_t sizes[] = {2, 3, 17, 500, 4099};
     static const struct {
         uint64_t rows, cap;   /* groups in dimension 1 (2: a 2-D grid), max_chunk */
-    } kinds[] = {{1, 0}, {2, 0}, {1, 1}, {2, 3}};
+        bool grid_ranges;
+    } kinds[] = {{1, 0, false}, {2, 0, false}, {2, 0, true}, {1, 1, false}, {2, 3, false}, {2, 3, true}};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             struct record r;
             struct weft_launch l = make_launch(&r, sizes[i], 0, 0);
             l.ctx.num_groups[1] = kinds[k].rows;
             l.max_chunk = kinds[k].cap;
+            l.grid_ranges = kinds[k].grid_ranges;
             l.fn = capped_fn;
             r.launch = &l;
             atomic_store(&largest_chunk, 0);
@@ -238,6 +240,27 @@ static void test_every_partition_exactly_once(void **state)
                          (unsigned long long)atomic_load(&largest_chunk));
             free(r.counts);
         }
+}
+
+/* Which launches are cut into per-thread ranges: 1-D grids, and 2-D or 3-D ones with
+ * grid_ranges; never a capped launch. */
+static void test_ranges_by_grid(void **state)
+{
+    (void)state;
+    struct weft_launch l = {0};
+    l.ctx.num_groups[0] = 64;
+    l.ctx.num_groups[1] = l.ctx.num_groups[2] = 1;
+    assert_int_equal(weft_pool_ranges(&l, 16), 16);
+    l.ctx.num_groups[2] = 5;
+    assert_int_equal(weft_pool_ranges(&l, 16), 1);
+    l.grid_ranges = true;
+    assert_int_equal(weft_pool_ranges(&l, 16), 16);
+    l.ctx.num_groups[1] = 3;
+    assert_int_equal(weft_pool_ranges(&l, 4), 4);
+    l.max_chunk = 2;
+    assert_int_equal(weft_pool_ranges(&l, 16), 1);
+    l.ctx.num_groups[1] = l.ctx.num_groups[2] = 1;
+    assert_int_equal(weft_pool_ranges(&l, 16), 1);
 }
 
 static void test_zero_groups_runs_nothing(void **state)
@@ -614,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_every_group_exactly_once),
         cmocka_unit_test(test_uneven_groups_exactly_once),
         cmocka_unit_test(test_every_partition_exactly_once),
+        cmocka_unit_test(test_ranges_by_grid),
         cmocka_unit_test(test_zero_groups_runs_nothing),
         cmocka_unit_test(test_arenas_distinct_aligned_and_reused),
         cmocka_unit_test(test_concurrent_launches_serialize),
