@@ -21,9 +21,10 @@
  * so it is registered again after every use of LLVM: this thread's compiles (before and after
  * each), and everyone else's (weft_compile_ahead_backend_used). Without that, a process whose
  * first code generation came after the thread started destroyed those statics at exit and
- * then compiled the kept job with them (seen as SIGSEGV in the thread at exit, in
- * EVT::isExtendedFixedLengthVector and MachineRegisterInfo, in 1 of some hundred runs of
- * e2e/test_kernels_ndrange_16_threads with a shared test cache). What remains is a compile
+ * then compiled the kept job with them (seen, rarely, as SIGSEGV in the thread at exit, in
+ * EVT::isExtendedFixedLengthVector and MachineRegisterInfo, once failing
+ * e2e/test_kernels_ndrange_16_threads with the CTests' shared disk cache; with glibc's
+ * MALLOC_PERTURB_, a hang every time: e2e/test_compile_ahead). What remains is a compile
  * running at exit that reaches such a static for the first time; the warm-up compile below
  * reaches the known ones before the thread's first job.
  */
