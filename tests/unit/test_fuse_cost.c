@@ -2,7 +2,8 @@
  * are lower medians of the recent window with each key's first sample left out, keys are told
  * apart by kernels and NDRange, a rejected chain waits a doubling number of launches before it
  * is tried once more, and a fused chain runs a window of launches unfused now and then; whether
- * two levels are worth trying is kept per chain and length; a chain cut short is not rejected; a
+ * two levels are worth trying is kept per chain and length; a measured verdict against a chain
+ * has its unfused cost measured again before it rejects; a chain cut short is not rejected; a
  * chain's decision kept on disk reaches a later process (another key standing for the same
  * chain there).
  * Each test uses keys of its own (the tables are process-wide). */
@@ -164,6 +165,39 @@ static void test_fused_chain_remeasures_unfused(void **state)
     weft_cost_reject(&k);
     assert_int_equal(skipped_run(&k, 100000, &next), WEFT_COST_RETRY_FIRST);
     assert_int_equal(next, WEFT_COST_RETRY);
+}
+
+/* A measured verdict against a chain first has its unfused cost measured again (a window of
+ * launches unfused), once; only the next such verdict rejects it. A window run for the
+ * exploration after fused runs 4 and 8 counts as that re-measure. */
+static void test_unfused_remeasured_before_rejection(void **state)
+{
+    (void)state;
+    enum weft_cost_plan next;
+    struct weft_cost_key k = key(11, 12, 512);
+    weft_cost_note(WEFT_COST_FUSED, &k, 80.0);
+    assert_true(weft_cost_remeasure_before_reject(&k));
+    assert_int_equal(skipped_run(&k, 100, &next), WEFT_COST_WINDOW);
+    assert_int_equal(next, WEFT_COST_PLAN);
+    assert_false(weft_cost_remeasure_before_reject(&k));
+    weft_cost_reject(&k);
+    assert_int_equal(skipped_run(&k, 100000, &next), WEFT_COST_RETRY_FIRST);
+    assert_int_equal(next, WEFT_COST_RETRY);
+
+    struct weft_cost_key e = key(13, 14, 512);
+    for (unsigned run = 1; run <= 4; run++)
+        weft_cost_note(WEFT_COST_FUSED, &e, 80.0);
+    assert_int_equal(skipped_run(&e, 100, &next), WEFT_COST_WINDOW);   /* the exploration */
+    assert_false(weft_cost_remeasure_before_reject(&e));
+
+    /* asked while a window is still running: no rejection yet, that window is the re-measure */
+    struct weft_cost_key w = key(15, 16, 512);
+    for (unsigned run = 1; run <= 4; run++)
+        weft_cost_note(WEFT_COST_FUSED, &w, 80.0);
+    assert_int_equal(weft_cost_plan_launch(&w), WEFT_COST_SKIP);
+    assert_true(weft_cost_remeasure_before_reject(&w));
+    assert_int_equal(skipped_run(&w, 100, &next), WEFT_COST_WINDOW - 1);
+    assert_false(weft_cost_remeasure_before_reject(&w));
 }
 
 /* Where both forms can run: one level is measured first, then two levels, then the one with
@@ -355,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_rejection_retries_with_doubling_wait),
         cmocka_unit_test(test_rejection_without_fused_runs),
         cmocka_unit_test(test_explore_schedule),
+        cmocka_unit_test(test_unfused_remeasured_before_rejection),
         cmocka_unit_test(test_fused_chain_remeasures_unfused),
         cmocka_unit_test(test_two_levels_tried_then_the_faster_kept),
         cmocka_unit_test(test_decisions_shared_by_the_forms),

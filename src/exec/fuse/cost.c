@@ -20,6 +20,8 @@ struct cost_entry {
     bool rejected;
     unsigned retry_left, backoff;    /* launches until the next retry, and the wait after it */
     unsigned explore_left;           /* launches still to run unfused */
+    bool remeasured;                 /* a window of launches ran unfused after the chain fused
+                                        (weft_cost_remeasure_before_reject) */
     signed char two_levels;          /* weft_cost_two_levels: 1, 0, or -1 (not decided yet) */
     unsigned two_levels_stages;      /* ... decided on a chain of that many launches */
     /* the decision on disk (weft_cost_load_prior): read once; state as read or last stored */
@@ -154,6 +156,17 @@ void weft_cost_set_two_levels(const struct weft_cost_key *key, unsigned stages, 
     pthread_mutex_unlock(&cost_lock);
 }
 
+bool weft_cost_remeasure_before_reject(const struct weft_cost_key *key)
+{
+    pthread_mutex_lock(&cost_lock);
+    struct cost_entry *e = chain_entry(key);
+    const bool again = !e->remeasured;
+    if (again && e->explore_left == 0)   /* else a window is running: it is the re-measure */
+        e->explore_left = WEFT_COST_WINDOW;
+    pthread_mutex_unlock(&cost_lock);
+    return again;
+}
+
 void weft_cost_reject(const struct weft_cost_key *key)
 {
     pthread_mutex_lock(&cost_lock);
@@ -191,7 +204,8 @@ enum weft_cost_plan weft_cost_plan_launch(const struct weft_cost_key *key)
             r = WEFT_COST_RETRY;
         }
     } else if (e && e->explore_left > 0) {
-        e->explore_left--;
+        if (--e->explore_left == 0)
+            e->remeasured = true;
         r = WEFT_COST_SKIP;
     }
     pthread_mutex_unlock(&cost_lock);

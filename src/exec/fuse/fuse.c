@@ -641,12 +641,19 @@ struct weft_fusion *weft_fuse_prepare(const struct weft_launch_desc *const *laun
         if (verdict != WEFT_COST_VERDICT_FUSE)
             K = 1;
         if (K < 2) {
+            bool remeasure = false;
             if (fused > 0 && verdict == WEFT_COST_VERDICT_REJECT) {
-                weft_cost_reject(&f->key);
-                if (measured && have_pair)
+                remeasure = measured && weft_cost_remeasure_before_reject(&f->key);
+                if (!remeasure)
+                    weft_cost_reject(&f->key);
+                if (measured && have_pair && !remeasure)
                     weft_cost_store_prior(&f->key, prior_key, ab, true, f->key.form, ratio);
             }
-            if (verdict == WEFT_COST_VERDICT_SHORT)
+            if (remeasure)
+                snprintf(why, sizeof why,
+                         "fusing may not pay (unfused %.1f ns/row, fused %.1f ns per row replaced): unfused "
+                         "cost measured again first", unfused, useful);
+            else if (verdict == WEFT_COST_VERDICT_SHORT)
                 snprintf(why, sizeof why, "%u launches, fewer than the %u that pay", f->chain.nstages,
                          FUSE_MIN_DEPTH);
             else
