@@ -59,10 +59,10 @@ double weft_cost_get(enum weft_cost_kind kind, const struct weft_cost_key *key, 
 /* Before a measured verdict rejects chain `key`: true when its unfused cost is to be measured
  * again first (its next WEFT_COST_WINDOW launches run unfused, and the verdict is taken again on
  * those samples and the fused ones; or a window of them is running), false when that was done
- * since the chain first fused. The
- * unfused samples a chain is first judged on are its process's first launches, which need not
- * be what its launches cost later: on the 16-core Xeon at Poisson 4096^2 they read 251 ns a row
- * where steady unfused launches take 342-352, and the chain, 1.3x faster fused, was rejected. */
+ * since the chain first fused. The unfused samples a chain is first judged on are its process's
+ * first launches, which need not be what its launches cost later: on the 16-core Xeon at Poisson
+ * 4096^2 they read 251 ns a row where steady unfused launches take 342-352, and the chain, 1.3x
+ * faster fused, was rejected. */
 bool weft_cost_remeasure_before_reject(const struct weft_cost_key *key);
 
 /* The fused chain `key` was measured not to pay, or cannot fuse at all (its launches do not
