@@ -269,9 +269,9 @@ static void stop_at_exit(void)
         weft_log(WEFT_LOG_INFO, "compile ahead: %u queued compile(s) dropped at exit", dropped);
 }
 
-/* weft_codegen_use_count() when the handler was last registered after the backend's runs
- * (a launch calls weft_compile_ahead_backend_used every time: registrations only follow new
- * runs). */
+/* weft_codegen_use_count() at the last weft_compile_ahead_backend_used that registered the
+ * handler or found no thread to wait for (a launch calls it every time: registrations only
+ * follow new runs, and the lock is taken only then). */
 static _Atomic uint64_t armed_after = UINT64_MAX;
 
 void weft_compile_ahead_backend_used(void)
@@ -279,13 +279,12 @@ void weft_compile_ahead_backend_used(void)
     uint64_t uses = weft_codegen_use_count();
     if (uses == armed_after)
         return;
+    armed_after = uses;   /* no thread yet: start_thread registers the handler after these runs */
     pthread_mutex_lock(&lock);
     bool arm = started && !stopping;
     pthread_mutex_unlock(&lock);
-    if (arm) {
-        armed_after = uses;
+    if (arm)
         atexit(stop_at_exit);
-    }
 }
 
 /* Called with `lock` held. */
