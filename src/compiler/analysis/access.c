@@ -66,6 +66,8 @@ static int term_cmp(const struct weft_term *x, const struct weft_term *y)
     return 0;
 }
 
+static const struct weft_sym ONE = {.kind = WEFT_SYM_ONE, .index = 0};
+
 /* Factor order inside a term (access.h): the symbols ascending by key, then the ONEs. */
 static struct weft_term make_term3(int64_t coef, struct weft_sym a, struct weft_sym b, struct weft_sym c)
 {
@@ -88,7 +90,10 @@ static struct weft_term make_term3(int64_t coef, struct weft_sym a, struct weft_
     return t;
 }
 
-static struct weft_term make_term(int64_t coef, struct weft_sym a, struct weft_sym b);
+static struct weft_term make_term(int64_t coef, struct weft_sym a, struct weft_sym b)
+{
+    return make_term3(coef, a, b, ONE);
+}
 
 static unsigned term_degree(const struct weft_term *t)
 {
@@ -147,12 +152,6 @@ static bool poly_eq(const struct weft_affine *x, const struct weft_affine *y)
     return true;
 }
 
-static const struct weft_sym ONE = {.kind = WEFT_SYM_ONE, .index = 0};
-
-static struct weft_term make_term(int64_t coef, struct weft_sym a, struct weft_sym b)
-{
-    return make_term3(coef, a, b, ONE);
-}
 
 /* ---- values ----------------------------------------------------------------------------- */
 

@@ -62,9 +62,16 @@ enum weft_fuse_mode weft_fuse_setting(void)
     return (enum weft_fuse_mode)m;
 }
 
+/* WEFT_FUSE_DEPTH: the depth K forced on every chain (0: the measured one). Read at each use,
+ * not once: tests set it between launches. */
+static unsigned forced_depth(void)
+{
+    return env_unsigned("WEFT_FUSE_DEPTH", 0);
+}
+
 bool weft_fuse_takes_work_dim(unsigned work_dim)
 {
-    return work_dim < 3 || env_unsigned("WEFT_FUSE_DEPTH", 0) != 0;
+    return work_dim < 3 || forced_depth() != 0;
 }
 
 unsigned weft_fuse_hold_limit(void)
@@ -523,11 +530,11 @@ struct weft_fusion *weft_fuse_prepare(const struct weft_launch_desc *const *laun
         n = MAX_STAGES;
     /* a chain measured not to pay is not planned until its retry (planning costs microseconds
      * per launch), and a fused one runs a few launches unfused now and then to re-measure */
-    const unsigned forced_depth = env_unsigned("WEFT_FUSE_DEPTH", 0);
+    const unsigned depth_forced = forced_depth();
     struct weft_fuse_stage ab[2];   /* the first two stages */
     enum weft_cost_plan plan = WEFT_COST_PLAN;
     struct weft_cost_key pair_key;
-    const bool have_pair = !forced_depth && stage_of(launches[0], &ab[0]) && stage_of(launches[1], &ab[1]);
+    const bool have_pair = !depth_forced && stage_of(launches[0], &ab[0]) && stage_of(launches[1], &ab[1]);
     if (have_pair) {
         pair_key = chain_key(&ab[0], &ab[1]);
         weft_cost_load_prior(&pair_key, prior_key, ab);
@@ -588,8 +595,8 @@ struct weft_fusion *weft_fuse_prepare(const struct weft_launch_desc *const *laun
     f->key.form = teams ? WEFT_FUSE_FORM_TWO_LEVELS : WEFT_FUSE_FORM_ONE_LEVEL;
     unsigned K;
     uint64_t tile;
-    if (forced_depth) {
-        K = forced_depth < f->chain.nstages ? forced_depth : f->chain.nstages;
+    if (depth_forced) {
+        K = depth_forced < f->chain.nstages ? depth_forced : f->chain.nstages;
         f->chain.nstages = K;
         tile = forced_tile ? forced_tile : (rows + 3) / 4;
     } else {
